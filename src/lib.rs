@@ -1,0 +1,55 @@
+//! loopcompact: the validation boundary of agent-loop context compaction, as a Rust library with a
+//! C ABI.
+//!
+//! An agent loop compacts its transcript by asking a summariser model for an XML summary that
+//! replaces the old history. Before that replacement is committed, loopcompact checks the
+//! summariser's input, its output, the compaction policy and the request fingerprint, giving the same
+//! verdicts as the reference system for every input. The contract is `SPEC.md` (rules cited as
+//! `X4.3`, `W5.2`, ... in the code).
+//!
+//! Module map:
+//! - [`status`]: the status table (SPEC §3), the single source of every code.
+//! - [`summary`]: the strict summary XML grammar (SPEC §4).
+//! - [`ffi`]: the C ABI (SPEC §1, §2), the only module with `unsafe` code.
+#![deny(unsafe_code)]
+#![cfg_attr(
+    not(test),
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::indexing_slicing,
+        clippy::unreachable,
+        clippy::todo,
+        clippy::unimplemented
+    )
+)]
+
+pub mod error;
+pub mod ffi;
+pub mod status;
+pub mod summary;
+
+pub use error::{Error, Result};
+pub use status::Status;
+
+/// The crate version, `"0.1.0"`, the same string as `lc_version()`.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
+/// The C ABI version (`LC_ABI_VERSION`), from `package.metadata.loopcompact.abi-version` in
+/// `Cargo.toml`.
+pub const ABI_VERSION: u32 = parse_u32(env!("LOOPCOMPACT_ABI_VERSION"));
+
+const fn parse_u32(s: &str) -> u32 {
+    let bytes = s.as_bytes();
+    let mut value: u32 = 0;
+    let mut i = 0;
+    while i < bytes.len() {
+        // Digits only: build.rs writes this value from Cargo.toml after checking it.
+        #[allow(clippy::indexing_slicing)]
+        let digit = bytes[i].wrapping_sub(b'0');
+        value = value * 10 + digit as u32;
+        i += 1;
+    }
+    value
+}
