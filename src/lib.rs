@@ -10,6 +10,10 @@
 //! Module map:
 //! - [`status`]: the status table (SPEC §3), the single source of every code.
 //! - [`summary`]: the strict summary XML grammar (SPEC §4).
+//! - [`wire`]: the compaction input and output wires, transcript, fitting (SPEC §5–§7).
+//! - [`policy`]: compaction policy, observation policy, context config (SPEC §8).
+//! - [`limits`]: context limits, occupancy, pressure, replacement check (SPEC §9).
+//! - [`fingerprint`]: the request fingerprint (SPEC §10).
 //! - [`ffi`]: the C ABI (SPEC §1, §2), the only module with `unsafe` code.
 #![deny(unsafe_code)]
 #![cfg_attr(
@@ -25,10 +29,16 @@
     )
 )]
 
+pub(crate) mod canonical;
 pub mod error;
 pub mod ffi;
+pub mod fingerprint;
+pub(crate) mod json;
+pub mod limits;
+pub mod policy;
 pub mod status;
 pub mod summary;
+pub mod wire;
 
 pub use error::{Error, Result};
 pub use status::Status;

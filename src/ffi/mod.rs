@@ -5,11 +5,17 @@
 //! anything about content.
 #![allow(unsafe_code)]
 
+mod fingerprint;
 mod meta;
+mod policy;
 mod summary;
+mod wire;
 
+pub use fingerprint::*;
 pub use meta::*;
+pub use policy::*;
 pub use summary::*;
+pub use wire::*;
 
 use crate::status::Status;
 

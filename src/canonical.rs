@@ -1,0 +1,213 @@
+//! The canonical JSON writer shared by the input encoding (SPEC §7.1) and the request fingerprint
+//! (R10.5): strings per E7.6, raw values per E7.7, integers per E7.8.
+//!
+//! serde_json's serializer escapes neither `<`, `>`, `&` nor U+2028/U+2029 and has no `\b`/`\f`
+//! short forms, so the bytes are written here.
+
+use crate::json::string::{Piece, for_each_piece};
+
+/// Where canonical bytes go: a buffer, or a counter when only the length matters (fitting, F7.3).
+pub(crate) trait Sink {
+    fn put(&mut self, bytes: &[u8]);
+}
+
+impl Sink for Vec<u8> {
+    #[inline]
+    fn put(&mut self, bytes: &[u8]) {
+        self.extend_from_slice(bytes);
+    }
+}
+
+/// A sink that only counts bytes.
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct Counter(pub(crate) usize);
+
+impl Sink for Counter {
+    #[inline]
+    fn put(&mut self, bytes: &[u8]) {
+        self.0 += bytes.len();
+    }
+}
+
+/// Whether a byte of plain text needs a look: a quote, backslash, control byte, `<`, `>`, `&`, or
+/// 0xE2 (the first byte of U+2028 and U+2029).
+#[inline]
+fn needs_escape(b: u8) -> bool {
+    b < 0x20 || matches!(b, b'"' | b'\\' | b'<' | b'>' | b'&' | 0xE2)
+}
+
+/// Length of the leading run of `bytes` that is copied verbatim; vectorisable chunk loop.
+#[inline]
+fn plain_run(bytes: &[u8]) -> usize {
+    const CHUNK: usize = 16;
+    let mut done = 0;
+    for chunk in bytes.chunks_exact(CHUNK) {
+        let mut special = false;
+        for &b in chunk {
+            special |= needs_escape(b);
+        }
+        if special {
+            break;
+        }
+        done += CHUNK;
+    }
+    let tail = bytes.get(done..).unwrap_or_default();
+    done + tail.iter().position(|&b| needs_escape(b)).unwrap_or(tail.len())
+}
+
+const HEX: &[u8; 16] = b"0123456789abcdef";
+
+fn put_char_escaped<S: Sink>(out: &mut S, c: char) {
+    let short: &[u8] = match c {
+        '"' => b"\\\"",
+        '\\' => b"\\\\",
+        '\n' => b"\\n",
+        '\r' => b"\\r",
+        '\t' => b"\\t",
+        '\u{8}' => b"\\b",
+        '\u{c}' => b"\\f",
+        '<' => b"\\u003c",
+        '>' => b"\\u003e",
+        '&' => b"\\u0026",
+        '\u{2028}' => b"\\u2028",
+        '\u{2029}' => b"\\u2029",
+        c if (c as u32) < 0x20 => {
+            let v = c as usize;
+            let hex = [b'\\', b'u', b'0', b'0', HEX.get(v >> 4).copied().unwrap_or(b'0'), HEX.get(v & 15).copied().unwrap_or(b'0')];
+            out.put(&hex);
+            return;
+        }
+        c => {
+            let mut buf = [0u8; 4];
+            out.put(c.encode_utf8(&mut buf).as_bytes());
+            return;
+        }
+    };
+    out.put(short);
+}
+
+/// Writes the body of valid UTF-8 text with the E7.6 escapes (no quotes).
+fn put_text_body<S: Sink>(out: &mut S, text: &[u8]) {
+    let mut rest = text;
+    loop {
+        let run = plain_run(rest);
+        let (plain, tail) = rest.split_at(run.min(rest.len()));
+        out.put(plain);
+        let Some(&b) = tail.first() else { return };
+        if b == 0xE2 {
+            // Only U+2028 and U+2029 among the characters starting with 0xE2 are escaped.
+            match tail.get(..3) {
+                Some([0xE2, 0x80, 0xA8]) => out.put(b"\\u2028"),
+                Some([0xE2, 0x80, 0xA9]) => out.put(b"\\u2029"),
+                _ => {
+                    out.put(&[b]);
+                    rest = tail.get(1..).unwrap_or_default();
+                    continue;
+                }
+            }
+            rest = tail.get(3..).unwrap_or_default();
+        } else {
+            put_char_escaped(out, char::from(b));
+            rest = tail.get(1..).unwrap_or_default();
+        }
+    }
+}
+
+/// E7.6: a string from its decoded text.
+pub(crate) fn put_str<S: Sink>(out: &mut S, text: &str) {
+    out.put(b"\"");
+    put_text_body(out, text.as_bytes());
+    out.put(b"\"");
+}
+
+/// E7.6: a string from the body of a JSON string token (escapes as written, UTF-8 checked):
+/// escapes are decoded (J5.4) and the text re-escaped canonically, in one pass.
+pub(crate) fn put_json_str<S: Sink>(out: &mut S, body: &[u8]) {
+    out.put(b"\"");
+    for_each_piece(body, |piece| match piece {
+        Piece::Raw(bytes) => put_text_body(out, bytes),
+        Piece::Char(c) => put_char_escaped(out, c),
+    });
+    out.put(b"\"");
+}
+
+/// E7.7: a raw value's text with whitespace outside strings removed and `<`, `>`, `&`, U+2028,
+/// U+2029 escaped; everything else verbatim.
+pub(crate) fn put_raw<S: Sink>(out: &mut S, raw: &[u8]) {
+    let mut in_string = false;
+    let mut from = 0;
+    let mut i = 0;
+    while let Some(&b) = raw.get(i) {
+        // (replacement, bytes of `raw` it replaces)
+        let replacement: Option<(&[u8], usize)> = if in_string {
+            match b {
+                b'\\' => {
+                    // An escape is two bytes at least; its tail never holds a quote or markup.
+                    i += 2;
+                    continue;
+                }
+                b'"' => {
+                    in_string = false;
+                    None
+                }
+                b'<' => Some((b"\\u003c", 1)),
+                b'>' => Some((b"\\u003e", 1)),
+                b'&' => Some((b"\\u0026", 1)),
+                0xE2 => match raw.get(i..i + 3) {
+                    Some([0xE2, 0x80, 0xA8]) => Some((b"\\u2028", 3)),
+                    Some([0xE2, 0x80, 0xA9]) => Some((b"\\u2029", 3)),
+                    _ => None,
+                },
+                _ => None,
+            }
+        } else {
+            match b {
+                b'"' => {
+                    in_string = true;
+                    None
+                }
+                b' ' | b'\t' | b'\n' | b'\r' => Some((b"", 1)),
+                _ => None,
+            }
+        };
+        if let Some((rep, consumed)) = replacement {
+            out.put(raw.get(from..i).unwrap_or_default());
+            out.put(rep);
+            i += consumed;
+            from = i;
+        } else {
+            i += 1;
+        }
+    }
+    out.put(raw.get(from..).unwrap_or_default());
+}
+
+/// E7.8: an unsigned integer in decimal.
+pub(crate) fn put_u64<S: Sink>(out: &mut S, mut v: u64) {
+    let mut buf = [0u8; 20];
+    let mut at = buf.len();
+    loop {
+        at -= 1;
+        if let Some(slot) = buf.get_mut(at) {
+            *slot = b'0' + (v % 10) as u8;
+        }
+        v /= 10;
+        if v == 0 {
+            break;
+        }
+    }
+    out.put(buf.get(at..).unwrap_or_default());
+}
+
+/// E7.8: a signed integer in decimal.
+pub(crate) fn put_i64<S: Sink>(out: &mut S, v: i64) {
+    if v < 0 {
+        out.put(b"-");
+    }
+    put_u64(out, v.unsigned_abs());
+}
+
+/// `true` or `false`.
+pub(crate) fn put_bool<S: Sink>(out: &mut S, v: bool) {
+    out.put(if v { b"true" } else { b"false" });
+}

@@ -1,0 +1,351 @@
+//! The pull parser: grammar (J5.1) and depth (J5.2), iterative, with a fixed-size nesting stack.
+
+use super::{JResult, JStr, JsonError, MAX_DEPTH, Span};
+
+/// One token of the document. Strings are borrowed and still escaped.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Event<'a> {
+    ObjectStart,
+    ObjectEnd,
+    ArrayStart,
+    ArrayEnd,
+    /// An object key (the parser has already consumed the `:` after it).
+    Key(JStr<'a>),
+    String(JStr<'a>),
+    /// The number's text, checked against the RFC 8259 grammar.
+    Number(&'a [u8]),
+    Bool(bool),
+    Null,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    /// A value is expected (document start, after `:` or after `,` in an array).
+    Value,
+    /// Just after `[`: a value or `]`.
+    ValueOrEnd,
+    /// Just after `{`: a key or `}`.
+    KeyOrEnd,
+    /// After `,` in an object: a key.
+    Key,
+    /// After a value: `,` or the end of the container; at depth 0 the end of the document.
+    AfterValue,
+}
+
+const STACK_WORDS: usize = MAX_DEPTH.div_ceil(64);
+
+/// The pull parser. It never recurses and never allocates.
+pub(crate) struct Parser<'a> {
+    src: &'a [u8],
+    pos: usize,
+    state: State,
+    depth: usize,
+    /// Bit `d` set: the container at depth `d + 1` is an object.
+    kinds: [u64; STACK_WORDS],
+    /// Start offset of the last event's token.
+    token_start: usize,
+}
+
+#[inline]
+fn is_ws(b: u8) -> bool {
+    matches!(b, b' ' | b'\t' | b'\n' | b'\r')
+}
+
+impl<'a> Parser<'a> {
+    pub(crate) fn new(src: &'a [u8]) -> Parser<'a> {
+        Parser { src, pos: 0, state: State::Value, depth: 0, kinds: [0; STACK_WORDS], token_start: 0 }
+    }
+
+    /// The whole document.
+    pub(crate) fn src(&self) -> &'a [u8] {
+        self.src
+    }
+
+    /// Current nesting depth (0 outside every container).
+    pub(crate) fn depth(&self) -> usize {
+        self.depth
+    }
+
+    /// Offset where the last event's token started.
+    pub(crate) fn token_start(&self) -> usize {
+        self.token_start
+    }
+
+    /// Offset just after the last event's token.
+    pub(crate) fn pos(&self) -> usize {
+        self.pos
+    }
+
+    #[inline]
+    fn byte(&self, at: usize) -> Option<u8> {
+        self.src.get(at).copied()
+    }
+
+    #[inline]
+    fn skip_ws(&mut self) {
+        while let Some(b) = self.byte(self.pos) {
+            if !is_ws(b) {
+                break;
+            }
+            self.pos += 1;
+        }
+    }
+
+    fn top_is_object(&self) -> bool {
+        let d = self.depth.wrapping_sub(1);
+        self.kinds.get(d / 64).is_some_and(|w| w >> (d % 64) & 1 == 1)
+    }
+
+    fn push(&mut self, object: bool) -> JResult<()> {
+        if self.depth >= MAX_DEPTH {
+            return Err(JsonError::syntax(self.pos));
+        }
+        let d = self.depth;
+        if let Some(word) = self.kinds.get_mut(d / 64) {
+            let bit = 1u64 << (d % 64);
+            if object { *word |= bit } else { *word &= !bit }
+        }
+        self.depth += 1;
+        Ok(())
+    }
+
+    /// The next event. After the top-level value, returns an error unless only whitespace follows
+    /// (see [`Parser::finish`]); callers stop pulling once the depth is back to 0.
+    pub(crate) fn next(&mut self) -> JResult<Event<'a>> {
+        loop {
+            self.skip_ws();
+            let start = self.pos;
+            self.token_start = start;
+            let Some(b) = self.byte(start) else {
+                return Err(JsonError::syntax(start));
+            };
+            match self.state {
+                State::Value => return self.value(b),
+                State::ValueOrEnd => {
+                    if b == b']' {
+                        return Ok(self.close(false));
+                    }
+                    return self.value(b);
+                }
+                State::KeyOrEnd | State::Key => {
+                    if b == b'}' && self.state == State::KeyOrEnd {
+                        return Ok(self.close(true));
+                    }
+                    if b != b'"' {
+                        return Err(JsonError::syntax(start));
+                    }
+                    let key = self.string()?;
+                    self.skip_ws();
+                    if self.byte(self.pos) != Some(b':') {
+                        return Err(JsonError::syntax(self.pos));
+                    }
+                    self.pos += 1;
+                    self.state = State::Value;
+                    self.token_start = start;
+                    return Ok(Event::Key(key));
+                }
+                State::AfterValue => {
+                    if self.depth == 0 {
+                        return Err(JsonError::syntax(start));
+                    }
+                    let object = self.top_is_object();
+                    match (b, object) {
+                        (b',', true) => {
+                            self.pos += 1;
+                            self.state = State::Key;
+                        }
+                        (b',', false) => {
+                            self.pos += 1;
+                            self.state = State::Value;
+                        }
+                        (b'}', true) => return Ok(self.close(true)),
+                        (b']', false) => return Ok(self.close(false)),
+                        _ => return Err(JsonError::syntax(start)),
+                    }
+                }
+            }
+        }
+    }
+
+    fn close(&mut self, object: bool) -> Event<'a> {
+        self.pos += 1;
+        self.depth -= 1;
+        self.state = State::AfterValue;
+        if object { Event::ObjectEnd } else { Event::ArrayEnd }
+    }
+
+    fn value(&mut self, b: u8) -> JResult<Event<'a>> {
+        let start = self.pos;
+        let event = match b {
+            b'{' => {
+                self.push(true)?;
+                self.pos += 1;
+                self.state = State::KeyOrEnd;
+                return Ok(Event::ObjectStart);
+            }
+            b'[' => {
+                self.push(false)?;
+                self.pos += 1;
+                self.state = State::ValueOrEnd;
+                return Ok(Event::ArrayStart);
+            }
+            b'"' => Event::String(self.string()?),
+            b't' => self.literal(b"true", Event::Bool(true))?,
+            b'f' => self.literal(b"false", Event::Bool(false))?,
+            b'n' => self.literal(b"null", Event::Null)?,
+            b'-' | b'0'..=b'9' => Event::Number(self.number()?),
+            _ => return Err(JsonError::syntax(start)),
+        };
+        self.state = State::AfterValue;
+        Ok(event)
+    }
+
+    fn literal(&mut self, word: &'static [u8], event: Event<'a>) -> JResult<Event<'a>> {
+        let end = self.pos + word.len();
+        if self.src.get(self.pos..end) != Some(word) {
+            return Err(JsonError::syntax(self.pos));
+        }
+        self.pos = end;
+        Ok(event)
+    }
+
+    fn digits(&mut self) -> usize {
+        let from = self.pos;
+        while self.byte(self.pos).is_some_and(|b| b.is_ascii_digit()) {
+            self.pos += 1;
+        }
+        self.pos - from
+    }
+
+    /// RFC 8259 `number`: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
+    fn number(&mut self) -> JResult<&'a [u8]> {
+        let start = self.pos;
+        if self.byte(self.pos) == Some(b'-') {
+            self.pos += 1;
+        }
+        match self.byte(self.pos) {
+            Some(b'0') => self.pos += 1,
+            Some(b'1'..=b'9') => {
+                self.digits();
+            }
+            _ => return Err(JsonError::syntax(self.pos)),
+        }
+        if self.byte(self.pos) == Some(b'.') {
+            self.pos += 1;
+            if self.digits() == 0 {
+                return Err(JsonError::syntax(self.pos));
+            }
+        }
+        if matches!(self.byte(self.pos), Some(b'e' | b'E')) {
+            self.pos += 1;
+            if matches!(self.byte(self.pos), Some(b'+' | b'-')) {
+                self.pos += 1;
+            }
+            if self.digits() == 0 {
+                return Err(JsonError::syntax(self.pos));
+            }
+        }
+        Ok(self.src.get(start..self.pos).unwrap_or_default())
+    }
+
+    /// A string starting at the `"` under `pos`: control bytes and escape syntax are checked here,
+    /// UTF-8 later by whoever needs the text ([`JStr`]).
+    fn string(&mut self) -> JResult<JStr<'a>> {
+        let open = self.pos;
+        let body = open + 1;
+        let mut i = body;
+        let mut high = 0u8;
+        let mut escaped = false;
+        loop {
+            let rest = self.src.get(i..).unwrap_or_default();
+            let (skip, h) = scan_plain(rest);
+            high |= h;
+            i += skip;
+            let Some(b) = self.byte(i) else {
+                return Err(JsonError::syntax(i));
+            };
+            match b {
+                b'"' => break,
+                b'\\' => {
+                    escaped = true;
+                    match self.byte(i + 1) {
+                        Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => i += 2,
+                        Some(b'u') => {
+                            let hex = self.src.get(i + 2..i + 6).unwrap_or_default();
+                            if hex.len() != 4 || !hex.iter().all(u8::is_ascii_hexdigit) {
+                                return Err(JsonError::syntax(i));
+                            }
+                            i += 6;
+                        }
+                        _ => return Err(JsonError::syntax(i)),
+                    }
+                }
+                // A raw control byte (J5.1).
+                _ => return Err(JsonError::syntax(i)),
+            }
+        }
+        self.pos = i + 1;
+        Ok(JStr::new(Span { start: body, end: i }, self.src.get(body..i).unwrap_or_default(), escaped, high >= 0x80))
+    }
+
+    /// After the top-level value: only whitespace may follow (J5.1).
+    pub(crate) fn finish(&mut self) -> JResult<()> {
+        self.skip_ws();
+        if self.depth != 0 || self.state != State::AfterValue || self.pos != self.src.len() {
+            return Err(JsonError::syntax(self.pos));
+        }
+        Ok(())
+    }
+
+    /// Skips the rest of the container that is open at `depth` (and everything inside it), checking
+    /// only the grammar; returns when the parser is back at `depth - 1`. With `depth` equal to the
+    /// current depth, this skips to the end of the innermost open container.
+    pub(crate) fn skip_to_depth(&mut self, depth: usize) -> JResult<()> {
+        while self.depth >= depth && self.depth > 0 {
+            self.next()?;
+        }
+        Ok(())
+    }
+
+    /// Skips one whole value whose first event was `first` (grammar only); returns its span.
+    pub(crate) fn skip_value(&mut self, first: Event<'a>) -> JResult<Span> {
+        let start = self.token_start;
+        if matches!(first, Event::ObjectStart | Event::ArrayStart) {
+            let depth = self.depth;
+            self.skip_to_depth(depth)?;
+        }
+        Ok(Span { start, end: self.pos })
+    }
+}
+
+/// Length of the leading run of bytes that need no attention inside a string (not `"`, `\` or a
+/// control byte), and the OR of those bytes (bit 7 set = some non-ASCII byte). Written over
+/// fixed-size chunks so that the compiler vectorises it.
+#[inline]
+fn scan_plain(bytes: &[u8]) -> (usize, u8) {
+    const CHUNK: usize = 16;
+    let mut high = 0u8;
+    let mut done = 0;
+    let mut chunks = bytes.chunks_exact(CHUNK);
+    for chunk in &mut chunks {
+        let mut special = false;
+        let mut or = 0u8;
+        for &b in chunk {
+            special |= (b == b'"') | (b == b'\\') | (b < 0x20);
+            or |= b;
+        }
+        if special {
+            break;
+        }
+        high |= or;
+        done += CHUNK;
+    }
+    for &b in bytes.get(done..).unwrap_or_default() {
+        if b == b'"' || b == b'\\' || b < 0x20 {
+            break;
+        }
+        high |= b;
+        done += 1;
+    }
+    (done, high)
+}

@@ -1,0 +1,228 @@
+//! Typed reading on top of the parser: objects with a fixed set of keys, scalars with the J5.6–J5.8
+//! rules, and raw values with the J5.9 checks.
+
+use super::{Event, JResult, JStr, JsonError, KeyFrames, Parser, Span};
+
+/// The keys of an object layout, in the order the bit mask of [`Parser::read_object`] uses.
+pub(crate) type Fields = [&'static str];
+
+/// A raw JSON value kept as text (J5.9): its span in the document.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct RawValue(pub(crate) Span);
+
+impl<'a> Parser<'a> {
+    fn invalid(&self) -> JsonError {
+        JsonError::invalid(self.token_start())
+    }
+
+    /// Reads an object whose first event is `first`: for each key, finds its index in `fields`
+    /// (exact bytes after decoding, J5.5) and calls `f` to read the value. Unknown and repeated
+    /// keys are errors. Returns the bit mask of the keys seen.
+    pub(crate) fn read_object(
+        &mut self,
+        first: Event<'a>,
+        fields: &Fields,
+        mut f: impl FnMut(&mut Parser<'a>, usize) -> JResult<()>,
+    ) -> JResult<u64> {
+        if first != Event::ObjectStart {
+            return Err(self.invalid());
+        }
+        let mut seen = 0u64;
+        loop {
+            match self.next()? {
+                Event::ObjectEnd => return Ok(seen),
+                Event::Key(key) => {
+                    let name = key.decode()?;
+                    let Some(index) = fields.iter().position(|f| *f == name) else {
+                        return Err(JsonError::invalid(key.span().start));
+                    };
+                    let bit = 1u64 << index;
+                    if seen & bit != 0 {
+                        return Err(JsonError::invalid(key.span().start));
+                    }
+                    seen |= bit;
+                    f(self, index)?;
+                }
+                // The parser only yields keys and ends inside an object.
+                _ => return Err(self.invalid()),
+            }
+        }
+    }
+
+    /// Pulls a value that must be an object with these fields (see [`Parser::read_object`]).
+    pub(crate) fn object(
+        &mut self,
+        fields: &Fields,
+        f: impl FnMut(&mut Parser<'a>, usize) -> JResult<()>,
+    ) -> JResult<u64> {
+        let first = self.next()?;
+        self.read_object(first, fields, f)
+    }
+
+    /// Pulls a value that is `null` (→ `None`) or an object with these fields.
+    pub(crate) fn object_or_null(
+        &mut self,
+        fields: &Fields,
+        f: impl FnMut(&mut Parser<'a>, usize) -> JResult<()>,
+    ) -> JResult<Option<u64>> {
+        match self.next()? {
+            Event::Null => Ok(None),
+            first => self.read_object(first, fields, f).map(Some),
+        }
+    }
+
+    /// J5.6 unsigned integer of an event: digits only, at most `max`.
+    pub(crate) fn unsigned_of(&self, event: Event<'a>, max: u64) -> JResult<u64> {
+        let Event::Number(text) = event else {
+            return Err(self.invalid());
+        };
+        parse_unsigned(text).filter(|v| *v <= max).ok_or_else(|| self.invalid())
+    }
+
+    /// Pulls a u64 (J5.6).
+    pub(crate) fn u64(&mut self) -> JResult<u64> {
+        let e = self.next()?;
+        self.unsigned_of(e, u64::MAX)
+    }
+
+    /// Pulls a u64 or `null`.
+    pub(crate) fn u64_or_null(&mut self) -> JResult<Option<u64>> {
+        match self.next()? {
+            Event::Null => Ok(None),
+            e => self.unsigned_of(e, u64::MAX).map(Some),
+        }
+    }
+
+    /// Pulls a u8 (J5.6).
+    pub(crate) fn u8(&mut self) -> JResult<u8> {
+        let e = self.next()?;
+        self.unsigned_of(e, u64::from(u8::MAX)).map(|v| v as u8)
+    }
+
+    /// Pulls a u16 (J5.6).
+    pub(crate) fn u16(&mut self) -> JResult<u16> {
+        let e = self.next()?;
+        self.unsigned_of(e, u64::from(u16::MAX)).map(|v| v as u16)
+    }
+
+    /// J5.6 signed integer of an event: optional `-`, digits, within i64.
+    pub(crate) fn signed_of(&self, event: Event<'a>) -> JResult<i64> {
+        let Event::Number(text) = event else {
+            return Err(self.invalid());
+        };
+        let (negative, digits) = match text.split_first() {
+            Some((b'-', rest)) => (true, rest),
+            _ => (false, text),
+        };
+        let magnitude = parse_unsigned(digits).ok_or_else(|| self.invalid())?;
+        if negative {
+            if magnitude > i64::MIN.unsigned_abs() {
+                return Err(self.invalid());
+            }
+            Ok((magnitude as i64).wrapping_neg())
+        } else {
+            i64::try_from(magnitude).map_err(|_| self.invalid())
+        }
+    }
+
+    /// Pulls an i64 (J5.6).
+    pub(crate) fn i64(&mut self) -> JResult<i64> {
+        let e = self.next()?;
+        self.signed_of(e)
+    }
+
+    /// J5.7 float of an event: any JSON number, nearest binary64; overflow is an error.
+    pub(crate) fn float_of(&self, event: Event<'a>) -> JResult<f64> {
+        let Event::Number(text) = event else {
+            return Err(self.invalid());
+        };
+        // The grammar was checked: the text is ASCII and a valid Rust float literal.
+        let value: f64 = std::str::from_utf8(text)
+            .ok()
+            .and_then(|t| t.parse().ok())
+            .ok_or_else(|| self.invalid())?;
+        if value.is_finite() { Ok(value) } else { Err(self.invalid()) }
+    }
+
+    /// Pulls a boolean (J5.8).
+    pub(crate) fn bool(&mut self) -> JResult<bool> {
+        match self.next()? {
+            Event::Bool(b) => Ok(b),
+            _ => Err(self.invalid()),
+        }
+    }
+
+    /// Pulls a string (J5.8), UTF-8 checked (J5.3).
+    pub(crate) fn str(&mut self) -> JResult<JStr<'a>> {
+        let e = self.next()?;
+        self.str_of(e)
+    }
+
+    /// The string of an event, UTF-8 checked.
+    pub(crate) fn str_of(&self, event: Event<'a>) -> JResult<JStr<'a>> {
+        match event {
+            Event::String(s) => {
+                s.check_utf8()?;
+                Ok(s)
+            }
+            _ => Err(self.invalid()),
+        }
+    }
+
+    /// Pulls a string or `null`.
+    pub(crate) fn str_or_null(&mut self) -> JResult<Option<JStr<'a>>> {
+        match self.next()? {
+            Event::Null => Ok(None),
+            e => self.str_of(e).map(Some),
+        }
+    }
+
+    /// Pulls a raw value (J5.9): any JSON value, with UTF-8 and duplicate keys checked throughout.
+    /// `keys` is scratch space reused between calls.
+    pub(crate) fn raw(&mut self, keys: &mut KeyFrames<'a>) -> JResult<RawValue> {
+        let first = self.next()?;
+        self.raw_from(first, keys)
+    }
+
+    /// [`Parser::raw`] with its first event already pulled.
+    pub(crate) fn raw_from(&mut self, first: Event<'a>, keys: &mut KeyFrames<'a>) -> JResult<RawValue> {
+        let start = self.token_start();
+        let base = match first {
+            Event::ObjectStart | Event::ArrayStart => self.depth().saturating_sub(1),
+            Event::String(s) => {
+                s.check_utf8()?;
+                return Ok(RawValue(Span { start, end: self.pos() }));
+            }
+            _ => return Ok(RawValue(Span { start, end: self.pos() })),
+        };
+        keys.clear();
+        let mut event = first;
+        loop {
+            match event {
+                Event::ObjectStart => keys.open(),
+                Event::ObjectEnd => keys.close(),
+                Event::Key(k) => keys.insert(&k)?,
+                Event::String(s) => s.check_utf8()?,
+                _ => {}
+            }
+            if self.depth() == base {
+                break;
+            }
+            event = self.next()?;
+        }
+        Ok(RawValue(Span { start, end: self.pos() }))
+    }
+}
+
+/// Digits only (no sign, fraction or exponent), within u64 (J5.6).
+fn parse_unsigned(text: &[u8]) -> Option<u64> {
+    if text.is_empty() {
+        return None;
+    }
+    text.iter().try_fold(0u64, |acc, &b| {
+        if !b.is_ascii_digit() {
+            return None;
+        }
+        acc.checked_mul(10)?.checked_add(u64::from(b - b'0'))
+    })
+}

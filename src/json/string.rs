@@ -1,0 +1,138 @@
+//! JSON strings: UTF-8 (J5.3) and escape decoding with the lone-surrogate rule (J5.4).
+
+use std::borrow::Cow;
+
+use super::{JResult, JsonError, Span};
+
+/// A string token as it appears in the document, between its quotes, escapes not yet decoded.
+/// The grammar of its escapes has been checked by the parser.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct JStr<'a> {
+    span: Span,
+    raw: &'a [u8],
+    escaped: bool,
+    non_ascii: bool,
+}
+
+/// One decoded unit of a string body: a run of raw bytes or one character from an escape.
+pub(crate) enum Piece<'a> {
+    Raw(&'a [u8]),
+    Char(char),
+}
+
+impl<'a> JStr<'a> {
+    pub(crate) fn new(span: Span, raw: &'a [u8], escaped: bool, non_ascii: bool) -> JStr<'a> {
+        JStr { span, raw, escaped, non_ascii }
+    }
+
+    /// The span of the body (between the quotes) in the document.
+    pub(crate) fn span(&self) -> Span {
+        self.span
+    }
+
+    /// The body bytes as written (escapes not decoded).
+    pub(crate) fn raw(&self) -> &'a [u8] {
+        self.raw
+    }
+
+    /// Whether the body holds any escape.
+    pub(crate) fn has_escapes(&self) -> bool {
+        self.escaped
+    }
+
+    /// J5.3: the body is valid UTF-8 (escapes are ASCII, so checking the raw body suffices).
+    pub(crate) fn check_utf8(&self) -> JResult<()> {
+        if self.non_ascii {
+            if let Err(e) = std::str::from_utf8(self.raw) {
+                return Err(JsonError::invalid(self.span.start + e.valid_up_to()));
+            }
+        }
+        Ok(())
+    }
+
+    /// The decoded text (J5.3 checked, J5.4 applied). Borrowed when there is no escape.
+    pub(crate) fn decode(&self) -> JResult<Cow<'a, str>> {
+        self.check_utf8()?;
+        if !self.escaped {
+            return Ok(Cow::Borrowed(std::str::from_utf8(self.raw).unwrap_or_default()));
+        }
+        let mut out = String::with_capacity(self.raw.len());
+        for_each_piece(self.raw, |piece| match piece {
+            // Runs between escapes are whole UTF-8 sequences of a valid body.
+            Piece::Raw(bytes) => out.push_str(std::str::from_utf8(bytes).unwrap_or_default()),
+            Piece::Char(c) => out.push(c),
+        });
+        Ok(Cow::Owned(out))
+    }
+
+    /// Whether the decoded text is empty (escapes always decode to at least one character).
+    pub(crate) fn is_empty(&self) -> bool {
+        self.raw.is_empty()
+    }
+
+    /// Whether the decoded text equals `text`, without allocating for unescaped bodies.
+    pub(crate) fn eq_str(&self, text: &str) -> bool {
+        if !self.escaped {
+            return self.raw == text.as_bytes();
+        }
+        self.decode().is_ok_and(|d| d == text)
+    }
+}
+
+fn hex4(bytes: &[u8]) -> u32 {
+    bytes.iter().fold(0, |acc, &b| {
+        let d = match b {
+            b'0'..=b'9' => b - b'0',
+            b'a'..=b'f' => b - b'a' + 10,
+            b'A'..=b'F' => b - b'A' + 10,
+            _ => 0,
+        };
+        acc << 4 | u32::from(d)
+    })
+}
+
+/// Walks a string body whose escape grammar is valid, handing out raw runs and decoded escapes.
+/// `\uD800`–`\uDBFF` directly followed by `\uDC00`–`\uDFFF` is one character; every other surrogate
+/// escape is U+FFFD on its own (J5.4).
+pub(crate) fn for_each_piece<'a>(body: &'a [u8], mut f: impl FnMut(Piece<'a>)) {
+    let mut i = 0;
+    while i < body.len() {
+        let rest = body.get(i..).unwrap_or_default();
+        let run = memchr::memchr(b'\\', rest).unwrap_or(rest.len());
+        if run > 0 {
+            f(Piece::Raw(rest.get(..run).unwrap_or_default()));
+            i += run;
+            continue;
+        }
+        let c = match body.get(i + 1) {
+            Some(b'"') => '"',
+            Some(b'\\') => '\\',
+            Some(b'/') => '/',
+            Some(b'b') => '\u{8}',
+            Some(b'f') => '\u{c}',
+            Some(b'n') => '\n',
+            Some(b'r') => '\r',
+            Some(b't') => '\t',
+            Some(b'u') => {
+                let unit = hex4(body.get(i + 2..i + 6).unwrap_or_default());
+                i += 6;
+                if (0xD800..0xDC00).contains(&unit)
+                    && body.get(i..i + 2) == Some(b"\\u")
+                    && let low = hex4(body.get(i + 2..i + 6).unwrap_or_default())
+                    && (0xDC00..0xE000).contains(&low)
+                {
+                    i += 6;
+                    let c = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00);
+                    f(Piece::Char(char::from_u32(c).unwrap_or('\u{FFFD}')));
+                } else {
+                    f(Piece::Char(char::from_u32(unit).unwrap_or('\u{FFFD}')));
+                }
+                continue;
+            }
+            // The parser admits no other escape.
+            _ => '\u{FFFD}',
+        };
+        f(Piece::Char(c));
+        i += 2;
+    }
+}
