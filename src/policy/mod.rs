@@ -1,1 +1,3 @@
-//! (in progress)
+//! Compaction policy, observation policy and context config (SPEC §8).
+
+pub mod capability;

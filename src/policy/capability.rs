@@ -1,0 +1,243 @@
+//! Counter and inference capabilities (SPEC P8.7, P8.9–P8.11), shared by the context config
+//! (P8.8) and the request fingerprint (R10.2).
+
+use crate::json::{Event, JResult, JsonError, Parser};
+
+/// Counter transports (P8.7).
+pub mod counter_transport {
+    /// Not set: invalid.
+    pub const UNKNOWN: u8 = 0;
+    /// The counter runs in-process.
+    pub const LOCAL: u8 = 1;
+    /// The counter is an endpoint of the inference provider.
+    pub const SAME_ENDPOINT: u8 = 2;
+    /// The counter is a separate endpoint.
+    pub const SEPARATE_ENDPOINT: u8 = 3;
+}
+
+/// Inference transports (P8.7).
+pub mod inference_transport {
+    /// Not set: invalid.
+    pub const UNKNOWN: u8 = 0;
+    /// In-process or local inference.
+    pub const LOCAL: u8 = 1;
+    /// TLS to the provider.
+    pub const TLS: u8 = 2;
+    /// Attested TLS.
+    pub const ATTESTED_TLS: u8 = 3;
+    /// End-to-end encrypted.
+    pub const END_TO_END_ENCRYPTED: u8 = 4;
+}
+
+/// Retention classes (P8.7).
+pub mod retention {
+    /// Not set (invalid for a counter; never compatible as the inference retention).
+    pub const UNKNOWN: u8 = 0;
+    /// Nothing is retained.
+    pub const NONE: u8 = 1;
+    /// Retained briefly.
+    pub const EPHEMERAL: u8 = 2;
+    /// Logged.
+    pub const LOGGED: u8 = 3;
+}
+
+/// Token counter qualities (P8.4), also the `counter_quality` argument of the C ABI (A3.5).
+pub mod quality {
+    /// Unknown quality.
+    pub const UNKNOWN: u8 = 0;
+    /// Exact, from the provider.
+    pub const EXACT_PROVIDER: u8 = 1;
+    /// Exact, from a local tokenizer.
+    pub const EXACT_LOCAL: u8 = 2;
+    /// A heuristic estimate.
+    pub const HEURISTIC: u8 = 3;
+}
+
+/// The token counter's capability (P8.7). Enumerations are kept as their integers so that invalid
+/// values can be represented and rejected.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct CounterCapability {
+    /// Provider name; empty for a provider-neutral counter.
+    pub provider: String,
+    /// One of [`counter_transport`].
+    pub transport: u8,
+    /// The endpoint's 32-byte security identity; all zero when none.
+    pub security_identity: [u8; 32],
+    /// One of [`retention`].
+    pub retention: u8,
+    /// Tokenizer revision; must be non-empty.
+    pub tokenizer_rev: String,
+    /// One of [`quality`].
+    pub quality: u8,
+}
+
+/// The inference endpoint's capability (P8.7).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct InferenceCapability {
+    /// Provider name.
+    pub provider: String,
+    /// One of [`inference_transport`].
+    pub transport: u8,
+    /// The endpoint's 32-byte security identity; all zero when none.
+    pub security_identity: [u8; 32],
+    /// One of [`retention`]; 0 is valid here.
+    pub retention: u8,
+}
+
+fn is_zero(id: &[u8; 32]) -> bool {
+    id.iter().all(|&b| b == 0)
+}
+
+impl CounterCapability {
+    /// P8.9: whether the capability is valid.
+    #[must_use]
+    pub fn is_valid(&self) -> bool {
+        use counter_transport::{LOCAL, SAME_ENDPOINT, SEPARATE_ENDPOINT};
+        if !(1..=3).contains(&self.transport)
+            || !(1..=3).contains(&self.retention)
+            || self.tokenizer_rev.is_empty()
+            || !(1..=3).contains(&self.quality)
+        {
+            return false;
+        }
+        match self.transport {
+            LOCAL => is_zero(&self.security_identity),
+            SAME_ENDPOINT | SEPARATE_ENDPOINT => !self.provider.is_empty() && !is_zero(&self.security_identity),
+            _ => false,
+        }
+    }
+
+    /// P8.11: a Local counter with retention None, no provider and no identity fits every valid
+    /// inference capability.
+    #[must_use]
+    pub fn is_provider_neutral(&self) -> bool {
+        self.transport == counter_transport::LOCAL
+            && self.retention == retention::NONE
+            && self.provider.is_empty()
+            && is_zero(&self.security_identity)
+    }
+
+    /// P8.11: whether this counter may count for `inference` (both assumed valid, P8.9/P8.10).
+    #[must_use]
+    pub fn is_compatible_with(&self, inference: &InferenceCapability) -> bool {
+        use inference_transport as it;
+        if self.is_provider_neutral() {
+            return true;
+        }
+        let transport_ok = match self.transport {
+            counter_transport::LOCAL => {
+                matches!(inference.transport, it::LOCAL | it::TLS | it::ATTESTED_TLS | it::END_TO_END_ENCRYPTED)
+                    && !self.provider.is_empty()
+                    && self.provider == inference.provider
+            }
+            counter_transport::SAME_ENDPOINT => {
+                matches!(inference.transport, it::TLS | it::ATTESTED_TLS | it::END_TO_END_ENCRYPTED)
+                    && self.provider == inference.provider
+                    && self.security_identity == inference.security_identity
+            }
+            counter_transport::SEPARATE_ENDPOINT => {
+                inference.transport == it::TLS && self.provider == inference.provider
+            }
+            _ => false,
+        };
+        if !transport_ok {
+            return false;
+        }
+        match inference.retention {
+            retention::NONE => self.retention == retention::NONE,
+            retention::EPHEMERAL => matches!(self.retention, retention::NONE | retention::EPHEMERAL),
+            retention::LOGGED => matches!(self.retention, retention::NONE | retention::EPHEMERAL | retention::LOGGED),
+            _ => false,
+        }
+    }
+}
+
+impl InferenceCapability {
+    /// P8.10: whether the capability is valid (`retention` 0 is valid).
+    #[must_use]
+    pub fn is_valid(&self) -> bool {
+        use inference_transport::{ATTESTED_TLS, END_TO_END_ENCRYPTED, LOCAL, TLS};
+        if self.retention > 3 {
+            return false;
+        }
+        match self.transport {
+            LOCAL => is_zero(&self.security_identity),
+            TLS | ATTESTED_TLS | END_TO_END_ENCRYPTED => {
+                !self.provider.is_empty() && !is_zero(&self.security_identity)
+            }
+            _ => false,
+        }
+    }
+}
+
+const COUNTER_FIELDS: &[&str] = &["Provider", "Transport", "SecurityIdentity", "Retention", "TokenizerRev", "Quality"];
+const INFERENCE_FIELDS: &[&str] = &["Provider", "Transport", "SecurityIdentity", "Retention"];
+
+/// Reads `SecurityIdentity`: an array of exactly 32 integers 0–255 (D6).
+fn read_identity(p: &mut Parser<'_>) -> JResult<[u8; 32]> {
+    let mut id = [0u8; 32];
+    if p.next()? != Event::ArrayStart {
+        return Err(JsonError::invalid(p.token_start()));
+    }
+    let mut n = 0;
+    loop {
+        let e = p.next()?;
+        if e == Event::ArrayEnd {
+            break;
+        }
+        let v = p.unsigned_of(e, 255)? as u8;
+        let Some(slot) = id.get_mut(n) else {
+            return Err(JsonError::invalid(p.token_start()));
+        };
+        *slot = v;
+        n += 1;
+    }
+    if n != id.len() {
+        return Err(JsonError::invalid(p.token_start()));
+    }
+    Ok(id)
+}
+
+fn owned(p: &mut Parser<'_>) -> JResult<String> {
+    Ok(p.str()?.decode()?.into_owned())
+}
+
+/// Reads a counter capability object or `null`; every key required (D6).
+pub(crate) fn read_counter(p: &mut Parser<'_>) -> JResult<Option<CounterCapability>> {
+    let mut c = CounterCapability::default();
+    let seen = p.object_or_null(COUNTER_FIELDS, |p, i| {
+        match i {
+            0 => c.provider = owned(p)?,
+            1 => c.transport = p.u8()?,
+            2 => c.security_identity = read_identity(p)?,
+            3 => c.retention = p.u8()?,
+            4 => c.tokenizer_rev = owned(p)?,
+            _ => c.quality = p.u8()?,
+        }
+        Ok(())
+    })?;
+    match seen {
+        None => Ok(None),
+        Some(mask) if mask == (1 << COUNTER_FIELDS.len()) - 1 => Ok(Some(c)),
+        Some(_) => Err(JsonError::invalid(p.token_start())),
+    }
+}
+
+/// Reads an inference capability object or `null`; every key required (D6).
+pub(crate) fn read_inference(p: &mut Parser<'_>) -> JResult<Option<InferenceCapability>> {
+    let mut c = InferenceCapability::default();
+    let seen = p.object_or_null(INFERENCE_FIELDS, |p, i| {
+        match i {
+            0 => c.provider = owned(p)?,
+            1 => c.transport = p.u8()?,
+            2 => c.security_identity = read_identity(p)?,
+            _ => c.retention = p.u8()?,
+        }
+        Ok(())
+    })?;
+    match seen {
+        None => Ok(None),
+        Some(mask) if mask == (1 << INFERENCE_FIELDS.len()) - 1 => Ok(Some(c)),
+        Some(_) => Err(JsonError::invalid(p.token_start())),
+    }
+}
