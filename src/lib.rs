@@ -16,6 +16,7 @@
 //! - [`fingerprint`]: the request fingerprint (SPEC §10).
 //! - [`ffi`]: the C ABI (SPEC §1, §2), the only module with `unsafe` code.
 #![deny(unsafe_code)]
+#![warn(missing_docs)]
 #![cfg_attr(
     not(test),
     deny(

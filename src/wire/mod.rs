@@ -1,1 +1,139 @@
-//! (in progress)
+//! The compaction input and output wires (SPEC §5, §6, §7, §11).
+//!
+//! [`CompactionInput`] is the validated input a host sends to the summariser (W5.4): it owns a copy
+//! of the wire bytes and the decoded transcript as spans of them, is immutable, and can be shared
+//! between threads. From it come the exact bytes to send ([`CompactionInput::encode_within`], §7)
+//! and the check of the summariser's reply ([`CompactionInput::validate_output`], §6).
+
+mod base64;
+mod encode;
+mod input;
+mod output;
+mod transcript;
+
+use std::borrow::Cow;
+
+use crate::error::Result;
+use crate::status::Status;
+
+/// A validated compaction input (W5.4). Immutable; `Send + Sync`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CompactionInput {
+    src: Box<[u8]>,
+    doc: input::Document,
+}
+
+/// `lc_compaction_input_encode_within` failed: nothing fits under the limit (F7.4).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct InputTooLarge {
+    /// The byte limit asked for.
+    pub max_bytes: u64,
+    /// The length reached: the canonical encoding with every shrinking stub applied.
+    pub size: u64,
+}
+
+impl InputTooLarge {
+    /// Always [`Status::InputTooLarge`].
+    #[must_use]
+    pub const fn status(&self) -> Status {
+        Status::InputTooLarge
+    }
+}
+
+impl core::fmt::Display for InputTooLarge {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "{}: {} bytes needed, limit {}", Status::InputTooLarge, self.size, self.max_bytes)
+    }
+}
+
+impl std::error::Error for InputTooLarge {}
+
+impl CompactionInput {
+    /// Decodes and validates a compaction input wire document (W5.2; statuses 100–105).
+    pub fn parse(wire: &[u8]) -> Result<CompactionInput> {
+        let doc = input::decode(wire)?;
+        Ok(CompactionInput { src: wire.into(), doc })
+    }
+
+    /// Validates a wire document without keeping it (same statuses as [`CompactionInput::parse`]).
+    pub fn validate(wire: &[u8]) -> Result<()> {
+        input::decode(wire).map(|_| ())
+    }
+
+    /// The basis revision.
+    #[must_use]
+    pub fn revision(&self) -> u64 {
+        self.doc.revision
+    }
+
+    /// The basis event id, a canonical UUID.
+    #[must_use]
+    pub fn through_event_id(&self) -> &str {
+        std::str::from_utf8(&self.doc.through_event_id).unwrap_or_default()
+    }
+
+    /// The model's provider (decoded).
+    #[must_use]
+    pub fn provider(&self) -> Cow<'_, str> {
+        self.text(self.doc.provider)
+    }
+
+    /// The model name (decoded).
+    #[must_use]
+    pub fn model(&self) -> Cow<'_, str> {
+        self.text(self.doc.model)
+    }
+
+    /// The request fingerprint as 64 lower-case hex characters.
+    #[must_use]
+    pub fn request_fingerprint(&self) -> &str {
+        std::str::from_utf8(&self.doc.request_fingerprint).unwrap_or_default()
+    }
+
+    /// The output token budget of the summary.
+    #[must_use]
+    pub fn max_summary_tokens(&self) -> u64 {
+        self.doc.max_summary_tokens
+    }
+
+    /// Number of transcript messages.
+    #[must_use]
+    pub fn message_count(&self) -> usize {
+        self.doc.transcript.len()
+    }
+
+    fn text(&self, span: crate::json::Span) -> Cow<'_, str> {
+        let body = span.of(&self.src);
+        crate::json::JStr::new(span, body, body.contains(&b'\\'), true).decode().unwrap_or_default()
+    }
+
+    /// The canonical encoding (E7) of the whole input, without any stub.
+    #[must_use]
+    pub fn encode(&self) -> Vec<u8> {
+        let mut out = Vec::new();
+        encode::Encoder { src: &self.src, doc: &self.doc }.document(&mut out, |_| false);
+        out
+    }
+
+    /// The exact bytes to send to the summariser, fitted under `max_bytes` (F7.1–F7.5). The same
+    /// limit always gives the same bytes.
+    pub fn encode_within(&self, max_bytes: u64) -> core::result::Result<Vec<u8>, InputTooLarge> {
+        encode::Encoder { src: &self.src, doc: &self.doc }
+            .fit(max_bytes)
+            .map_err(|size| InputTooLarge { max_bytes, size })
+    }
+
+    /// Validates one summariser reply against this input (O6.2) and returns the decoded summary
+    /// text, the exact text of the replacement user message (O6.4).
+    ///
+    /// `output_tokens` is the usage the provider reported (0: none); `max_output_bytes` the byte
+    /// limit of the reply (0 rejects everything).
+    pub fn validate_output<'o>(
+        &self,
+        output: &'o [u8],
+        output_tokens: u64,
+        max_output_bytes: u64,
+    ) -> Result<Cow<'o, str>> {
+        output::validate(self, output, output_tokens, max_output_bytes)
+    }
+}

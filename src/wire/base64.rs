@@ -1,0 +1,140 @@
+//! Byte fields (`data`): standard base64 as T5.6 accepts it, and the canonical form of E7.5.
+
+const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+fn value(c: u8) -> Option<u8> {
+    match c {
+        b'A'..=b'Z' => Some(c - b'A'),
+        b'a'..=b'z' => Some(c - b'a' + 26),
+        b'0'..=b'9' => Some(c - b'0' + 52),
+        b'+' => Some(62),
+        b'/' => Some(63),
+        _ => None,
+    }
+}
+
+/// What T5.6 validation learned about a byte field.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Checked {
+    /// Number of decoded bytes.
+    pub(crate) len: usize,
+    /// The text is already canonical (E7.5): no CR/LF and zero unused bits.
+    pub(crate) canonical: bool,
+}
+
+/// T5.6: CR and LF are ignored anywhere; the rest is a multiple of 4 characters of the standard
+/// alphabet with `=` padding at the very end only; unused low bits are ignored.
+pub(crate) fn check(text: &[u8]) -> Option<Checked> {
+    let mut count = 0usize; // significant characters, padding included
+    let mut padding = 0usize;
+    let mut newlines = false;
+    let mut last = 0u8; // value of the last alphabet character
+    for &c in text {
+        match c {
+            b'\r' | b'\n' => newlines = true,
+            b'=' => {
+                padding += 1;
+                count += 1;
+            }
+            _ => {
+                let v = value(c)?;
+                if padding > 0 {
+                    return None;
+                }
+                last = v;
+                count += 1;
+            }
+        }
+    }
+    if count % 4 != 0 || padding > 2 {
+        return None;
+    }
+    let unused_bits_zero = match padding {
+        1 => last & 0b11 == 0,
+        2 => last & 0b1111 == 0,
+        _ => true,
+    };
+    Some(Checked { len: count / 4 * 3 - padding, canonical: !newlines && unused_bits_zero })
+}
+
+/// Decodes text that passed [`check`].
+pub(crate) fn decode(text: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(text.len() / 4 * 3);
+    let mut acc = 0u32;
+    let mut bits = 0u32;
+    for &c in text {
+        let Some(v) = value(c) else { continue };
+        acc = (acc << 6) | u32::from(v);
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+        }
+    }
+    out
+}
+
+/// Standard base64 with padding, no line breaks (E7.5).
+pub(crate) fn encode(bytes: &[u8], out: &mut Vec<u8>) {
+    let sym = |v: u32| ALPHABET.get((v & 63) as usize).copied().unwrap_or(b'A');
+    let mut chunks = bytes.chunks_exact(3);
+    for c in &mut chunks {
+        let n = c.iter().fold(0u32, |acc, &b| acc << 8 | u32::from(b));
+        out.extend_from_slice(&[sym(n >> 18), sym(n >> 12), sym(n >> 6), sym(n)]);
+    }
+    match *chunks.remainder() {
+        [a] => {
+            let n = u32::from(a) << 16;
+            out.extend_from_slice(&[sym(n >> 18), sym(n >> 12), b'=', b'=']);
+        }
+        [a, b] => {
+            let n = u32::from(a) << 16 | u32::from(b) << 8;
+            out.extend_from_slice(&[sym(n >> 18), sym(n >> 12), sym(n >> 6), b'=']);
+        }
+        _ => {}
+    }
+}
+
+/// Length of the canonical encoding of `len` bytes.
+pub(crate) fn encoded_len(len: usize) -> usize {
+    len.div_ceil(3) * 4
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn check_follows_t5_6() {
+        assert_eq!(check(b""), Some(Checked { len: 0, canonical: true }));
+        assert_eq!(check(b"QUJD"), Some(Checked { len: 3, canonical: true }));
+        assert_eq!(check(b"QQ=="), Some(Checked { len: 1, canonical: true }));
+        assert_eq!(check(b"QR=="), Some(Checked { len: 1, canonical: false }));
+        assert_eq!(check(b"QUI="), Some(Checked { len: 2, canonical: true }));
+        assert_eq!(check(b"QUJ="), Some(Checked { len: 2, canonical: false }));
+        assert_eq!(check(b"QU\r\nJD"), Some(Checked { len: 3, canonical: false }));
+        assert_eq!(check(b"QQ==\n"), Some(Checked { len: 1, canonical: false }));
+        for bad in [&b"QQ"[..], b"QQ=", b"Q===", b"QQ==QQ==", b"QQ=A", b"QU-_", b"QU J", b"====", b"QUJD="] {
+            assert_eq!(check(bad), None, "{:?}", String::from_utf8_lossy(bad));
+        }
+    }
+
+    #[test]
+    fn decode_ignores_unused_bits_and_encode_is_canonical() {
+        assert_eq!(decode(b"QR=="), b"A");
+        assert_eq!(decode(b"QU\nJD"), b"ABC");
+        let mut out = Vec::new();
+        encode(b"A", &mut out);
+        assert_eq!(out, b"QQ==");
+        out.clear();
+        encode(b"AB", &mut out);
+        assert_eq!(out, b"QUI=");
+        out.clear();
+        encode(b"ABC", &mut out);
+        assert_eq!(out, b"QUJD");
+        assert_eq!(encoded_len(0), 0);
+        assert_eq!(encoded_len(1), 4);
+        assert_eq!(encoded_len(3), 4);
+        assert_eq!(encoded_len(4), 8);
+    }
+}

@@ -1,0 +1,89 @@
+//! Output validation (SPEC §6): one summariser reply checked against the input it was made for.
+
+use std::borrow::Cow;
+
+use super::input::{RawIdentity, canonical_uuid, lower_hex_64, read_basis, read_model};
+use super::CompactionInput;
+use crate::error::{Error, Result};
+use crate::json::{Event, JStr, JsonError, Parser};
+use crate::status::Status;
+
+const OUTPUT_FIELDS: &[&str] = &["version", "basis", "model", "request_fingerprint", "summary"];
+
+/// O6.2, first failure wins; on success the decoded summary text (O6.4).
+pub(crate) fn validate<'o>(
+    input: &CompactionInput,
+    output: &'o [u8],
+    output_tokens: u64,
+    max_output_bytes: u64,
+) -> Result<Cow<'o, str>> {
+    // Step 1: bytes, not characters.
+    if max_output_bytes == 0 || output.len() as u64 > max_output_bytes {
+        return Err(Error::new(Status::SummaryByteLimit));
+    }
+    // Steps 2 and 3.
+    if output_tokens == 0 {
+        return Err(Error::new(Status::SummaryTokenUsage));
+    }
+    if output_tokens > input.doc.max_summary_tokens {
+        return Err(Error::new(Status::SummaryTokenLimit));
+    }
+    // Step 4: J5.1–J5.8 with the output layout; every failure is `wire`.
+    let wire = |e: JsonError| Error::at(Status::SummaryWire, e.offset);
+    let mut p = Parser::new(output);
+    let mut id = RawIdentity::default();
+    let mut summary: Option<JStr<'o>> = None;
+    let first = p.next().map_err(wire)?;
+    p.read_object(first, OUTPUT_FIELDS, |p, i| {
+        match i {
+            0 => {
+                id.version = match p.next()? {
+                    Event::Null => None,
+                    e => Some(p.unsigned_of(e, u64::from(u8::MAX))? as u8),
+                }
+            }
+            1 => read_basis(p, &mut id)?,
+            2 => read_model(p, &mut id)?,
+            3 => id.request_fingerprint = p.str_or_null()?,
+            _ => summary = p.str_or_null()?,
+        }
+        Ok(())
+    })
+    .map_err(wire)?;
+    p.finish().map_err(wire)?;
+
+    // Step 5.
+    let whole = Error::new(Status::SummaryWire);
+    let (Some(1), Some(Some(())), Some(Some(())), Some(fingerprint), Some(summary)) =
+        (id.version, id.basis, id.model, id.request_fingerprint, summary)
+    else {
+        return Err(whole);
+    };
+    let (Some(revision), Some(event_id), Some(provider), Some(model)) =
+        (id.revision, id.through_event_id, id.provider, id.model_name)
+    else {
+        return Err(whole);
+    };
+    // Steps 6 and 7.
+    let event_id = canonical_uuid(&event_id.decode().map_err(wire)?).ok_or(whole)?;
+    let fingerprint = lower_hex_64(&fingerprint.decode().map_err(wire)?).ok_or(whole)?;
+    // Step 8: exact equality with the input's identity.
+    let doc = &input.doc;
+    let src = &input.src;
+    let same_text = |ours: crate::json::Span, theirs: JStr<'_>| -> bool {
+        let ours = JStr::new(ours, ours.of(src), ours.of(src).contains(&b'\\'), true);
+        matches!((ours.decode(), theirs.decode()), (Ok(a), Ok(b)) if a == b)
+    };
+    if revision != doc.revision
+        || event_id != doc.through_event_id
+        || !same_text(doc.provider, provider)
+        || !same_text(doc.model, model)
+        || fingerprint != doc.request_fingerprint
+    {
+        return Err(Error::new(Status::SummaryIdentity));
+    }
+    // Step 9.
+    let text = summary.decode().map_err(wire)?;
+    crate::summary::validate(text.as_bytes())?;
+    Ok(text)
+}
