@@ -31,11 +31,9 @@ fn abi_version(manifest: &str) -> u32 {
         let line = line.trim();
         if line.starts_with('[') {
             in_section = line == "[package.metadata.loopcompact]";
-        } else if in_section {
-            if let Some(rest) = line.strip_prefix("abi-version") {
-                let value = rest.trim_start().trim_start_matches('=').trim();
-                return value.parse().expect("abi-version must be an unsigned integer");
-            }
+        } else if in_section && let Some(rest) = line.strip_prefix("abi-version") {
+            let value = rest.trim_start().trim_start_matches('=').trim();
+            return value.parse().expect("abi-version must be an unsigned integer");
         }
     }
     panic!("Cargo.toml lacks [package.metadata.loopcompact] abi-version");
@@ -56,7 +54,11 @@ fn main() {
     let version = env::var("CARGO_PKG_VERSION").expect("CARGO_PKG_VERSION");
     let mut prelude = String::new();
     let _ = writeln!(prelude, "/* Version of the library these declarations come from. */");
-    for (name, var) in [("MAJOR", "CARGO_PKG_VERSION_MAJOR"), ("MINOR", "CARGO_PKG_VERSION_MINOR"), ("PATCH", "CARGO_PKG_VERSION_PATCH")] {
+    for (name, var) in [
+        ("MAJOR", "CARGO_PKG_VERSION_MAJOR"),
+        ("MINOR", "CARGO_PKG_VERSION_MINOR"),
+        ("PATCH", "CARGO_PKG_VERSION_PATCH"),
+    ] {
         let _ = writeln!(prelude, "#define LOOPCOMPACT_VERSION_{name} {}", env::var(var).expect(var));
     }
     let _ = writeln!(prelude, "#define LOOPCOMPACT_VERSION_STRING \"{version}\"");

@@ -73,7 +73,14 @@ fn put_char_escaped<S: Sink>(out: &mut S, c: char) {
         '\u{2029}' => b"\\u2029",
         c if (c as u32) < 0x20 => {
             let v = c as usize;
-            let hex = [b'\\', b'u', b'0', b'0', HEX.get(v >> 4).copied().unwrap_or(b'0'), HEX.get(v & 15).copied().unwrap_or(b'0')];
+            let hex = [
+                b'\\',
+                b'u',
+                b'0',
+                b'0',
+                HEX.get(v >> 4).copied().unwrap_or(b'0'),
+                HEX.get(v & 15).copied().unwrap_or(b'0'),
+            ];
             out.put(&hex);
             return;
         }

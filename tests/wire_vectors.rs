@@ -37,7 +37,12 @@ fn decode_row(row: &Value, failures: &mut Vec<String>) {
     let (rc2, handle) = parse(&input, null);
     unsafe { lc_compaction_input_free(handle) };
     if common::verdict(rc) != expect || rc2 != rc {
-        failures.push(format!("{}: validate {} parse {} expected {expect}", common::name(row), common::verdict(rc), common::verdict(rc2)));
+        failures.push(format!(
+            "{}: validate {} parse {} expected {expect}",
+            common::name(row),
+            common::verdict(rc),
+            common::verdict(rc2)
+        ));
     }
     if rc2 == 0 && handle.is_null() || rc2 != 0 && !handle.is_null() {
         failures.push(format!("{}: handle/status mismatch", common::name(row)));
@@ -63,7 +68,11 @@ fn input_rows() {
                 let (rc, bytes) = encode(handle, max);
                 let expect = row["expect"].as_str().unwrap();
                 if common::verdict(rc) != expect {
-                    failures.push(format!("{}: fit gave {} expected {expect}", common::name(&row), common::verdict(rc)));
+                    failures.push(format!(
+                        "{}: fit gave {} expected {expect}",
+                        common::name(&row),
+                        common::verdict(rc)
+                    ));
                 } else if rc == 0 {
                     let fitted = row["fitted"].as_str().unwrap().as_bytes();
                     if bytes != fitted {

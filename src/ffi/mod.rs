@@ -40,6 +40,7 @@ pub(crate) use ffi_guard;
 macro_rules! ffi_status {
     ($body:block) => {
         $crate::ffi::ffi_guard!($crate::status::Status::Panic.code(), {
+            #[allow(clippy::redundant_closure_call)]
             let result: ::core::result::Result<(), $crate::status::Status> = (|| $body)();
             match result {
                 Ok(()) => $crate::status::Status::Ok.code(),

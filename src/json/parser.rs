@@ -319,28 +319,37 @@ impl<'a> Parser<'a> {
 }
 
 /// Length of the leading run of bytes that need no attention inside a string (not `"`, `\` or a
-/// control byte), and the OR of those bytes (bit 7 set = some non-ASCII byte). Written over
-/// fixed-size chunks so that the compiler vectorises it.
+/// control byte), and a byte whose bit 7 is set if the run may hold a non-ASCII byte. Eight bytes
+/// are tested at a time (SWAR): the lowest flagged byte of a word is exact, so its position comes
+/// from the mask directly.
 #[inline]
 fn scan_plain(bytes: &[u8]) -> (usize, u8) {
-    const CHUNK: usize = 16;
-    let mut high = 0u8;
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut high = 0u64;
     let mut done = 0;
-    let mut chunks = bytes.chunks_exact(CHUNK);
-    for chunk in &mut chunks {
-        let mut special = false;
-        let mut or = 0u8;
-        for &b in chunk {
-            special |= (b == b'"') | (b == b'\\') | (b < 0x20);
-            or |= b;
-        }
-        if special {
-            break;
-        }
-        high |= or;
-        done += CHUNK;
+    let mut rest = bytes;
+    #[inline]
+    fn special(x: u64) -> u64 {
+        let q = x ^ (ONES * u64::from(b'"'));
+        let b = x ^ (ONES * u64::from(b'\\'));
+        ((q.wrapping_sub(ONES) & !q) | (b.wrapping_sub(ONES) & !b) | (x.wrapping_sub(ONES * 0x20) & !x)) & HIGH
     }
-    for &b in bytes.get(done..).unwrap_or_default() {
+    while let Some((word, tail)) = rest.split_first_chunk::<8>() {
+        let x = u64::from_le_bytes(*word);
+        let sp = special(x);
+        // Bytes after a special one may also count as non-ASCII: a false positive only costs a
+        // UTF-8 check of the string.
+        high |= x;
+        if sp != 0 {
+            done += (sp.trailing_zeros() / 8) as usize;
+            return (done, if high & HIGH != 0 { 0x80 } else { 0 });
+        }
+        done += 8;
+        rest = tail;
+    }
+    let mut high = if high & HIGH != 0 { 0x80 } else { 0 };
+    for &b in rest {
         if b == b'"' || b == b'\\' || b < 0x20 {
             break;
         }

@@ -32,8 +32,15 @@ impl<'a> Parser<'a> {
             match self.next()? {
                 Event::ObjectEnd => return Ok(seen),
                 Event::Key(key) => {
-                    let name = key.decode()?;
-                    let Some(index) = fields.iter().position(|f| *f == name) else {
+                    // Layout names are ASCII: an unescaped key matches by its raw bytes, and one
+                    // that matches nothing is an error whatever its encoding.
+                    let index = if key.has_escapes() {
+                        let name = key.decode()?;
+                        fields.iter().position(|f| *f == name)
+                    } else {
+                        fields.iter().position(|f| f.as_bytes() == key.raw())
+                    };
+                    let Some(index) = index else {
                         return Err(JsonError::invalid(key.span().start));
                     };
                     let bit = 1u64 << index;
@@ -137,10 +144,7 @@ impl<'a> Parser<'a> {
             return Err(self.invalid());
         };
         // The grammar was checked: the text is ASCII and a valid Rust float literal.
-        let value: f64 = std::str::from_utf8(text)
-            .ok()
-            .and_then(|t| t.parse().ok())
-            .ok_or_else(|| self.invalid())?;
+        let value: f64 = std::str::from_utf8(text).ok().and_then(|t| t.parse().ok()).ok_or_else(|| self.invalid())?;
         if value.is_finite() { Ok(value) } else { Err(self.invalid()) }
     }
 

@@ -42,10 +42,10 @@ impl<'a> JStr<'a> {
 
     /// J5.3: the body is valid UTF-8 (escapes are ASCII, so checking the raw body suffices).
     pub(crate) fn check_utf8(&self) -> JResult<()> {
-        if self.non_ascii {
-            if let Err(e) = std::str::from_utf8(self.raw) {
-                return Err(JsonError::invalid(self.span.start + e.valid_up_to()));
-            }
+        if self.non_ascii && simdutf8::basic::from_utf8(self.raw).is_err() {
+            // The slow validator only on failure, for the offset.
+            let valid = std::str::from_utf8(self.raw).err().map_or(0, |e| e.valid_up_to());
+            return Err(JsonError::invalid(self.span.start + valid));
         }
         Ok(())
     }
@@ -54,15 +54,16 @@ impl<'a> JStr<'a> {
     pub(crate) fn decode(&self) -> JResult<Cow<'a, str>> {
         self.check_utf8()?;
         if !self.escaped {
-            return Ok(Cow::Borrowed(std::str::from_utf8(self.raw).unwrap_or_default()));
+            return Ok(Cow::Borrowed(simdutf8::basic::from_utf8(self.raw).unwrap_or_default()));
         }
-        let mut out = String::with_capacity(self.raw.len());
+        let mut out = Vec::with_capacity(self.raw.len());
         for_each_piece(self.raw, |piece| match piece {
-            // Runs between escapes are whole UTF-8 sequences of a valid body.
-            Piece::Raw(bytes) => out.push_str(std::str::from_utf8(bytes).unwrap_or_default()),
-            Piece::Char(c) => out.push(c),
+            Piece::Raw(bytes) => out.extend_from_slice(bytes),
+            Piece::Char(c) => out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes()),
         });
-        Ok(Cow::Owned(out))
+        // Valid: the body was valid UTF-8 and escapes decode to whole characters. One check of
+        // the whole text is cheaper than one per run.
+        String::from_utf8(out).map(Cow::Owned).map_err(|_| JsonError::invalid(self.span.start))
     }
 
     /// Whether the decoded text is empty (escapes always decode to at least one character).

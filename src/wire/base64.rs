@@ -25,11 +25,25 @@ pub(crate) struct Checked {
 /// T5.6: CR and LF are ignored anywhere; the rest is a multiple of 4 characters of the standard
 /// alphabet with `=` padding at the very end only; unused low bits are ignored.
 pub(crate) fn check(text: &[u8]) -> Option<Checked> {
+    const CHUNK: usize = 32;
     let mut count = 0usize; // significant characters, padding included
     let mut padding = 0usize;
     let mut newlines = false;
-    let mut last = 0u8; // value of the last alphabet character
-    for &c in text {
+    let mut last = 0u8; // the last alphabet character
+    // Fast path: whole chunks of alphabet characters (branch-free, vectorised). Padding and line
+    // breaks only occur at the end and every few dozen characters.
+    let mut rest = text;
+    loop {
+        while let Some((chunk, tail)) = rest.split_first_chunk::<CHUNK>() {
+            if padding > 0 || !chunk.iter().fold(true, |ok, &b| ok & in_alphabet(b)) {
+                break;
+            }
+            count += CHUNK;
+            last = chunk[CHUNK - 1];
+            rest = tail;
+        }
+        let Some((&c, tail)) = rest.split_first() else { break };
+        rest = tail;
         match c {
             b'\r' | b'\n' => newlines = true,
             b'=' => {
@@ -37,11 +51,10 @@ pub(crate) fn check(text: &[u8]) -> Option<Checked> {
                 count += 1;
             }
             _ => {
-                let v = value(c)?;
-                if padding > 0 {
+                if !in_alphabet(c) || padding > 0 {
                     return None;
                 }
-                last = v;
+                last = c;
                 count += 1;
             }
         }
@@ -49,12 +62,18 @@ pub(crate) fn check(text: &[u8]) -> Option<Checked> {
     if count % 4 != 0 || padding > 2 {
         return None;
     }
+    let last = value(last).unwrap_or(0);
     let unused_bits_zero = match padding {
         1 => last & 0b11 == 0,
         2 => last & 0b1111 == 0,
         _ => true,
     };
     Some(Checked { len: count / 4 * 3 - padding, canonical: !newlines && unused_bits_zero })
+}
+
+#[inline]
+fn in_alphabet(b: u8) -> bool {
+    ((b | 0x20).wrapping_sub(b'a') < 26) | (b.wrapping_sub(b'0') < 10) | (b == b'+') | (b == b'/')
 }
 
 /// Decodes text that passed [`check`].

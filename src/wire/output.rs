@@ -2,8 +2,8 @@
 
 use std::borrow::Cow;
 
-use super::input::{RawIdentity, canonical_uuid, lower_hex_64, read_basis, read_model};
 use super::CompactionInput;
+use super::input::{RawIdentity, canonical_uuid, lower_hex_64, read_basis, read_model};
 use crate::error::{Error, Result};
 use crate::json::{Event, JStr, JsonError, Parser};
 use crate::status::Status;

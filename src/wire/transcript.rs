@@ -277,12 +277,7 @@ fn block<'a>(p: &mut Parser<'a>, first: Event<'a>, depth: usize, keys: &mut KeyF
             signature_format: f.signature_format.filter(|s| !f.signature.is_empty() && !s.is_empty()),
             provider_state,
         },
-        "tool_use" => Block::ToolUse {
-            id: f.id,
-            name: f.name,
-            input: f.input.ok_or(invalid)?,
-            provider_state,
-        },
+        "tool_use" => Block::ToolUse { id: f.id, name: f.name, input: f.input.ok_or(invalid)?, provider_state },
         _ => Block::ToolResult { tool_use_id: f.tool_use_id, content: f.content, is_error: f.is_error },
     })
 }
