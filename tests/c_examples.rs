@@ -1,0 +1,286 @@
+//! Builds every C example (`examples/*.c`) against the library as a C user would (STYLE rule 9):
+//! `cc -std=c99 -Wall -Wextra -Werror -pedantic -I include`, linked with the cdylib of this build,
+//! then runs each example per the table `RUNS`.
+//!
+//! Adding an example: put `examples/NAME.c` beside the others and add its runs to `RUNS`; an example
+//! with no run, or a run of a missing example, fails `every_example_has_a_run`.
+//!
+//! The cdylib is `target/<profile>/libloopcompact.so`: `cargo test` builds the library target with all
+//! its crate types (cdylib, staticlib, rlib) in one rustc call before linking this test against the
+//! rlib, so the shared library next to `deps/` is always the current one.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::sync::OnceLock;
+
+/// One run of an example, from the manifest directory.
+struct Run {
+    example: &'static str,
+    args: &'static [&'static str],
+    /// A file (relative to the manifest directory) fed to standard input; empty input when `None`.
+    stdin: Option<&'static str>,
+    /// A substring the standard output must contain.
+    stdout: &'static str,
+    exit: i32,
+}
+
+/// Expected results come from the spec (SPEC §4 for the summaries), not from running the examples.
+const RUNS: &[Run] = &[
+    // policy FILE QUALITY [--manual | --compact-at N --rearm-below N] [OCCUPANCY...] (SPEC P8.3, L9.3).
+    Run {
+        example: "policy",
+        args: &[
+            "examples/data/policy_valid.json",
+            "3",
+            "--compact-at",
+            "8000",
+            "--rearm-below",
+            "6000",
+            "7900",
+            "8000",
+            "7000",
+            "6000",
+            "5999",
+            "10000",
+            "6500",
+        ],
+        stdin: None,
+        // L9.3: re-arm is inclusive (6000 stays compact), 5999 re-arms, 10000 is the hard limit.
+        stdout: "occupancy=6000 level=2 (compact)\noccupancy=5999 level=1 (normal)\noccupancy=10000 level=3 (hard limit)\noccupancy=6500 level=2 (compact)\n",
+        exit: 0,
+    },
+    Run {
+        example: "policy",
+        args: &["examples/data/policy_valid.json", "1"],
+        stdin: None,
+        stdout: "LC_OK - ",
+        exit: 0,
+    },
+    Run {
+        example: "policy",
+        args: &["examples/data/policy_bad_rearm.json", "2"],
+        stdin: None,
+        stdout: "LC_POLICY_REARM_BELOW RearmBelow ",
+        exit: 1,
+    },
+    // P8.4: quality 0 (unknown) and 259 (not 3, A3.5) are accepted by no CounterPolicy.
+    Run {
+        example: "policy",
+        args: &["examples/data/policy_valid.json", "0"],
+        stdin: None,
+        stdout: "LC_POLICY_COUNTER_POLICY CounterPolicy ",
+        exit: 1,
+    },
+    Run {
+        example: "policy",
+        args: &["examples/data/policy_valid.json", "259"],
+        stdin: None,
+        stdout: "LC_POLICY_COUNTER_POLICY CounterPolicy ",
+        exit: 1,
+    },
+    Run {
+        example: "policy",
+        args: &["-", "2"],
+        stdin: Some("examples/data/policy_bad_rearm.json"),
+        stdout: "LC_POLICY_REARM_BELOW RearmBelow ",
+        exit: 1,
+    },
+    Run { example: "policy", args: &["-", "2"], stdin: None, stdout: "LC_POLICY_WIRE wire ", exit: 1 },
+    Run { example: "policy", args: &["examples/data/policy_valid.json"], stdin: None, stdout: "", exit: 2 },
+    Run { example: "policy", args: &["examples/data/no_such_file.json", "2"], stdin: None, stdout: "", exit: 2 },
+    // validate_summary prints "NAME REASON MESSAGE" (REASON "-" when empty): exit 0 valid, 1 rejected.
+    Run {
+        example: "validate_summary",
+        args: &["examples/data/summary_valid.xml"],
+        stdin: None,
+        stdout: "LC_OK - ",
+        exit: 0,
+    },
+    Run {
+        example: "validate_summary",
+        args: &["examples/data/summary_valid_entities.xml"],
+        stdin: None,
+        stdout: "LC_OK - ",
+        exit: 0,
+    },
+    // X4.6: &nbsp; is not one of the five predefined entities.
+    Run {
+        example: "validate_summary",
+        args: &["examples/data/summary_bad_syntax.xml"],
+        stdin: None,
+        stdout: "LC_SUMMARY_XML_SYNTAX xml_syntax ",
+        exit: 1,
+    },
+    // X4.18: the first start tag is not conversation_summary.
+    Run {
+        example: "validate_summary",
+        args: &["examples/data/summary_bad_root.xml"],
+        stdin: None,
+        stdout: "LC_SUMMARY_XML_ROOT xml_root ",
+        exit: 1,
+    },
+    // X4.18: decisions before constraints.
+    Run {
+        example: "validate_summary",
+        args: &["examples/data/summary_bad_structure.xml"],
+        stdin: None,
+        stdout: "LC_SUMMARY_XML_STRUCTURE xml_structure ",
+        exit: 1,
+    },
+    // X4.20, X4.21: the goal is blank (spaces, a newline and &#x20;).
+    Run {
+        example: "validate_summary",
+        args: &["examples/data/summary_blank_goal.xml"],
+        stdin: None,
+        stdout: "LC_SUMMARY_XML_CONTENT xml_content ",
+        exit: 1,
+    },
+    // Standard input, with "-" and with no argument.
+    Run {
+        example: "validate_summary",
+        args: &["-"],
+        stdin: Some("examples/data/summary_valid.xml"),
+        stdout: "LC_OK - ",
+        exit: 0,
+    },
+    Run {
+        example: "validate_summary",
+        args: &[],
+        stdin: Some("examples/data/summary_bad_root.xml"),
+        stdout: "LC_SUMMARY_XML_ROOT xml_root ",
+        exit: 1,
+    },
+    // An empty input is passed as (NULL, 0): the empty document is xml_root (X4.19).
+    Run { example: "validate_summary", args: &["-"], stdin: None, stdout: "LC_SUMMARY_XML_ROOT xml_root ", exit: 1 },
+    // Usage and I/O errors.
+    Run { example: "validate_summary", args: &["a", "b"], stdin: None, stdout: "", exit: 2 },
+    Run { example: "validate_summary", args: &["examples/data/no_such_file.xml"], stdin: None, stdout: "", exit: 2 },
+];
+
+fn manifest_dir() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `target/<profile>`: this test runs as `target/<profile>/deps/c_examples-<hash>`.
+fn profile_dir() -> PathBuf {
+    let exe = std::env::current_exe().unwrap();
+    exe.parent().and_then(Path::parent).unwrap_or_else(|| panic!("unexpected test path {}", exe.display())).to_owned()
+}
+
+/// The example sources: `examples/*.c`, sorted.
+fn example_sources() -> Vec<PathBuf> {
+    let mut sources: Vec<PathBuf> = std::fs::read_dir(manifest_dir().join("examples"))
+        .unwrap()
+        .map(|entry| entry.unwrap().path())
+        .filter(|path| path.extension().is_some_and(|e| e == "c"))
+        .collect();
+    sources.sort();
+    sources
+}
+
+fn stem(path: &Path) -> String {
+    path.file_stem().unwrap().to_str().unwrap().to_owned()
+}
+
+/// Compiles every example once per test process; returns the directory holding the executables.
+fn built_examples() -> &'static Path {
+    static BUILT: OnceLock<PathBuf> = OnceLock::new();
+    BUILT.get_or_init(|| {
+        let lib_dir = profile_dir();
+        assert!(
+            lib_dir.join("libloopcompact.so").is_file(),
+            "{} has no libloopcompact.so (the cdylib crate type)",
+            lib_dir.display()
+        );
+        let out_dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("c_examples");
+        std::fs::create_dir_all(&out_dir).unwrap();
+        let mut rpath = std::ffi::OsString::from("-Wl,-rpath,");
+        rpath.push(&lib_dir);
+        for source in example_sources() {
+            let exe = out_dir.join(stem(&source));
+            let output = Command::new("cc")
+                .args(["-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic", "-I"])
+                .arg(manifest_dir().join("include"))
+                .arg(&source)
+                .arg("-o")
+                .arg(&exe)
+                .arg("-L")
+                .arg(&lib_dir)
+                .arg("-lloopcompact")
+                .arg(&rpath)
+                .output()
+                .unwrap_or_else(|e| panic!("cannot run `cc` (a C toolchain is required): {e}"));
+            assert!(
+                output.status.success(),
+                "{} does not compile:\n{}{}",
+                source.display(),
+                String::from_utf8_lossy(&output.stdout),
+                String::from_utf8_lossy(&output.stderr)
+            );
+        }
+        out_dir
+    })
+}
+
+#[test]
+fn every_example_has_a_run() {
+    let sources: Vec<String> = example_sources().iter().map(|p| stem(p)).collect();
+    for source in &sources {
+        assert!(RUNS.iter().any(|r| r.example == source), "examples/{source}.c has no run in RUNS");
+    }
+    for run in RUNS {
+        assert!(
+            sources.iter().any(|s| s == run.example),
+            "RUNS names examples/{}.c, which does not exist",
+            run.example
+        );
+    }
+}
+
+#[test]
+fn every_sample_summary_has_a_run() {
+    for entry in std::fs::read_dir(manifest_dir().join("examples").join("data")).unwrap() {
+        let file = entry.unwrap().file_name().into_string().unwrap();
+        if !(file.starts_with("summary_") && file.ends_with(".xml")) {
+            continue;
+        }
+        let arg = format!("examples/data/{file}");
+        assert!(
+            RUNS.iter().any(|r| r.example == "validate_summary" && r.args == [arg.as_str()]),
+            "examples/data/{file} has no expected result in RUNS"
+        );
+    }
+}
+
+#[test]
+fn examples_build_and_run() {
+    let dir = built_examples();
+    let mut failures = Vec::new();
+    for run in RUNS {
+        let stdin = match run.stdin {
+            Some(file) => Stdio::from(std::fs::File::open(manifest_dir().join(file)).unwrap()),
+            None => Stdio::null(),
+        };
+        let output = Command::new(dir.join(run.example))
+            .args(run.args)
+            .current_dir(manifest_dir())
+            .stdin(stdin)
+            .output()
+            .unwrap_or_else(|e| panic!("cannot run {}: {e}", run.example));
+        let stdout = String::from_utf8_lossy(&output.stdout);
+        if output.status.code() != Some(run.exit) || !stdout.contains(run.stdout) {
+            failures.push(format!(
+                "{} {:?} (stdin {:?}): expected exit {} and stdout containing {:?}, got {:?}, stdout {:?}, stderr {:?}",
+                run.example,
+                run.args,
+                run.stdin,
+                run.exit,
+                run.stdout,
+                output.status.code(),
+                stdout,
+                String::from_utf8_lossy(&output.stderr)
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{} of {} runs failed:\n{}", failures.len(), RUNS.len(), failures.join("\n"));
+}

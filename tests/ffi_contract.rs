@@ -1,0 +1,313 @@
+//! The boundary contract of the C ABI (SPEC §1, §2 meta functions, §3, A3.1–A3.3), called through the
+//! `extern "C"` functions of the rlib. The status table is checked against a literal copy of SPEC §3
+//! written here by hand: the spec, not the implementation, is the oracle.
+// Calling the C ABI is what this file is for ([lints.rust] denies unsafe code elsewhere).
+#![allow(unsafe_code)]
+
+use std::collections::BTreeSet;
+use std::ffi::{CStr, c_char};
+use std::ptr;
+
+use loopcompact::Status;
+use loopcompact::ffi::{
+    lc_abi_version, lc_status_message, lc_status_name, lc_status_reason, lc_summary_xml_validate, lc_version,
+};
+
+/// SPEC §3, copied from the spec text: (value, name, reason string).
+const SPEC_STATUS_TABLE: &[(i32, &str, &str)] = &[
+    (0, "LC_OK", ""),
+    (1, "LC_ERR_NULL_ARGUMENT", ""),
+    (2, "LC_ERR_BUFFER_TOO_SMALL", ""),
+    (3, "LC_ERR_LENGTH_OVERFLOW", ""),
+    (99, "LC_ERR_PANIC", ""),
+    (100, "LC_INPUT_WIRE", "wire"),
+    (101, "LC_INPUT_BASIS", "basis"),
+    (102, "LC_INPUT_MODEL", "model"),
+    (103, "LC_INPUT_REQUEST_FINGERPRINT", "request_fingerprint"),
+    (104, "LC_INPUT_TRANSCRIPT", "transcript"),
+    (105, "LC_INPUT_MAX_SUMMARY_TOKENS", "max_summary_tokens"),
+    (110, "LC_INPUT_TOO_LARGE", "too_large"),
+    (200, "LC_SUMMARY_WIRE", "wire"),
+    (201, "LC_SUMMARY_IDENTITY", "identity"),
+    (202, "LC_SUMMARY_OUTPUT_SHAPE", "output_shape"),
+    (203, "LC_SUMMARY_BYTE_LIMIT", "byte_limit"),
+    (204, "LC_SUMMARY_TOKEN_USAGE", "token_usage"),
+    (205, "LC_SUMMARY_TOKEN_LIMIT", "token_limit"),
+    (206, "LC_SUMMARY_XML_SYNTAX", "xml_syntax"),
+    (207, "LC_SUMMARY_XML_ROOT", "xml_root"),
+    (208, "LC_SUMMARY_XML_STRUCTURE", "xml_structure"),
+    (209, "LC_SUMMARY_XML_CONTENT", "xml_content"),
+    (250, "LC_SUMMARY_TOO_LARGE", "summary_too_large"),
+    (300, "LC_POLICY_WIRE", "wire"),
+    (301, "LC_POLICY_COUNTER_POLICY", "CounterPolicy"),
+    (302, "LC_POLICY_COMPACT_AT", "CompactAt"),
+    (303, "LC_POLICY_REARM_BELOW", "RearmBelow"),
+    (304, "LC_POLICY_RESERVED_OUTPUT", "ReservedOutput"),
+    (305, "LC_POLICY_SAFETY_MARGIN", "SafetyMargin"),
+    (306, "LC_POLICY_MAX_SUMMARY_TOKENS", "MaxSummaryTokens"),
+    (307, "LC_POLICY_COUNT_TIMEOUT", "CountTimeout"),
+    (308, "LC_POLICY_HUSTLE", "Hustle"),
+    (320, "LC_OBSERVATION_WIRE", "wire"),
+    (321, "LC_OBSERVATION_RESERVED_OUTPUT", "ReservedOutput"),
+    (322, "LC_OBSERVATION_SAFETY_MARGIN", "SafetyMargin"),
+    (323, "LC_OBSERVATION_COUNT_TIMEOUT", "CountTimeout"),
+    (340, "LC_CONTEXT_WIRE", "wire"),
+    (341, "LC_CONTEXT_CONFLICTING_POLICY", "conflicting_context_policy"),
+    (342, "LC_CONTEXT_MISSING_COUNTER", "missing_context_counter"),
+    (343, "LC_CONTEXT_MISSING_INFERENCE_CAPABILITY", "missing_inference_capability"),
+    (344, "LC_CONTEXT_MISSING_POLICY", "missing_context_policy"),
+    (345, "LC_CONTEXT_INVALID_COUNTER", "invalid_context_counter"),
+    (346, "LC_CONTEXT_INVALID_INFERENCE_CAPABILITY", "invalid_inference_capability"),
+    (347, "LC_CONTEXT_INCOMPATIBLE_COUNTER", "incompatible_context_counter"),
+    (360, "LC_LIMITS_UNKNOWN", "context_limit_unknown"),
+    (361, "LC_OCCUPANCY_ZERO_LIMIT", "occupancy_zero_limit"),
+    (400, "LC_FINGERPRINT_WIRE", "wire"),
+    (401, "LC_FINGERPRINT_SYSTEM_REVISION", "SystemRevision"),
+    (402, "LC_FINGERPRINT_TOOL_POLICY_REVISION", "ToolPolicyRevision"),
+    (403, "LC_FINGERPRINT_RUNTIME_CONTEXT_REVISION", "RuntimeContextRevision"),
+    (404, "LC_FINGERPRINT_MODEL", "Model"),
+    (405, "LC_FINGERPRINT_BASIS", "Basis"),
+    (406, "LC_FINGERPRINT_COUNTER_CAPABILITY", "CounterCapability"),
+    (407, "LC_FINGERPRINT_INFERENCE_CAPABILITY", "InferenceCapability"),
+    (408, "LC_FINGERPRINT_ENCODING", "Encoding"),
+];
+
+/// The codes whose reason is `""` (SPEC §2: LC_OK and the boundary errors).
+const EMPTY_REASON: &[i32] = &[0, 1, 2, 3, 99];
+
+/// Values next to, between and far from the table's values, none of them in SPEC §3 (101 and 209
+/// are in the table, their neighbours 98, 106, 210 are not).
+const UNKNOWN_CODES: &[i32] =
+    &[-1, -99, 4, 5, 98, 106, 109, 111, 199, 210, 249, 251, 309, 324, 348, 362, 409, 999, 1000, i32::MIN, i32::MAX];
+
+const LC_OK: i32 = 0;
+const LC_ERR_NULL_ARGUMENT: i32 = 1;
+const LC_ERR_LENGTH_OVERFLOW: i32 = 3;
+const LC_SUMMARY_XML_SYNTAX: i32 = 206;
+const LC_SUMMARY_XML_ROOT: i32 = 207;
+/// The codes `lc_summary_xml_validate` may reject content with (A3.9).
+const XML_CODES: &[i32] = &[206, 207, 208, 209];
+
+/// A NUL-terminated static string from the C ABI: non-NULL, UTF-8, returned again on a second call.
+fn c_string(get: extern "C" fn(i32) -> *const c_char, code: i32) -> &'static str {
+    let p = get(code);
+    assert!(!p.is_null(), "NULL string for code {code}");
+    assert_eq!(p, get(code), "code {code}: a second call returned a different pointer (not static)");
+    // SAFETY: the C ABI returns static NUL-terminated strings (checked non-NULL above).
+    unsafe { CStr::from_ptr(p) }.to_str().unwrap_or_else(|e| panic!("code {code}: not UTF-8: {e}"))
+}
+
+fn name(code: i32) -> &'static str {
+    c_string(lc_status_name, code)
+}
+
+fn reason(code: i32) -> &'static str {
+    c_string(lc_status_reason, code)
+}
+
+fn message(code: i32) -> &'static str {
+    c_string(lc_status_message, code)
+}
+
+fn validate(bytes: &[u8]) -> i32 {
+    // SAFETY: a live slice.
+    unsafe { lc_summary_xml_validate(bytes.as_ptr(), bytes.len()) }
+}
+
+#[test]
+fn version_is_the_crate_version() {
+    let p = lc_version();
+    assert!(!p.is_null());
+    assert_eq!(p, lc_version(), "lc_version must return a static string");
+    // SAFETY: static NUL-terminated string.
+    let version = unsafe { CStr::from_ptr(p) }.to_str().unwrap();
+    assert_eq!(version, "0.1.0");
+    assert_eq!(version, env!("CARGO_PKG_VERSION"));
+    assert_eq!(version, loopcompact::VERSION);
+}
+
+#[test]
+fn abi_version_is_zero() {
+    // SPEC: "C ABI version 0".
+    assert_eq!(lc_abi_version(), 0);
+    assert_eq!(lc_abi_version(), loopcompact::ABI_VERSION);
+}
+
+#[test]
+fn status_table_is_spec_section_3() {
+    let ours: Vec<(i32, &str, &str)> = Status::ALL.iter().map(|s| (s.code(), s.name(), s.reason())).collect();
+    assert_eq!(ours, SPEC_STATUS_TABLE, "Status::ALL differs from SPEC §3 (values, names, reasons, order)");
+    for &(value, spec_name, spec_reason) in SPEC_STATUS_TABLE {
+        assert_eq!(name(value), spec_name, "lc_status_name({value})");
+        assert_eq!(reason(value), spec_reason, "lc_status_reason({value})");
+        assert_eq!(Status::from_code(value).map(Status::name), Some(spec_name));
+    }
+}
+
+#[test]
+fn every_status_has_static_strings_from_the_table() {
+    let mut names = BTreeSet::new();
+    for &status in Status::ALL {
+        let code = status.code();
+        assert_eq!(name(code), status.name(), "name of {code}");
+        assert_eq!(reason(code), status.reason(), "reason of {code}");
+        assert_eq!(message(code), status.message(), "message of {code}");
+        assert!(names.insert(name(code)), "duplicate name {}", name(code));
+        assert_eq!(reason(code).is_empty(), EMPTY_REASON.contains(&code), "code {code}: reason {:?}", reason(code));
+        assert!(!message(code).is_empty(), "code {code} has an empty message");
+    }
+    assert_eq!(Status::ALL.len(), SPEC_STATUS_TABLE.len());
+}
+
+#[test]
+fn unknown_codes_get_the_unknown_strings() {
+    let unknown_message = message(i32::MAX);
+    assert!(!unknown_message.is_empty());
+    assert_eq!(unknown_message, loopcompact::status::UNKNOWN_STATUS_MESSAGE);
+    let known: BTreeSet<i32> = SPEC_STATUS_TABLE.iter().map(|row| row.0).collect();
+    let sweep = (-10..=1000).filter(|code| !known.contains(code));
+    for code in UNKNOWN_CODES.iter().copied().chain(sweep) {
+        assert!(!known.contains(&code), "{code} is in SPEC §3; fix UNKNOWN_CODES");
+        assert_eq!(name(code), "LC_UNKNOWN_STATUS", "name of unknown code {code}");
+        assert_eq!(reason(code), "", "reason of unknown code {code}");
+        assert_eq!(message(code), unknown_message, "message of unknown code {code}");
+        assert!(Status::from_code(code).is_none());
+    }
+    // Known codes next to the unknown ones really are known.
+    assert_eq!(name(101), "LC_INPUT_BASIS");
+    assert_eq!(name(209), "LC_SUMMARY_XML_CONTENT");
+}
+
+#[test]
+fn null_zero_is_the_empty_buffer() {
+    // SAFETY: (NULL, 0) is the documented empty buffer.
+    let null_empty = unsafe { lc_summary_xml_validate(ptr::null(), 0) };
+    let empty: [u8; 0] = [];
+    assert_eq!(null_empty, validate(&empty));
+    // X4.19 / X4.20: the empty document is xml_root.
+    assert_eq!(null_empty, LC_SUMMARY_XML_ROOT, "empty document: got {}", name(null_empty));
+}
+
+#[test]
+fn null_with_a_length_is_null_argument() {
+    for len in [1, 5, isize::MAX as usize, isize::MAX as usize + 1, usize::MAX] {
+        // SAFETY: the pointer is NULL, which the function checks before anything else (A3.1).
+        let rc = unsafe { lc_summary_xml_validate(ptr::null(), len) };
+        assert_eq!(rc, LC_ERR_NULL_ARGUMENT, "(NULL, {len})");
+    }
+}
+
+#[test]
+fn length_above_isize_max_is_length_overflow() {
+    let byte = [b'<'];
+    for len in [isize::MAX as usize + 1, usize::MAX - 1, usize::MAX] {
+        // SAFETY: the pointer is valid for one byte only; a length above isize::MAX is rejected before
+        // the pointer is read (A3.1, STYLE rule 3), which is what this test checks.
+        let rc = unsafe { lc_summary_xml_validate(byte.as_ptr(), len) };
+        assert_eq!(rc, LC_ERR_LENGTH_OVERFLOW, "len {len}");
+    }
+}
+
+#[test]
+fn invalid_utf8_gets_a_status() {
+    // X4.8: a stray byte in a section's text is xml_syntax.
+    let stray = b"<conversation_summary><goal>a\xffb</goal><constraints/><decisions/><state>s</state><open_items/></conversation_summary>";
+    assert_eq!(validate(stray), LC_SUMMARY_XML_SYNTAX, "got {}", name(validate(stray)));
+    // Arbitrary byte soup is rejected with one of the summary codes, never accepted, never a panic.
+    let all_bytes: Vec<u8> = (0..=255).collect();
+    let inputs: [&[u8]; 7] = [
+        &all_bytes,
+        b"\xff",
+        b"\xc0\xaf",
+        b"\xed\xa0\x80",
+        b"<\xff>",
+        b"<conversation_summary\xff/>",
+        b"\xef\xbb\xbf<conversation_summary/>",
+    ];
+    for input in inputs {
+        let rc = validate(input);
+        assert!(XML_CODES.contains(&rc), "{input:?}: got {rc} {}", name(rc));
+    }
+}
+
+#[test]
+fn no_status_string_echoes_input() {
+    const MARKER: &str = "ECHO-MARKER-Qz7";
+    let inputs = [
+        format!("<{MARKER}/>"),
+        format!("<conversation_summary><goal>{MARKER}</goal></conversation_summary>"),
+        format!("<conversation_summary><goal>&{MARKER};</goal>"),
+        format!(
+            "<conversation_summary><goal>{MARKER}</goal><constraints/><decisions/><state>{MARKER}</state><open_items/></conversation_summary>"
+        ),
+        MARKER.to_owned(),
+    ];
+    let mut codes: Vec<i32> = Status::ALL.iter().map(|s| s.code()).collect();
+    codes.extend_from_slice(UNKNOWN_CODES);
+    for input in &inputs {
+        let rc = validate(input.as_bytes());
+        for code in codes.iter().copied().chain([rc]) {
+            for text in [name(code), reason(code), message(code)] {
+                assert!(!text.contains(MARKER), "code {code} echoes the input: {text:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn calls_from_many_threads_agree() {
+    let valid = b"<conversation_summary><goal>g</goal><constraints/><decisions/><state>s</state><open_items/></conversation_summary>";
+    let expected: Vec<(i32, &str, &str, &str)> =
+        SPEC_STATUS_TABLE.iter().map(|&(v, _, _)| (v, name(v), reason(v), message(v))).collect();
+    std::thread::scope(|scope| {
+        for _ in 0..4 {
+            scope.spawn(|| {
+                for _ in 0..50 {
+                    assert_eq!(validate(valid), LC_OK);
+                    for &(v, n, r, m) in &expected {
+                        assert_eq!((name(v), reason(v), message(v)), (n, r, m));
+                    }
+                }
+            });
+        }
+    });
+}
+
+/// The panic guard (SPEC §1): a panic inside an export becomes LC_ERR_PANIC, or the neutral value 0
+/// for exports that return no status. The hook exists only in debug builds.
+#[cfg(debug_assertions)]
+#[test]
+fn panic_guard_turns_panics_into_statuses() {
+    assert_eq!(loopcompact::ffi::lc_debug_panic(0), 99);
+    assert_eq!(name(99), "LC_ERR_PANIC");
+    assert_eq!(loopcompact::ffi::lc_debug_panic(1), 0);
+}
+
+/// README.md's status table: every `| value | NAME | "reason" |` row matches Status::ALL, and every
+/// status has a row.
+#[test]
+fn readme_status_table_matches() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("README.md");
+    let readme = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()));
+    let mut rows = Vec::new();
+    for line in readme.lines() {
+        let cells: Vec<&str> = line.trim().trim_matches('|').split('|').map(str::trim).collect();
+        let [value, cname, reason_cell] = cells.as_slice() else {
+            continue;
+        };
+        let Ok(value) = value.parse::<i32>() else {
+            continue;
+        };
+        if !cname.starts_with("LC_") {
+            continue;
+        }
+        let reason = reason_cell
+            .strip_prefix('"')
+            .and_then(|r| r.strip_suffix('"'))
+            .unwrap_or_else(|| panic!("README row {value}: reason {reason_cell} is not in double quotes"));
+        rows.push((value, cname.to_string(), reason.to_owned()));
+    }
+    let table: Vec<(i32, String, String)> =
+        Status::ALL.iter().map(|s| (s.code(), s.name().to_owned(), s.reason().to_owned())).collect();
+    assert_eq!(rows, table, "README.md's status table differs from Status::ALL");
+}

@@ -1,0 +1,247 @@
+//! The committed header `include/loopcompact.h` (STYLE rule 7): it is exactly what build.rs generates,
+//! it compiles as C99 and as C++17 under strict warnings, its version macros are Cargo's, its status
+//! constants are the status table, and it declares every `lc_*` function that `src/ffi` exports.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use loopcompact::Status;
+
+/// What build.rs generated for this build (cbindgen output plus the version and status macros).
+const GENERATED: &str = include_str!(concat!(env!("OUT_DIR"), "/loopcompact.h"));
+
+/// `#define LC_...` constants that are not status codes.
+const NOT_STATUS_CONSTANTS: &[&str] = &["LC_ABI_VERSION", "LC_FINGERPRINT_LEN"];
+
+/// Exports deliberately left out of the header (cbindgen.toml `[export] exclude`): debug-only hooks.
+const NOT_IN_HEADER: &[&str] = &["lc_debug_panic"];
+
+fn manifest_dir() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn committed() -> String {
+    let path = manifest_dir().join("include").join("loopcompact.h");
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("read {}: {e}", path.display()))
+}
+
+/// `#define NAME VALUE` lines of the header, in order.
+fn defines(header: &str) -> Vec<(&str, &str)> {
+    header
+        .lines()
+        .filter_map(|line| {
+            let mut words = line.strip_prefix("#define ")?.split_whitespace();
+            let name = words.next()?;
+            let value = words.next()?;
+            Some((name, value))
+        })
+        .collect()
+}
+
+fn define<'a>(header: &'a str, name: &str) -> &'a str {
+    defines(header)
+        .into_iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, v)| v)
+        .unwrap_or_else(|| panic!("the header does not #define {name}"))
+}
+
+/// Names of the functions the header declares: an `lc_` identifier directly followed by `(` on a
+/// line that is not a comment or a preprocessor line (cbindgen writes each declaration on one line).
+fn declared_functions(header: &str) -> BTreeSet<String> {
+    header
+        .lines()
+        .map(str::trim_start)
+        .filter(|line| !(line.starts_with('#') || line.starts_with('*') || line.starts_with('/')))
+        .filter_map(|line| {
+            let paren = line.find('(')?;
+            let before = &line[..paren];
+            let start = before.rfind(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).map_or(0, |i| i + 1);
+            let name = &before[start..];
+            name.starts_with("lc_").then(|| name.to_owned())
+        })
+        .collect()
+}
+
+/// Every `.rs` file under `dir`, recursively.
+fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap_or_else(|e| panic!("read {}: {e}", dir.display())) {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            rust_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// Names of the `pub ... extern "C" fn lc_*` functions defined in `src/ffi`.
+fn exported_functions() -> BTreeSet<String> {
+    let mut files = Vec::new();
+    rust_files(&manifest_dir().join("src").join("ffi"), &mut files);
+    let mut names = BTreeSet::new();
+    for file in files {
+        let text = std::fs::read_to_string(&file).unwrap();
+        for line in text.lines().map(str::trim_start) {
+            if !line.starts_with("pub ") {
+                continue;
+            }
+            let Some(at) = line.find("extern \"C\" fn ") else {
+                continue;
+            };
+            let rest = &line[at + "extern \"C\" fn ".len()..];
+            let name: String = rest.chars().take_while(|c| c.is_ascii_alphanumeric() || *c == '_').collect();
+            if name.starts_with("lc_") {
+                names.insert(name);
+            }
+        }
+    }
+    names
+}
+
+#[test]
+fn committed_header_is_the_generated_one() {
+    let committed = committed();
+    if committed == GENERATED {
+        return;
+    }
+    let first_difference = committed.lines().zip(GENERATED.lines()).enumerate().find(|(_, (a, b))| a != b).map_or_else(
+        || {
+            format!(
+                "one is a prefix of the other ({} vs {} lines)",
+                committed.lines().count(),
+                GENERATED.lines().count()
+            )
+        },
+        |(i, (a, b))| format!("line {}:\n  committed: {a}\n  generated: {b}", i + 1),
+    );
+    panic!(
+        "include/loopcompact.h is out of date with the sources; run `LOOPCOMPACT_UPDATE_HEADER=1 cargo build` \
+         and commit the result. First difference at {first_difference}"
+    );
+}
+
+/// A translation unit that includes the header and checks, at compile time, the version macros and a
+/// few status values (written here from SPEC §3, not from the header), and the prototypes.
+fn check_unit() -> String {
+    format!(
+        r#"#include "loopcompact.h"
+
+#ifdef __cplusplus
+#define LC_CHECK(name, cond) static_assert(cond, #name)
+#else
+#define LC_CHECK(name, cond) typedef char lc_check_##name[(cond) ? 1 : -1]
+#endif
+
+LC_CHECK(major, LOOPCOMPACT_VERSION_MAJOR == {major});
+LC_CHECK(minor, LOOPCOMPACT_VERSION_MINOR == {minor});
+LC_CHECK(patch, LOOPCOMPACT_VERSION_PATCH == {patch});
+LC_CHECK(version_string, sizeof(LOOPCOMPACT_VERSION_STRING) == sizeof("{version}"));
+LC_CHECK(abi, LC_ABI_VERSION == {abi}u);
+LC_CHECK(ok, LC_OK == 0);
+LC_CHECK(null_argument, LC_ERR_NULL_ARGUMENT == 1);
+LC_CHECK(buffer_too_small, LC_ERR_BUFFER_TOO_SMALL == 2);
+LC_CHECK(length_overflow, LC_ERR_LENGTH_OVERFLOW == 3);
+LC_CHECK(panic, LC_ERR_PANIC == 99);
+LC_CHECK(xml_syntax, LC_SUMMARY_XML_SYNTAX == 206);
+LC_CHECK(xml_content, LC_SUMMARY_XML_CONTENT == 209);
+LC_CHECK(context_policy, LC_CONTEXT_CONFLICTING_POLICY == 341);
+LC_CHECK(encoding, LC_FINGERPRINT_ENCODING == 408);
+LC_CHECK(status_width, sizeof(lc_status) == 4);
+
+int lc_header_check(void);
+int lc_header_check(void)
+{{
+    const char *(*version)(void) = lc_version;
+    uint32_t (*abi_version)(void) = lc_abi_version;
+    const char *(*name)(lc_status) = lc_status_name;
+    const char *(*reason)(lc_status) = lc_status_reason;
+    const char *(*message)(lc_status) = lc_status_message;
+    lc_status (*validate)(const uint8_t *, size_t) = lc_summary_xml_validate;
+    return version != NULL && abi_version != NULL && name != NULL && reason != NULL && message != NULL &&
+           validate != NULL;
+}}
+"#,
+        major = env!("CARGO_PKG_VERSION_MAJOR"),
+        minor = env!("CARGO_PKG_VERSION_MINOR"),
+        patch = env!("CARGO_PKG_VERSION_PATCH"),
+        version = env!("CARGO_PKG_VERSION"),
+        abi = loopcompact::ffi::lc_abi_version(),
+    )
+}
+
+/// Compiles the check unit (syntax only) with `compiler`, failing with the compiler's output.
+fn compile_check(compiler: &str, std: &str, file_name: &str) {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("header");
+    std::fs::create_dir_all(&dir).unwrap();
+    let source = dir.join(file_name);
+    std::fs::write(&source, check_unit()).unwrap();
+    let output = Command::new(compiler)
+        .args([std, "-Wall", "-Wextra", "-Werror", "-pedantic", "-fsyntax-only", "-I"])
+        .arg(manifest_dir().join("include"))
+        .arg(&source)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run `{compiler}` (a C toolchain is required): {e}"));
+    assert!(
+        output.status.success(),
+        "include/loopcompact.h does not compile with `{compiler} {std}`:\n{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+#[test]
+fn header_compiles_as_c99() {
+    compile_check("cc", "-std=c99", "check.c");
+}
+
+#[test]
+fn header_compiles_as_cxx17() {
+    compile_check("c++", "-std=c++17", "check.cpp");
+}
+
+#[test]
+fn version_macros_are_cargos() {
+    let header = committed();
+    assert_eq!(define(&header, "LOOPCOMPACT_VERSION_MAJOR"), env!("CARGO_PKG_VERSION_MAJOR"));
+    assert_eq!(define(&header, "LOOPCOMPACT_VERSION_MINOR"), env!("CARGO_PKG_VERSION_MINOR"));
+    assert_eq!(define(&header, "LOOPCOMPACT_VERSION_PATCH"), env!("CARGO_PKG_VERSION_PATCH"));
+    assert_eq!(define(&header, "LOOPCOMPACT_VERSION_STRING"), format!("\"{}\"", env!("CARGO_PKG_VERSION")));
+    assert_eq!(define(&header, "LC_ABI_VERSION"), loopcompact::ffi::lc_abi_version().to_string());
+}
+
+#[test]
+fn status_constants_are_the_status_table() {
+    let header = committed();
+    let in_header: BTreeMap<&str, i32> = defines(&header)
+        .into_iter()
+        .filter(|(name, _)| name.starts_with("LC_") && !NOT_STATUS_CONSTANTS.contains(name))
+        .map(|(name, value)| (name, value.parse().unwrap_or_else(|_| panic!("{name} is not an integer: {value}"))))
+        .collect();
+    let in_table: BTreeMap<&str, i32> = Status::ALL.iter().map(|s| (s.name(), s.code())).collect();
+    for (name, value) in &in_header {
+        assert_eq!(in_table.get(name), Some(value), "header constant {name} = {value} is not in Status::ALL");
+    }
+    for (name, value) in &in_table {
+        assert_eq!(in_header.get(name), Some(value), "Status::ALL has {name} = {value}, the header does not");
+    }
+}
+
+#[test]
+fn every_export_is_declared() {
+    let header = committed();
+    let declared = declared_functions(&header);
+    let exported = exported_functions();
+    assert!(exported.contains("lc_summary_xml_validate"), "the src/ffi scan found nothing: {exported:?}");
+    for name in &exported {
+        if NOT_IN_HEADER.contains(&name.as_str()) {
+            assert!(!declared.contains(name), "{name} is debug-only and must not be in the header");
+        } else {
+            assert!(declared.contains(name), "src/ffi exports {name}, the header does not declare it");
+        }
+    }
+    for name in &declared {
+        assert!(exported.contains(name), "the header declares {name}, src/ffi does not export it");
+    }
+}
