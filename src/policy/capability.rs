@@ -162,9 +162,7 @@ impl InferenceCapability {
         }
         match self.transport {
             LOCAL => is_zero(&self.security_identity),
-            TLS | ATTESTED_TLS | END_TO_END_ENCRYPTED => {
-                !self.provider.is_empty() && !is_zero(&self.security_identity)
-            }
+            TLS | ATTESTED_TLS | END_TO_END_ENCRYPTED => !self.provider.is_empty() && !is_zero(&self.security_identity),
             _ => false,
         }
     }

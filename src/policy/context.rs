@@ -1,0 +1,100 @@
+//! The context configuration (SPEC P8.7, P8.8): which context management a loop runs, with which
+//! token counter, for which inference endpoint.
+
+use super::capability::{self, CounterCapability, InferenceCapability};
+use super::{CompactionPolicy, ContextObservationPolicy, compaction, decode_document, observation, require_all};
+use crate::error::Result;
+use crate::json::{JResult, Parser};
+use crate::status::Status;
+
+/// The context part of a loop definition (P8.7). `None` is an option that was not given (`null`
+/// in the document).
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct ContextConfig {
+    /// `Compaction`: compact the transcript under this policy.
+    pub compaction: Option<CompactionPolicy>,
+    /// `ContextObservation`: only measure the context, under this policy.
+    pub context_observation: Option<ContextObservationPolicy>,
+    /// `CounterCapability`: the token counter.
+    pub counter: Option<CounterCapability>,
+    /// `InferenceCapability`: the inference endpoint the counter counts for.
+    pub inference: Option<InferenceCapability>,
+}
+
+/// The keys of P8.7, in the order of the fields above.
+const FIELDS: &[&str] = &["Compaction", "ContextObservation", "CounterCapability", "InferenceCapability"];
+
+impl ContextConfig {
+    /// Checks the configuration in the order of P8.8: which options are present, then the
+    /// capabilities (P8.9, P8.10), their compatibility (P8.11), then the policy with the counter's
+    /// `Quality` as the counter quality. All four options absent is valid (no context management).
+    ///
+    /// # Errors
+    /// `ContextConflictingPolicy`, `ContextMissingCounter`, `ContextMissingInferenceCapability`,
+    /// `ContextMissingPolicy`, `ContextInvalidCounter`, `ContextInvalidInferenceCapability`,
+    /// `ContextIncompatibleCounter`, or the nested policy's own status (301–308, 321–323).
+    pub fn validate(&self) -> Result<()> {
+        if self.compaction.is_some() && self.context_observation.is_some() {
+            return Err(Status::ContextConflictingPolicy.into());
+        }
+        let Some(counter) = &self.counter else {
+            if self.inference.is_some() || self.context_observation.is_some() || self.compaction.is_some() {
+                return Err(Status::ContextMissingCounter.into());
+            }
+            return Ok(());
+        };
+        let Some(inference) = &self.inference else {
+            return Err(Status::ContextMissingInferenceCapability.into());
+        };
+        if self.compaction.is_none() && self.context_observation.is_none() {
+            return Err(Status::ContextMissingPolicy.into());
+        }
+        if !counter.is_valid() {
+            return Err(Status::ContextInvalidCounter.into());
+        }
+        if !inference.is_valid() {
+            return Err(Status::ContextInvalidInferenceCapability.into());
+        }
+        if !counter.is_compatible_with(inference) {
+            return Err(Status::ContextIncompatibleCounter.into());
+        }
+        let quality = i32::from(counter.quality);
+        if let Some(policy) = &self.compaction {
+            policy.validate(quality)?;
+        }
+        if let Some(policy) = &self.context_observation {
+            policy.validate(quality)?;
+        }
+        Ok(())
+    }
+
+    /// Decodes the context configuration document (P8.1, P8.7). Only the encoding is checked:
+    /// call [`ContextConfig::validate`] next.
+    ///
+    /// # Errors
+    /// `ContextWire` (with the byte offset) for any JSON error (J5) anywhere in the document,
+    /// nested policies and capabilities included: a missing, unknown or repeated key, a value of
+    /// the wrong type or range, a `SecurityIdentity` that is not exactly 32 integers 0–255, or a
+    /// document that is `null`.
+    pub fn from_json(json: &[u8]) -> Result<ContextConfig> {
+        decode_document(json, Status::ContextWire, read)
+    }
+}
+
+/// Reads the context configuration object or `null`; every key required (P8.1, D6).
+fn read(p: &mut Parser<'_>) -> JResult<Option<ContextConfig>> {
+    let mut c = ContextConfig::default();
+    let seen = p.object_or_null(FIELDS, |p, i| {
+        match i {
+            0 => c.compaction = compaction::read(p)?,
+            1 => c.context_observation = observation::read(p)?,
+            2 => c.counter = capability::read_counter(p)?,
+            _ => c.inference = capability::read_inference(p)?,
+        }
+        Ok(())
+    })?;
+    match seen {
+        None => Ok(None),
+        Some(mask) => require_all(p, mask, FIELDS.len()).map(|()| Some(c)),
+    }
+}
