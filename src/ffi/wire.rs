@@ -5,6 +5,7 @@ use crate::wire::CompactionInput;
 
 /// A validated compaction input (opaque, immutable, shareable between threads). Created by
 /// `lc_compaction_input_parse`, released by `lc_compaction_input_free`.
+#[allow(non_camel_case_types)]
 pub struct lc_compaction_input {
     inner: CompactionInput,
 }

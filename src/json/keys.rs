@@ -55,7 +55,7 @@ impl<'a> KeyFrames<'a> {
             return if set.insert(decoded) { Ok(()) } else { Err(duplicate) };
         }
         let current = self.keys.get(frame.start..).unwrap_or_default();
-        if current.iter().any(|k| *k == decoded) {
+        if current.contains(&decoded) {
             return Err(duplicate);
         }
         if current.len() < LINEAR_LIMIT {

@@ -60,9 +60,6 @@ pub(crate) struct Span {
 }
 
 impl Span {
-    pub(crate) const fn len(self) -> usize {
-        self.end - self.start
-    }
     pub(crate) const fn is_empty(self) -> bool {
         self.end == self.start
     }

@@ -56,11 +56,6 @@ impl<'a> Parser<'a> {
         Parser { src, pos: 0, state: State::Value, depth: 0, kinds: [0; STACK_WORDS], token_start: 0 }
     }
 
-    /// The whole document.
-    pub(crate) fn src(&self) -> &'a [u8] {
-        self.src
-    }
-
     /// Current nesting depth (0 outside every container).
     pub(crate) fn depth(&self) -> usize {
         self.depth
@@ -305,16 +300,6 @@ impl<'a> Parser<'a> {
             self.next()?;
         }
         Ok(())
-    }
-
-    /// Skips one whole value whose first event was `first` (grammar only); returns its span.
-    pub(crate) fn skip_value(&mut self, first: Event<'a>) -> JResult<Span> {
-        let start = self.token_start;
-        if matches!(first, Event::ObjectStart | Event::ArrayStart) {
-            let depth = self.depth;
-            self.skip_to_depth(depth)?;
-        }
-        Ok(Span { start, end: self.pos })
     }
 }
 

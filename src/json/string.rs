@@ -70,14 +70,6 @@ impl<'a> JStr<'a> {
     pub(crate) fn is_empty(&self) -> bool {
         self.raw.is_empty()
     }
-
-    /// Whether the decoded text equals `text`, without allocating for unescaped bodies.
-    pub(crate) fn eq_str(&self, text: &str) -> bool {
-        if !self.escaped {
-            return self.raw == text.as_bytes();
-        }
-        self.decode().is_ok_and(|d| d == text)
-    }
 }
 
 fn hex4(bytes: &[u8]) -> u32 {

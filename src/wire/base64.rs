@@ -59,7 +59,7 @@ pub(crate) fn check(text: &[u8]) -> Option<Checked> {
             }
         }
     }
-    if count % 4 != 0 || padding > 2 {
+    if !count.is_multiple_of(4) || padding > 2 {
         return None;
     }
     let last = value(last).unwrap_or(0);

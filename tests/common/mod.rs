@@ -37,7 +37,7 @@ pub fn bytes_field(row: &Value, field: &str) -> Option<Vec<u8>> {
     if let Some(s) = row.get(field).and_then(Value::as_str) {
         return Some(s.as_bytes().to_vec());
     }
-    row.get(format!("{field}_base64")).and_then(Value::as_str).map(|b| base64_decode(b))
+    row.get(format!("{field}_base64")).and_then(Value::as_str).map(base64_decode)
 }
 
 /// The row's name, for messages.
