@@ -70,7 +70,8 @@ fn main() {
     config.after_includes = Some(prelude);
     let generated = out_dir.join("loopcompact.h");
     cbindgen::Builder::new()
-        .with_crate(&dir)
+        // Only the C ABI module: public Rust constants elsewhere in the crate are not C API.
+        .with_src(dir.join("src").join("ffi").join("mod.rs"))
         .with_config(config)
         .generate()
         .expect("cbindgen failed to generate the header")

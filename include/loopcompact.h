@@ -138,13 +138,82 @@
 
 
 /**
+ * Length in bytes of a request fingerprint (a SHA-256 digest): the size of the `out` buffer of
+ * `lc_request_fingerprint`.
+ */
+#define LC_FINGERPRINT_LEN 32
+
+/**
+ * A validated compaction input (opaque, immutable, shareable between threads). Created by
+ * `lc_compaction_input_parse`, released by `lc_compaction_input_free`.
+ */
+typedef struct lc_compaction_input lc_compaction_input;
+
+/**
  * A status code: `0` (`LC_OK`) or one of the reason codes of the status table. Stable forever.
  */
 typedef int32_t lc_status;
 
+/**
+ * A model's context limits in tokens (SPEC §9); 0 means "not known" for each field.
+ */
+typedef struct lc_context_limits {
+  /**
+   * The whole context window (input and output together).
+   */
+  uint64_t window_tokens;
+  /**
+   * The largest accepted input.
+   */
+  uint64_t max_input_tokens;
+  /**
+   * The largest output the model produces.
+   */
+  uint64_t max_output_tokens;
+} lc_context_limits;
+
+/**
+ * The input limits resolved by `lc_context_limits_resolve` (SPEC L9.1).
+ */
+typedef struct lc_resolved_limits {
+  /**
+   * The output reservation applied: `reserved_output`, lowered to `max_output_tokens` when that
+   * is known and smaller.
+   */
+  uint64_t reserved_output;
+  /**
+   * The input limit before the safety margin.
+   */
+  uint64_t raw_input_limit;
+  /**
+   * The input limit to measure occupancy against: `raw_input_limit - safety_margin`.
+   */
+  uint64_t input_limit;
+} lc_resolved_limits;
+
 #ifdef __cplusplus
 extern "C" {
 #endif // __cplusplus
+
+/**
+ * Computes the request fingerprint of a request-fingerprint document (SPEC §10): decodes the JSON
+ * document (every key required, unknown keys rejected), validates it in the order of R10.2 and
+ * writes SHA-256 of its canonical bytes (R10.5) to `out`.
+ *
+ * Returns `LC_OK`; `LC_FINGERPRINT_WIRE` for a malformed document; the first failing check among
+ * `LC_FINGERPRINT_SYSTEM_REVISION`, `LC_FINGERPRINT_TOOL_POLICY_REVISION`,
+ * `LC_FINGERPRINT_RUNTIME_CONTEXT_REVISION`, `LC_FINGERPRINT_MODEL`, `LC_FINGERPRINT_BASIS`,
+ * `LC_FINGERPRINT_COUNTER_CAPABILITY`, `LC_FINGERPRINT_INFERENCE_CAPABILITY`; or a boundary code
+ * (`LC_ERR_NULL_ARGUMENT` for a NULL `out` or `(NULL, json_len > 0)`). `LC_FINGERPRINT_ENCODING`
+ * is never returned: a JSON document cannot hold NaN or an infinity.
+ *
+ * `out` is written only on `LC_OK`.
+ *
+ * # Safety
+ * `json` is NULL (with `json_len == 0`) or valid for reads of `json_len` bytes during the call;
+ * `out` is valid for writes of `LC_FINGERPRINT_LEN` bytes and does not overlap `json`.
+ */
+lc_status lc_request_fingerprint(const uint8_t *json, size_t json_len, uint8_t *out);
 
 /**
  * The crate version as a static NUL-terminated string, e.g. `"0.1.0"`.
@@ -176,6 +245,111 @@ const char *lc_status_reason(lc_status code);
 const char *lc_status_message(lc_status code);
 
 /**
+ * Validates a compaction policy document (SPEC §8.1) for a token counter of quality
+ * `counter_quality`: 0 unknown, 1 exact provider, 2 exact local, 3 heuristic estimate; any other
+ * value is treated as unknown (259 is not 3).
+ *
+ * The document is the JSON a Go host gets from `json.Marshal` of the reference struct:
+ * `{"Automatic":true,"CounterPolicy":2,"CompactAt":8000,"RearmBelow":6000,"ReservedOutput":4096,
+ * "SafetyMargin":512,"MaxSummaryTokens":2048,"CountTimeout":2000000000,"Hustle":"context.compact"}`,
+ * every key required, `CountTimeout` in nanoseconds.
+ *
+ * Returns `LC_OK`; `LC_POLICY_WIRE` for any JSON or layout error (including an empty buffer);
+ * or the first failing field in the order `LC_POLICY_RESERVED_OUTPUT`,
+ * `LC_POLICY_MAX_SUMMARY_TOKENS`, `LC_POLICY_COUNT_TIMEOUT`, `LC_POLICY_HUSTLE`,
+ * `LC_POLICY_SAFETY_MARGIN` (a heuristic counter needs a margin, also in manual mode), then, only
+ * when `Automatic` is true, `LC_POLICY_REARM_BELOW`, `LC_POLICY_COMPACT_AT`,
+ * `LC_POLICY_COUNTER_POLICY`; or a boundary code.
+ *
+ * # Safety
+ * `json` is NULL (with `json_len == 0`) or valid for reads of `json_len` bytes during the call.
+ */
+lc_status lc_compaction_policy_validate(const uint8_t *json, size_t json_len, int32_t counter_quality);
+
+/**
+ * Validates a context observation policy document (SPEC §8.2), e.g.
+ * `{"ReservedOutput":4096,"SafetyMargin":512,"CountTimeout":2000000000}`, for a token counter of
+ * quality `counter_quality` (as for `lc_compaction_policy_validate`).
+ *
+ * Returns `LC_OK`; `LC_OBSERVATION_WIRE` for any JSON or layout error; or the first failing field
+ * in the order `LC_OBSERVATION_RESERVED_OUTPUT`, `LC_OBSERVATION_COUNT_TIMEOUT`,
+ * `LC_OBSERVATION_SAFETY_MARGIN`; or a boundary code.
+ *
+ * # Safety
+ * `json` is NULL (with `json_len == 0`) or valid for reads of `json_len` bytes during the call.
+ */
+lc_status lc_context_observation_validate(const uint8_t *json, size_t json_len, int32_t counter_quality);
+
+/**
+ * Validates a context configuration document (SPEC §8.3): the keys `Compaction`,
+ * `ContextObservation`, `CounterCapability` and `InferenceCapability`, each an object or `null`.
+ *
+ * Returns `LC_OK` (also when all four are `null`: no context management); `LC_CONTEXT_WIRE` for any
+ * JSON or layout error anywhere in the document; otherwise the first failure of
+ * `LC_CONTEXT_CONFLICTING_POLICY`, `LC_CONTEXT_MISSING_COUNTER`,
+ * `LC_CONTEXT_MISSING_INFERENCE_CAPABILITY`, `LC_CONTEXT_MISSING_POLICY`,
+ * `LC_CONTEXT_INVALID_COUNTER`, `LC_CONTEXT_INVALID_INFERENCE_CAPABILITY`,
+ * `LC_CONTEXT_INCOMPATIBLE_COUNTER`, then the nested policy's own code (301–308 or 321–323),
+ * checked with the counter's `Quality`; or a boundary code.
+ *
+ * # Safety
+ * `json` is NULL (with `json_len == 0`) or valid for reads of `json_len` bytes during the call.
+ */
+lc_status lc_context_config_validate(const uint8_t *json, size_t json_len);
+
+/**
+ * Resolves the input limit of a model (SPEC L9.1) for a policy's `reserved_output` and
+ * `safety_margin`, and writes it to `*out`.
+ *
+ * The reservation is lowered to `max_output_tokens` when that is known and smaller, and is
+ * subtracted from the window, never from `max_input_tokens`; the smaller known input limit wins;
+ * the safety margin is subtracted last.
+ *
+ * Returns `LC_OK`; `LC_LIMITS_UNKNOWN` when the limits give no usable input limit (an input or
+ * output limit above a known window, a reservation that fills the window, no limit known, or a
+ * margin that leaves nothing); `LC_ERR_NULL_ARGUMENT` when `out` is NULL. `*out` is written only
+ * on `LC_OK`.
+ *
+ * # Safety
+ * `out` is NULL or valid for one write of an `lc_resolved_limits`.
+ */
+lc_status lc_context_limits_resolve(struct lc_context_limits limits, uint64_t reserved_output, uint64_t safety_margin, struct lc_resolved_limits *out);
+
+/**
+ * Writes to `*out` the occupancy of `used` tokens against `limit` in basis points (SPEC L9.2):
+ * floor(used * 10000 / limit), exact for every pair of values, and 10000 when `used >= limit`.
+ *
+ * Returns `LC_OK`; `LC_OCCUPANCY_ZERO_LIMIT` when `limit` is 0; `LC_ERR_NULL_ARGUMENT` when `out`
+ * is NULL. `*out` is written only on `LC_OK`.
+ *
+ * # Safety
+ * `out` is NULL or valid for one write of a `uint16_t`.
+ */
+lc_status lc_occupancy_basis_points(uint64_t used, uint64_t limit, uint16_t *out);
+
+/**
+ * The context pressure level for `occupancy` basis points (SPEC L9.3): 1 normal, 2 compact,
+ * 3 hard limit; 0 (unknown) only if the library failed internally.
+ *
+ * First match: `occupancy >= 10000` gives 3; not `automatic` gives 1; `previous_level` 2 or 3 and
+ * `occupancy >= rearm_below` (inclusive) gives 2 (compaction stays due until the occupancy drops
+ * below the re-arm threshold); `occupancy >= compact_at` gives 2; otherwise 1. Pass the level
+ * this function returned for the previous measurement as `previous_level` (any value other than
+ * 2 and 3 behaves as 1). The thresholds are used as given; validate them with
+ * `lc_compaction_policy_validate`.
+ */
+int32_t lc_pressure_level(int32_t previous_level, uint16_t occupancy, bool automatic, uint16_t compact_at, uint16_t rearm_below);
+
+/**
+ * Checks that the request rebuilt after a compaction fits (SPEC L9.4): `input_tokens`, measured
+ * with the counter and limits used for admission, must be below `input_limit`.
+ *
+ * Returns `LC_OK`, or `LC_SUMMARY_TOO_LARGE` when `input_tokens >= input_limit` (reaching the
+ * limit counts as too large; a zero limit always fails).
+ */
+lc_status lc_replacement_check(uint64_t input_tokens, uint64_t input_limit);
+
+/**
  * Validates a summary against the strict XML grammar of SPEC §4.
  *
  * Returns `LC_OK`, or `LC_SUMMARY_XML_SYNTAX`, `LC_SUMMARY_XML_ROOT`, `LC_SUMMARY_XML_STRUCTURE`,
@@ -185,6 +359,76 @@ const char *lc_status_message(lc_status code);
  * `xml` is NULL (with `xml_len == 0`) or valid for reads of `xml_len` bytes during the call.
  */
 lc_status lc_summary_xml_validate(const uint8_t *xml, size_t xml_len);
+
+/**
+ * Decodes and validates a compaction input wire document (SPEC §5) and returns a handle to it.
+ *
+ * On `LC_OK`, `*out` receives a new handle that the caller releases with
+ * `lc_compaction_input_free`; on any other status `*out` is left untouched. Statuses:
+ * `LC_INPUT_WIRE`, `LC_INPUT_BASIS`, `LC_INPUT_MODEL`, `LC_INPUT_REQUEST_FINGERPRINT`,
+ * `LC_INPUT_TRANSCRIPT`, `LC_INPUT_MAX_SUMMARY_TOKENS` (first failure of W5.2), or a boundary
+ * code (`out` NULL → `LC_ERR_NULL_ARGUMENT`).
+ *
+ * # Safety
+ * `wire` is NULL (with `wire_len == 0`) or valid for reads of `wire_len` bytes during the call;
+ * `out` is NULL or valid for one pointer write.
+ */
+lc_status lc_compaction_input_parse(const uint8_t *wire, size_t wire_len, struct lc_compaction_input **out);
+
+/**
+ * Releases a handle from `lc_compaction_input_parse`. `NULL` is a no-op. The handle must not be
+ * used afterwards, nor freed twice.
+ *
+ * # Safety
+ * `input` is NULL or a handle from `lc_compaction_input_parse` not yet freed, and no other thread
+ * is using it.
+ */
+void lc_compaction_input_free(struct lc_compaction_input *input);
+
+/**
+ * Validates a compaction input wire document without keeping it: the status
+ * `lc_compaction_input_parse` would return.
+ *
+ * # Safety
+ * `wire` is NULL (with `wire_len == 0`) or valid for reads of `wire_len` bytes during the call.
+ */
+lc_status lc_compaction_input_validate(const uint8_t *wire, size_t wire_len);
+
+/**
+ * Writes the exact wire bytes to send to the summarising model: the canonical encoding of the
+ * input (SPEC §7.1), with old tool results stubbed oldest first when that is needed to fit
+ * `max_bytes` (F7.3).
+ *
+ * Two-call pattern: with `buf_cap` too small (or `buf` NULL and `buf_cap` 0) the status is
+ * `LC_ERR_BUFFER_TOO_SMALL` and `*out_len` holds the size needed; the same limit always gives the
+ * same bytes. `LC_INPUT_TOO_LARGE` when nothing fits (always for `max_bytes` 0).
+ *
+ * # Safety
+ * `input` is a live handle; `buf` is NULL (with `buf_cap == 0`) or valid for writes of `buf_cap`
+ * bytes; `out_len` is valid for one write.
+ */
+lc_status lc_compaction_input_encode_within(const struct lc_compaction_input *input, uint64_t max_bytes, uint8_t *buf, size_t buf_cap, size_t *out_len);
+
+/**
+ * Validates one summariser reply against the input it was produced for (SPEC §6, O6.2).
+ *
+ * `output_tokens` is the output usage the provider reported for that call (0 when none);
+ * `max_output_bytes` the byte limit for the reply (0 rejects every reply). On `LC_OK` the decoded
+ * summary XML, the exact text of the replacement user message, is written to `summary_buf` and
+ * its length to `*summary_len`; it is never longer than `output_len`, so a buffer of `output_len`
+ * bytes always suffices. A too-small `summary_cap` (checked only once the reply is valid) gives
+ * `LC_ERR_BUFFER_TOO_SMALL` with `*summary_len` set.
+ *
+ * Statuses: `LC_SUMMARY_BYTE_LIMIT`, `LC_SUMMARY_TOKEN_USAGE`, `LC_SUMMARY_TOKEN_LIMIT`,
+ * `LC_SUMMARY_WIRE`, `LC_SUMMARY_IDENTITY`, `LC_SUMMARY_XML_SYNTAX`, `LC_SUMMARY_XML_ROOT`,
+ * `LC_SUMMARY_XML_STRUCTURE`, `LC_SUMMARY_XML_CONTENT`, or a boundary code.
+ *
+ * # Safety
+ * `input` is a live handle; `output` is NULL (with `output_len == 0`) or valid for reads of
+ * `output_len` bytes; `summary_buf` is NULL (with `summary_cap == 0`) or valid for writes of
+ * `summary_cap` bytes; `summary_len` is valid for one write.
+ */
+lc_status lc_compaction_output_validate(const struct lc_compaction_input *input, const uint8_t *output, size_t output_len, uint64_t output_tokens, uint64_t max_output_bytes, uint8_t *summary_buf, size_t summary_cap, size_t *summary_len);
 
 #ifdef __cplusplus
 }  // extern "C"

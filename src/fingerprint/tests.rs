@@ -1,0 +1,240 @@
+//! Unit tests of the canonical encoder of R10.5: floats (R10.6) and strings (E7.6). Every expected
+//! string is derived from the rules' text, not from running the encoder.
+
+use super::float::put_f64;
+use super::{FingerprintInput, RequestFingerprint};
+use crate::canonical::put_str;
+
+fn f(x: f64) -> String {
+    let mut out = Vec::new();
+    put_f64(&mut out, x);
+    String::from_utf8(out).unwrap()
+}
+
+fn s(text: &str) -> String {
+    let mut out = Vec::new();
+    put_str(&mut out, text);
+    String::from_utf8(out).unwrap()
+}
+
+#[test]
+fn zero_and_negative_zero() {
+    assert_eq!(f(0.0), "0");
+    assert_eq!(f(-0.0), "-0");
+}
+
+#[test]
+fn integral_values_have_no_fraction() {
+    for (x, want) in [
+        (1.0, "1"),
+        (-1.0, "-1"),
+        (2.0, "2"),
+        (10.0, "10"),
+        (100.0, "100"),
+        (1234567.0, "1234567"),
+        (9007199254740992.0, "9007199254740992"),
+        (1e20, "100000000000000000000"),
+        (-1e20, "-100000000000000000000"),
+        (123456789012345680000.0, "123456789012345680000"),
+        // The largest double below 1e21 (999999999999999868928): shortest digits 9999999999999999.
+        (999999999999999868928.0, "999999999999999900000"),
+    ] {
+        assert_eq!(f(x), want, "{x:?}");
+    }
+}
+
+#[test]
+fn plain_fractions() {
+    for (x, want) in [
+        (0.5, "0.5"),
+        (-0.5, "-0.5"),
+        (1.5, "1.5"),
+        (100.5, "100.5"),
+        (0.1, "0.1"),
+        (0.1 + 0.2, "0.30000000000000004"),
+        (12345.678, "12345.678"),
+        (0.001, "0.001"),
+        (1e-6, "0.000001"),
+        (-1e-6, "-0.000001"),
+        (0.0000015, "0.0000015"),
+        (0.000001234, "0.000001234"),
+        (1.0 / 3.0, "0.3333333333333333"),
+        (2.0 / 3.0, "0.6666666666666666"),
+    ] {
+        assert_eq!(f(x), want, "{x:?}");
+    }
+}
+
+#[test]
+fn exponent_notation_outside_the_plain_range() {
+    for (x, want) in [
+        (1e-7, "1e-7"),
+        (-1e-7, "-1e-7"),
+        (9.99999999999999e-7, "9.99999999999999e-7"),
+        (f64::from_bits(1e-6f64.to_bits() - 1), "9.999999999999997e-7"),
+        (2.5e-10, "2.5e-10"),
+        (1e-10, "1e-10"),
+        (1.23e-18, "1.23e-18"),
+        (1e-100, "1e-100"),
+        (1e21, "1e+21"),
+        (-1e21, "-1e+21"),
+        (1.5e21, "1.5e+21"),
+        (1e22, "1e+22"),
+        (1e100, "1e+100"),
+        (1.5e300, "1.5e+300"),
+        (f64::MAX, "1.7976931348623157e+308"),
+        (f64::MIN, "-1.7976931348623157e+308"),
+        (f64::MIN_POSITIVE, "2.2250738585072014e-308"),
+    ] {
+        assert_eq!(f(x), want, "{x:?}");
+    }
+}
+
+#[test]
+fn subnormals() {
+    assert_eq!(f(5e-324), "5e-324");
+    assert_eq!(f(-5e-324), "-5e-324");
+    assert_eq!(f(f64::from_bits(1)), "5e-324");
+    assert_eq!(f(f64::from_bits(2)), "1e-323");
+    // The largest subnormal.
+    assert_eq!(f(f64::from_bits(0x000F_FFFF_FFFF_FFFF)), "2.225073858507201e-308");
+}
+
+#[test]
+fn shortest_digits_round_trip() {
+    // A sweep over magnitudes and bit patterns: the text reads back to the same double, and has no
+    // more significant digits than `{:e}` gives (its shortest mode).
+    let mut bits: u64 = 0x3FF0_0000_0000_0001;
+    for _ in 0..20_000 {
+        bits = bits.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        let x = f64::from_bits(bits);
+        if !x.is_finite() {
+            continue;
+        }
+        let text = f(x);
+        let back: f64 = text.parse().unwrap();
+        assert_eq!(back.to_bits(), x.to_bits(), "{text}");
+        assert!(!text.contains(".e") && !text.ends_with('.'), "{text}");
+        let abs = x.abs();
+        let exponent_form = text.contains('e');
+        assert_eq!(exponent_form, x != 0.0 && !(1e-6..1e21).contains(&abs), "{text}");
+    }
+}
+
+#[test]
+fn every_control_character() {
+    for c in 0u32..0x20 {
+        let ch = char::from_u32(c).unwrap();
+        let want = match c {
+            0x08 => "\"\\b\"".to_owned(),
+            0x09 => "\"\\t\"".to_owned(),
+            0x0A => "\"\\n\"".to_owned(),
+            0x0C => "\"\\f\"".to_owned(),
+            0x0D => "\"\\r\"".to_owned(),
+            _ => format!("\"\\u00{c:02x}\""),
+        };
+        assert_eq!(s(&ch.to_string()), want, "U+{c:04X}");
+    }
+    assert_eq!(s("\u{0}"), "\"\\u0000\"");
+    assert_eq!(s("\u{1f}"), "\"\\u001f\"");
+    assert_eq!(s("\u{b}"), "\"\\u000b\"");
+    assert_eq!(s("\u{1b}"), "\"\\u001b\"");
+}
+
+#[test]
+fn every_escape() {
+    assert_eq!(s("\""), "\"\\\"\"");
+    assert_eq!(s("\\"), "\"\\\\\"");
+    assert_eq!(s("/"), "\"/\"");
+    assert_eq!(s("<"), "\"\\u003c\"");
+    assert_eq!(s(">"), "\"\\u003e\"");
+    assert_eq!(s("&"), "\"\\u0026\"");
+    assert_eq!(s("<a href=\"x\">&amp;</a>"), "\"\\u003ca href=\\\"x\\\"\\u003e\\u0026amp;\\u003c/a\\u003e\"");
+    assert_eq!(s("\u{2028}"), "\"\\u2028\"");
+    assert_eq!(s("\u{2029}"), "\"\\u2029\"");
+    assert_eq!(s("a\u{2028}b\u{2029}c"), "\"a\\u2028b\\u2029c\"");
+}
+
+#[test]
+fn raw_characters() {
+    assert_eq!(s(""), "\"\"");
+    assert_eq!(s("plain text 123"), "\"plain text 123\"");
+    assert_eq!(s("\u{7f}"), "\"\u{7f}\"");
+    assert_eq!(s("\u{fffd}"), "\"\u{fffd}\"");
+    assert_eq!(s("é ü ß ſ K"), "\"é ü ß ſ K\"");
+    assert_eq!(s("日本語"), "\"日本語\"");
+    assert_eq!(s("😀"), "\"😀\"");
+    assert_eq!(s("\u{80}\u{9f}\u{a0}"), "\"\u{80}\u{9f}\u{a0}\"");
+    // Neighbours of U+2028/U+2029 sharing their first byte 0xE2 stay raw.
+    assert_eq!(s("\u{2027}\u{202a}\u{2000}\u{20ac}"), "\"\u{2027}\u{202a}\u{2000}\u{20ac}\"");
+    // A long run with an escape at the end (the chunked scan).
+    let long = format!("{}<", "x".repeat(40));
+    assert_eq!(s(&long), format!("\"{}\\u003c\"", "x".repeat(40)));
+}
+
+/// The R10.7 worked example document with `SystemRevision` replaced by the JSON string `value`.
+fn document_with_system_revision(value: &str) -> String {
+    format!(
+        "{{\"SystemRevision\":{value},\"ToolPolicyRevision\":\"tools-v1\",\"Model\":{{\"Provider\":\"lmstudio\",\"APIFormat\":\"openai\",\"BaseURL\":\"http://localhost:1234\",\"Name\":\"m\",\"Origin\":0,\"Caps\":{{\"AcceptsImages\":false,\"Tools\":false,\"Thinking\":false,\"StructuredOutput\":false,\"StructuredOutputWithTools\":false,\"ThinkingDialect\":\"\",\"PromptCaching\":false}},\"Limits\":{{\"WindowTokens\":0,\"MaxInputTokens\":0,\"MaxOutputTokens\":0}},\"Sampling\":{{\"Temperature\":0.5,\"TopP\":null,\"MaxTokens\":null,\"Stop\":null,\"Effort\":\"\"}}}},\"Basis\":{{\"revision\":1,\"through_event_id\":\"01000000-0000-0000-0000-000000000000\"}},\"RuntimeContextRevision\":\"runtime-v1\",\"CounterCapability\":{{\"Provider\":\"\",\"Transport\":1,\"SecurityIdentity\":[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0],\"Retention\":1,\"TokenizerRev\":\"exact-v1\",\"Quality\":2}},\"InferenceCapability\":{{\"Provider\":\"\",\"Transport\":1,\"SecurityIdentity\":[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0],\"Retention\":1}}}}"
+    )
+}
+
+/// The canonical text of `SystemRevision` for a document spelling it as `value`.
+fn canonical_system_revision(value: &str) -> String {
+    let input = FingerprintInput::from_json(document_with_system_revision(value).as_bytes()).unwrap();
+    let bytes = input.canonical_bytes().unwrap();
+    let text = String::from_utf8(bytes).unwrap();
+    let rest = text.strip_prefix("{\"SystemRevision\":").unwrap();
+    let end = rest.find(",\"ToolPolicyRevision\":").unwrap();
+    rest[..end].to_owned()
+}
+
+#[test]
+fn input_escapes_are_decoded_and_rewritten_canonically() {
+    for (json, want) in [
+        (r#""\u0041\u00e9""#, "\"Aé\""),
+        (r#""\/""#, "\"/\""),
+        (r#""\u003C\u003e\u0026""#, r#""\u003c\u003e\u0026""#),
+        (r#""<>&""#, r#""\u003c\u003e\u0026""#),
+        (r#""\b\f\n\r\t""#, r#""\b\f\n\r\t""#),
+        (r#""\u0008\u000C\u000a""#, r#""\b\f\n""#),
+        (r#""\u0000\u001F\u007f""#, "\"\\u0000\\u001f\u{7f}\""),
+        (r#""\u2028\u2029""#, r#""\u2028\u2029""#),
+        ("\"\u{2028}\u{2029}\"", r#""\u2028\u2029""#),
+        // J5.4: a lone surrogate escape is U+FFFD, written raw; a pair is one character.
+        (r#""\ud800""#, "\"\u{fffd}\""),
+        (r#""\udc00x""#, "\"\u{fffd}x\""),
+        (r#""\ud800\u0041""#, "\"\u{fffd}A\""),
+        (r#""\ud83d\ude00""#, "\"😀\""),
+        (r#""\"\\""#, r#""\"\\""#),
+    ] {
+        assert_eq!(canonical_system_revision(json), want, "{json}");
+    }
+}
+
+#[test]
+fn worked_example_digest() {
+    let doc = document_with_system_revision("\"system-v1\"");
+    let fp = RequestFingerprint::compute(doc.as_bytes()).unwrap();
+    assert_eq!(fp.canonical_bytes(), doc.as_bytes());
+    assert_eq!(fp.canonical_bytes().len(), 943);
+    assert_eq!(fp.to_hex(), "f0c4cabef8241dc5e6550b771cc4bed570508cfbc820a697efc8439438bde5e0");
+}
+
+#[test]
+fn security_identity_is_an_array_of_decimal_integers() {
+    let mut input = FingerprintInput::from_json(document_with_system_revision("\"s\"").as_bytes()).unwrap();
+    let mut id = [0u8; 32];
+    id[..10].copy_from_slice(&[0, 1, 9, 10, 42, 99, 100, 101, 200, 255]);
+    id[31] = 7;
+    input.counter.security_identity = id;
+    let text = String::from_utf8(input.canonical_bytes().unwrap()).unwrap();
+    let want = "\"SecurityIdentity\":[0,1,9,10,42,99,100,101,200,255,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,7],";
+    assert!(text.contains(want), "{text}");
+    assert!(
+        text.contains(
+            "\"SecurityIdentity\":[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0],\"Retention\":1}}"
+        ),
+        "{text}"
+    );
+}
