@@ -1,0 +1,244 @@
+//! Character-level rules of the summary grammar: character data and attribute values (X4.5, X4.7,
+//! X4.11 values), references (X4.6), the XML Char set over UTF-8 (X4.8) and White_Space (X4.21).
+//!
+//! Text is the bulk of every summary, so the scan is one pass that checks UTF-8, the Char set, `]]>`
+//! and references together. It looks at 32 bytes at a time: a block of plain printable ASCII (with
+//! TAB, LF, CR) is skipped after one check written so that the compiler turns it into 16-byte vector
+//! compares (safe Rust, no intrinsics); only the rare bytes (`<`, `&`, `]`, `>`, controls,
+//! non-ASCII, the closing quote of a value) take the scalar path. Nothing here allocates.
+
+/// Bytes checked per step of the fast path: two 16-byte vectors (SSE2, the x86-64 baseline).
+const BLOCK: usize = 32;
+const _: () = assert!(BLOCK == 32, "first_rare reads the flags as two 16-byte halves");
+
+/// Whether byte `b` cannot be skipped without a closer look.
+///
+/// Rare bytes are the C0 controls other than TAB, LF and CR (never Chars), every byte >= 0x80
+/// (UTF-8 to decode), `<` and `&` (end of a run, references), and the two bytes `e1` and `e2`
+/// (`]` and `>` in character data, for `]]>`; the closing quote in an attribute value).
+#[inline(always)]
+fn is_rare(b: u8, e1: u8, e2: u8) -> bool {
+    // Signed compare: 0x00-0x1F and 0x80-0xFF in one test.
+    let low_or_high = (b as i8) < 0x20;
+    let allowed = (b == b'\t') | (b == b'\n') | (b == b'\r');
+    (low_or_high & !allowed) | (b == b'<') | (b == b'&') | (b == e1) | (b == e2)
+}
+
+/// The index of the first rare byte of `block`, if any.
+///
+/// The flags are computed into a byte array (a shape the compiler turns into 16-byte vector
+/// compares) and then read back as two 128-bit words.
+#[inline(always)]
+fn first_rare(block: &[u8; BLOCK], e1: u8, e2: u8) -> Option<usize> {
+    let mut flags = [0u8; BLOCK];
+    for (flag, &b) in flags.iter_mut().zip(block) {
+        *flag = u8::from(is_rare(b, e1, e2));
+    }
+    let lo = flags.first_chunk::<16>().map_or(0, |half| u128::from_le_bytes(*half));
+    let hi = flags.last_chunk::<16>().map_or(0, |half| u128::from_le_bytes(*half));
+    if lo != 0 {
+        Some(lo.trailing_zeros() as usize / 8)
+    } else if hi != 0 {
+        Some(16 + hi.trailing_zeros() as usize / 8)
+    } else {
+        None
+    }
+}
+
+/// Skips plain bytes from `i`: returns the index of the first rare byte, or of the first byte of a
+/// tail shorter than a block, and whether any byte was skipped.
+#[inline(always)]
+fn skip_plain(xml: &[u8], mut i: usize, e1: u8, e2: u8) -> (usize, bool) {
+    let start = i;
+    while let Some(block) = xml.get(i..).and_then(|rest| rest.first_chunk::<BLOCK>()) {
+        if let Some(k) = first_rare(block, e1, e2) {
+            i += k;
+            return (i, i != start);
+        }
+        i += BLOCK;
+    }
+    (i, i != start)
+}
+
+/// Scans the character data that starts at `start` (X4.5): up to the next `<` or the end of the
+/// input. Returns the end of the run, or the offset of the first violation of X4.6–X4.8 (`xml_syntax`).
+pub(super) fn scan_text(xml: &[u8], start: usize) -> Result<usize, usize> {
+    let mut i = start;
+    // Consecutive `]` bytes just before `i`, up to 2: the X4.7 `]]>` detector. Anything else,
+    // references included, resets it.
+    let mut brackets = 0u8;
+    loop {
+        let (next, skipped) = skip_plain(xml, i, b']', b'>');
+        if skipped {
+            brackets = 0;
+        }
+        i = next;
+        let Some(&b) = xml.get(i) else {
+            return Ok(i);
+        };
+        match b {
+            b'<' => return Ok(i),
+            b']' => {
+                brackets = (brackets + 1).min(2);
+                i += 1;
+            }
+            b'>' => {
+                if brackets == 2 {
+                    return Err(i - 2);
+                }
+                brackets = 0;
+                i += 1;
+            }
+            _ => {
+                i += char_at(xml, i).ok_or(i)?.1;
+                brackets = 0;
+            }
+        }
+    }
+}
+
+/// Scans an attribute value whose opening `quote` precedes `start` (X4.11): up to the matching
+/// quote, whose index is returned. A raw `<` or the end of the input is `xml_syntax`, as is any
+/// violation of X4.6 or X4.8; `]]>` and `>` are allowed.
+pub(super) fn scan_attribute_value(xml: &[u8], start: usize, quote: u8) -> Result<usize, usize> {
+    let mut i = start;
+    loop {
+        i = skip_plain(xml, i, quote, quote).0;
+        match xml.get(i) {
+            None => return Err(i),
+            Some(&b) if b == quote => return Ok(i),
+            Some(b'<') => return Err(i),
+            Some(_) => i += char_at(xml, i).ok_or(i)?.1,
+        }
+    }
+}
+
+/// The character at `i` (not `<`): a reference (X4.6) or one raw character (X4.8), as its code
+/// point and its length in bytes. `None` when it is not a well-formed Char.
+#[inline]
+fn char_at(xml: &[u8], i: usize) -> Option<(u32, usize)> {
+    match *xml.get(i)? {
+        b'&' => reference(xml, i),
+        b @ (b'\t' | b'\n' | b'\r' | 0x20..=0x7F) => Some((u32::from(b), 1)),
+        0x80..=0xFF => utf8_char(xml, i),
+        _ => None,
+    }
+}
+
+/// The reference that starts with the `&` at `i` (X4.6): its code point and length, or `None`
+/// when it is not one of the accepted forms or its value is not a Char (X4.8, D5).
+fn reference(xml: &[u8], i: usize) -> Option<(u32, usize)> {
+    let rest = xml.get(i + 1..)?;
+    if rest.first() == Some(&b'#') {
+        return char_reference(rest);
+    }
+    const NAMED: [(&[u8], u32); 5] =
+        [(b"lt;", 0x3C), (b"gt;", 0x3E), (b"amp;", 0x26), (b"apos;", 0x27), (b"quot;", 0x22)];
+    NAMED.iter().find(|(name, _)| rest.starts_with(name)).map(|&(name, cp)| (cp, name.len() + 1))
+}
+
+/// `rest` starts with the `#` of a character reference: `#` 1*DIGIT `;` or `#x` 1*HEXDIG `;`.
+fn char_reference(rest: &[u8]) -> Option<(u32, usize)> {
+    let (radix, digits_at) = if rest.get(1) == Some(&b'x') { (16, 2) } else { (10, 1) };
+    let mut value = 0u32;
+    let mut j = digits_at;
+    while let Some(digit) = rest.get(j).and_then(|&b| char::from(b).to_digit(radix)) {
+        value = value * radix + digit;
+        // Stop as soon as the value cannot be a code point: no overflow, however long the input.
+        if value > 0x10_FFFF {
+            return None;
+        }
+        j += 1;
+    }
+    if j == digits_at || rest.get(j) != Some(&b';') || !is_char(value) {
+        return None;
+    }
+    // `&` + the digits and markers + `;`.
+    Some((value, j + 2))
+}
+
+/// X4.8: U+0009, U+000A, U+000D, U+0020–U+D7FF, U+E000–U+FFFD, U+10000–U+10FFFF.
+#[inline]
+const fn is_char(cp: u32) -> bool {
+    matches!(cp, 0x09 | 0x0A | 0x0D | 0x20..=0xD7FF | 0xE000..=0xFFFD | 0x1_0000..=0x10_FFFF)
+}
+
+/// Decodes the UTF-8 sequence that starts at `i` (first byte >= 0x80) and checks it is a Char.
+///
+/// Rejects what X4.8 rejects: stray continuation bytes, overlong forms, encoded surrogates, values
+/// above U+10FFFF, truncated sequences, and the non-characters U+FFFE and U+FFFF.
+#[inline]
+pub(super) fn utf8_char(xml: &[u8], i: usize) -> Option<(u32, usize)> {
+    let b0 = *xml.get(i)?;
+    let cont = |k: usize| xml.get(i + k).copied().filter(|b| (0x80..=0xBF).contains(b)).map(|b| u32::from(b & 0x3F));
+    // The allowed range of the second byte depends on the first (RFC 3629 table).
+    let second =
+        |lo: u8, hi: u8| xml.get(i + 1).copied().filter(|b| (lo..=hi).contains(b)).map(|b| u32::from(b & 0x3F));
+    let lead = u32::from(b0);
+    match b0 {
+        0xC2..=0xDF => Some((((lead & 0x1F) << 6) | cont(1)?, 2)),
+        0xE0..=0xEF => {
+            let b1 = match b0 {
+                0xE0 => second(0xA0, 0xBF)?,
+                0xED => second(0x80, 0x9F)?,
+                _ => second(0x80, 0xBF)?,
+            };
+            let cp = ((lead & 0x0F) << 12) | (b1 << 6) | cont(2)?;
+            // U+FFFE and U+FFFF are the only 3-byte values that are not Chars.
+            (cp < 0xFFFE).then_some((cp, 3))
+        }
+        0xF0..=0xF4 => {
+            let b1 = match b0 {
+                0xF0 => second(0x90, 0xBF)?,
+                0xF4 => second(0x80, 0x8F)?,
+                _ => second(0x80, 0xBF)?,
+            };
+            Some((((lead & 0x07) << 18) | (b1 << 12) | (cont(2)? << 6) | cont(3)?, 4))
+        }
+        _ => None,
+    }
+}
+
+/// X4.21: whether the decoded text of `run` (character data already accepted by [`scan_text`])
+/// has a character without the Unicode White_Space property. Stops at the first such character.
+pub(super) fn has_non_white_space(run: &[u8]) -> bool {
+    let mut i = 0;
+    while let Some(&b) = run.get(i) {
+        let (cp, len) = match b {
+            b'\t' | b'\n' | b'\r' | b' ' => {
+                i += 1;
+                continue;
+            }
+            b'&' | 0x80..=0xFF => match char_at(run, i) {
+                Some(decoded) => decoded,
+                // Unreachable for accepted text; a non-white verdict is the safe answer.
+                None => return true,
+            },
+            _ => return true,
+        };
+        if !is_white_space(cp) {
+            return true;
+        }
+        i += len;
+    }
+    false
+}
+
+/// The Unicode White_Space property (X4.21). CR and LF both have it, so the CR LF normalisation of
+/// X4.7 never changes blankness.
+const fn is_white_space(cp: u32) -> bool {
+    matches!(
+        cp,
+        0x09..=0x0D
+            | 0x20
+            | 0x85
+            | 0xA0
+            | 0x1680
+            | 0x2000..=0x200A
+            | 0x2028
+            | 0x2029
+            | 0x202F
+            | 0x205F
+            | 0x3000
+    )
+}

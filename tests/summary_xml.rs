@@ -1,0 +1,1240 @@
+//! The summary XML grammar (SPEC §4): the conformance vectors through the C ABI, then the rules the
+//! vectors leave open (one test per X4.x), the safe API's offsets, huge inputs and property tests.
+//!
+//! Every expected verdict below was read off SPEC §4, not taken from a run of the code.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+
+mod common;
+mod summary_corpus;
+
+use loopcompact::Status;
+use loopcompact::ffi::lc_summary_xml_validate;
+use loopcompact::summary::validate;
+use proptest::prelude::*;
+
+// ---------------------------------------------------------------------------------------------
+// Helpers
+
+/// The verdict for `xml` in the vectors' terms (`"ok"` or the reason string), through the C ABI;
+/// the safe API must agree.
+fn verdict(xml: impl AsRef<[u8]>) -> String {
+    let xml = xml.as_ref();
+    // SAFETY: a live buffer of `xml.len()` bytes.
+    let rc = unsafe { lc_summary_xml_validate(xml.as_ptr(), xml.len()) };
+    let safe = match validate(xml) {
+        Ok(()) => 0,
+        Err(e) => e.status().code(),
+    };
+    assert_eq!(rc, safe, "C ABI and safe API disagree on {:?}", String::from_utf8_lossy(xml));
+    common::verdict(rc)
+}
+
+/// Checks every case and reports all the failing ones at once.
+fn check<X: AsRef<[u8]>>(cases: &[(X, &str)]) {
+    let failures: Vec<String> = cases
+        .iter()
+        .filter_map(|(xml, expect)| {
+            let got = verdict(xml);
+            (got != *expect)
+                .then(|| format!("{:?}: expected {expect}, got {got}", String::from_utf8_lossy(xml.as_ref())))
+        })
+        .collect();
+    assert!(failures.is_empty(), "{} of {} cases fail:\n{}", failures.len(), cases.len(), failures.join("\n"));
+}
+
+const BODY: &str = "<goal>x</goal><constraints/><decisions/><state>y</state><open_items/>";
+
+/// A summary whose goal section holds `goal` (raw bytes); valid for any non-blank, legal goal.
+fn goal(goal: impl AsRef<[u8]>) -> Vec<u8> {
+    let mut xml = b"<conversation_summary><goal>".to_vec();
+    xml.extend_from_slice(goal.as_ref());
+    xml.extend_from_slice(b"</goal><constraints/><decisions/><state>y</state><open_items/></conversation_summary>");
+    xml
+}
+
+/// A summary whose state section holds `state`.
+fn state(state: impl AsRef<[u8]>) -> Vec<u8> {
+    let mut xml = b"<conversation_summary><goal>x</goal><constraints/><decisions/><state>".to_vec();
+    xml.extend_from_slice(state.as_ref());
+    xml.extend_from_slice(b"</state><open_items/></conversation_summary>");
+    xml
+}
+
+/// A summary whose root start tag is `<conversation_summary` + `rest_of_tag`.
+fn root_tag(rest_of_tag: impl AsRef<[u8]>) -> Vec<u8> {
+    let mut xml = b"<conversation_summary".to_vec();
+    xml.extend_from_slice(rest_of_tag.as_ref());
+    xml.extend_from_slice(BODY.as_bytes());
+    xml.extend_from_slice(b"</conversation_summary>");
+    xml
+}
+
+/// A summary with `text` between the root start tag and the goal, and between every two sections.
+fn between(text: impl AsRef<[u8]>) -> Vec<u8> {
+    let t = text.as_ref();
+    let mut xml = b"<conversation_summary>".to_vec();
+    for section in ["<goal>x</goal>", "<constraints/>", "<decisions/>", "<state>y</state>", "<open_items/>"] {
+        xml.extend_from_slice(t);
+        xml.extend_from_slice(section.as_bytes());
+    }
+    xml.extend_from_slice(t);
+    xml.extend_from_slice(b"</conversation_summary>");
+    xml
+}
+
+/// A valid summary followed by `tail`.
+fn after(tail: impl AsRef<[u8]>) -> Vec<u8> {
+    let mut xml = goal("x");
+    xml.extend_from_slice(tail.as_ref());
+    xml
+}
+
+/// `head` followed by a valid summary.
+fn before(head: impl AsRef<[u8]>) -> Vec<u8> {
+    let mut xml = head.as_ref().to_vec();
+    xml.extend_from_slice(&goal("x"));
+    xml
+}
+
+fn cat(parts: &[&[u8]]) -> Vec<u8> {
+    parts.concat()
+}
+
+// ---------------------------------------------------------------------------------------------
+// (1) The conformance vectors
+
+#[test]
+fn vectors() {
+    let rows = common::rows("summary_xml.jsonl");
+    assert!(!rows.is_empty());
+    let mut failures = Vec::new();
+    for row in &rows {
+        let xml = common::bytes_field(row, "xml").expect("xml or xml_base64");
+        let expect = row["expect"].as_str().expect("expect");
+        // SAFETY: NULL only with length 0 (V12.2), else a live buffer of `xml.len()` bytes.
+        let rc = unsafe { lc_summary_xml_validate(common::ptr_of(row, &xml), xml.len()) };
+        let got = common::verdict(rc);
+        if got != expect {
+            failures.push(format!("{}: expected {expect}, got {got}", common::name(row)));
+        }
+    }
+    assert!(failures.is_empty(), "{} of {} rows fail:\n{}", failures.len(), rows.len(), failures.join("\n"));
+}
+
+#[test]
+fn c_abi_boundary() {
+    // (NULL, 0) is the empty document; (NULL, n > 0) is a boundary error (SPEC §1).
+    // SAFETY: NULL pointers are allowed by the contract.
+    assert_eq!(common::verdict(unsafe { lc_summary_xml_validate(std::ptr::null(), 0) }), "xml_root");
+    assert_eq!(unsafe { lc_summary_xml_validate(std::ptr::null(), 1) }, Status::NullArgument.code());
+    let xml = goal("x");
+    // SAFETY: a live buffer; the length is only compared, never used to read (A3.1).
+    assert_eq!(unsafe { lc_summary_xml_validate(xml.as_ptr(), usize::MAX) }, Status::LengthOverflow.code());
+}
+
+// ---------------------------------------------------------------------------------------------
+// (2) One test per rule of §4
+
+#[test]
+fn x4_1_shape() {
+    check(&[
+        (goal("x"), "ok"),
+        (b"<conversation_summary><goal>g</goal><constraints>c</constraints><decisions>d</decisions><state>s</state><open_items>o</open_items></conversation_summary>".to_vec(), "ok"),
+        (b"<conversation_summary>\n  <goal>g</goal>\n  <constraints />\n  <decisions\n/>\n  <state >s</state\t>\n  <open_items/>\n</conversation_summary>".to_vec(), "ok"),
+        (b"<conversation_summary ><goal>g</goal><constraints/><decisions/><state>s</state><open_items/></conversation_summary\n>".to_vec(), "ok"),
+    ]);
+}
+
+#[test]
+fn x4_3_cdata_pre_check() {
+    check(&[
+        // Anywhere, in any state of the document, the marker decides.
+        (goal("a<![CDATA[b]]>c"), "xml_structure"),
+        (before("<![CDATA[x]]>"), "xml_structure"),
+        (after("<![CDATA[x]]>"), "xml_structure"),
+        (root_tag(" a=\"<![CDATA[\">"), "xml_structure"),
+        (before("<!-- <![CDATA[ -->"), "xml_structure"),
+        (before("<?pi <![CDATA[ ?>"), "xml_structure"),
+        (before("<!DOCTYPE x \"<![CDATA[\">"), "xml_structure"),
+        (b"\0<![CDATA[".to_vec(), "xml_structure"),
+        (b"<wrong><![CDATA[".to_vec(), "xml_structure"),
+        (b"<summary/>\xff<![CDATA[".to_vec(), "xml_structure"),
+        (goal("&bogus; <![CDATA["), "xml_structure"),
+        (b"<![CDATA[<![CDATA[".to_vec(), "xml_structure"),
+        // Variants are not the marker: they fail X4.15.
+        (goal("a<![cdata[b]]>"), "xml_syntax"),
+        (goal("a<![CDATA b"), "xml_syntax"),
+        (goal("a<![CDATA"), "xml_syntax"),
+        (goal("a<!["), "xml_syntax"),
+        (goal("a<![]>"), "xml_syntax"),
+        (b"<![CDATA".to_vec(), "xml_syntax"),
+        (b"< ![CDATA[".to_vec(), "xml_syntax"),
+    ]);
+}
+
+#[test]
+fn x4_4_raw_bytes_no_bom_handling() {
+    check(&[
+        // EF BB BF is the character U+FEFF: text before the root.
+        (before("\u{FEFF}"), "xml_structure"),
+        (b"\xEF\xBB\xBF<summary/>".to_vec(), "xml_structure"),
+        (goal("\u{FEFF}"), "ok"),
+        // A UTF-16 BOM is not UTF-8 at all.
+        (b"\xFF\xFE<\x00".to_vec(), "xml_syntax"),
+        (b"\xFE\xFF\x00<".to_vec(), "xml_syntax"),
+    ]);
+}
+
+#[test]
+fn x4_5_character_data_runs_to_the_next_lt() {
+    check(&[
+        (goal("a > b"), "ok"),
+        (goal("a ? b ! c / d = e \" f ' g"), "ok"),
+        (goal("line one\nline two\r\nline three\r"), "ok"),
+        // One run: a syntax error anywhere in it outranks the classification of the run.
+        (b"leading prose \x01<summary/>".to_vec(), "xml_syntax"),
+        (b"leading prose<summary/>".to_vec(), "xml_structure"),
+    ]);
+}
+
+#[test]
+fn x4_6_references() {
+    check(&[
+        (goal("&lt;&gt;&amp;&apos;&quot;"), "ok"),
+        (goal("&LT;"), "xml_syntax"),
+        (goal("&Amp;"), "xml_syntax"),
+        (goal("&nbsp;"), "xml_syntax"),
+        (goal("&copy;"), "xml_syntax"),
+        (goal("&lt"), "xml_syntax"),
+        (goal("&lt x"), "xml_syntax"),
+        (goal("&ltx;"), "xml_syntax"),
+        (goal("&;"), "xml_syntax"),
+        (goal("&"), "xml_syntax"),
+        (goal("& amp;"), "xml_syntax"),
+        (goal("&&amp;"), "xml_syntax"),
+        (goal("&#65;&#x41;&#x4a;&#x4A;&#X4a;"), "xml_syntax"),
+        (goal("&#65;&#x41;&#x4a;&#x4A;&#xaBcD;"), "ok"),
+        (goal("&#0065;&#x00041;"), "ok"),
+        (goal(format!("&#{}65;", "0".repeat(1000))), "ok"),
+        (goal(format!("&#x{}41;", "0".repeat(1000))), "ok"),
+        (goal("&#;"), "xml_syntax"),
+        (goal("&#x;"), "xml_syntax"),
+        (goal("&#X41;"), "xml_syntax"),
+        (goal("&#-65;"), "xml_syntax"),
+        (goal("&#+65;"), "xml_syntax"),
+        (goal("&# 65;"), "xml_syntax"),
+        (goal("&#65 ;"), "xml_syntax"),
+        (goal("&#x 41;"), "xml_syntax"),
+        (goal("&#6a;"), "xml_syntax"),
+        (goal("&#x4g;"), "xml_syntax"),
+        (goal("&#65"), "xml_syntax"),
+        (goal("&#x41"), "xml_syntax"),
+        (goal("&#"), "xml_syntax"),
+        (goal("&#x"), "xml_syntax"),
+        // Limits: U+10FFFF is the last code point; values beyond, even beyond 64 bits, are syntax.
+        (goal("&#x10FFFF;&#1114111;"), "ok"),
+        (goal("&#x110000;"), "xml_syntax"),
+        (goal("&#1114112;"), "xml_syntax"),
+        (goal("&#18446744073709551616;"), "xml_syntax"),
+        (goal("&#18446744073709551615;"), "xml_syntax"),
+        (goal("&#99999999999999999999999999999999;"), "xml_syntax"),
+        (goal("&#xFFFFFFFFFFFFFFFFFFFF;"), "xml_syntax"),
+        (goal("&#x100000041;"), "xml_syntax"),
+        // Surrogates (D5), decimal and hexadecimal, in text and attribute values.
+        (goal("&#xD800;"), "xml_syntax"),
+        (goal("&#xDFFF;"), "xml_syntax"),
+        (goal("&#xdbff;"), "xml_syntax"),
+        (goal("&#55296;"), "xml_syntax"),
+        (goal("&#57343;"), "xml_syntax"),
+        (goal("&#xD7FF;&#55295;&#xE000;&#57344;"), "ok"),
+        (root_tag(" a=\"&#xDFFF;\">"), "xml_syntax"),
+        (root_tag(" a=\"&#55296;\">"), "xml_syntax"),
+        // References in attribute values: same forms; a well-formed one leaves the attribute rule.
+        (root_tag(" a=\"&lt;&#65;&#x41;\">"), "xml_structure"),
+        (root_tag(" a=\"&bogus;\">"), "xml_syntax"),
+        (root_tag(" a=\"&amp\">"), "xml_syntax"),
+        (root_tag(" a='&#X41;'>"), "xml_syntax"),
+        (root_tag(" a=\"&quot;\">"), "xml_structure"),
+        (root_tag(" a='&apos;'>"), "xml_structure"),
+        (root_tag(" a=\"&am\"p;\">"), "xml_syntax"),
+        // A declared entity stays unknown (and the declaration itself is a directive).
+        (b"<!DOCTYPE x [<!ENTITY e \"v\">]><summary>&e;</summary>".to_vec(), "xml_structure"),
+        (goal("&e;"), "xml_syntax"),
+    ]);
+}
+
+#[test]
+fn x4_7_text_specifics() {
+    check(&[
+        (goal("a]]>b"), "xml_syntax"),
+        (goal("a]]]>b"), "xml_syntax"),
+        (goal("a]]]]]>b"), "xml_syntax"),
+        (goal("]]>"), "xml_syntax"),
+        (goal("a]] >b"), "ok"),
+        (goal("a] ]>b"), "ok"),
+        (goal("a]>b"), "ok"),
+        (goal("a]]b>"), "ok"),
+        (goal("a]]"), "ok"),
+        (goal("]&#93;>"), "ok"),
+        (goal("]]&gt;"), "ok"),
+        (goal("&#93;&#93;>"), "ok"),
+        (goal("&#93;]>"), "ok"),
+        (goal("]&amp;]>"), "ok"),
+        (goal("]\n]>"), "ok"),
+        // Across the 32-byte blocks of the fast path.
+        (goal(format!("{}]]>", "a".repeat(29))), "xml_syntax"),
+        (goal(format!("{}]]>", "a".repeat(30))), "xml_syntax"),
+        (goal(format!("{}]]>", "a".repeat(31))), "xml_syntax"),
+        (goal(format!("{}]]{}>", "a".repeat(30), "")), "xml_syntax"),
+        (goal(format!("]]{}>", "a".repeat(40))), "ok"),
+        // Outside the root too, and before any classification of the run.
+        (before("]]>"), "xml_syntax"),
+        (after("]]>"), "xml_syntax"),
+        (between("]]>"), "xml_syntax"),
+        // Allowed in attribute values.
+        (root_tag(" a=\"]]>\">"), "xml_structure"),
+        (b"<summary a=']]>'/>".to_vec(), "xml_root"),
+        // CR and CR LF are white space either way (X4.21).
+        (goal("\r"), "xml_content"),
+        (goal("\r\n"), "xml_content"),
+        (state("\r\r\n\n"), "xml_content"),
+        (between("\r\n"), "ok"),
+    ]);
+}
+
+#[test]
+fn x4_8_characters() {
+    let mut cases: Vec<(Vec<u8>, &str)> = Vec::new();
+    // Every C0 control except TAB, LF, CR is illegal raw and as a reference, in text, attribute
+    // values and outside the root.
+    for c in (0u8..0x20).filter(|c| ![0x09, 0x0A, 0x0D].contains(c)) {
+        cases.push((goal([b'a', c, b'b']), "xml_syntax"));
+        cases.push((goal(format!("a&#{c};b")), "xml_syntax"));
+        cases.push((goal(format!("a&#x{c:X};b")), "xml_syntax"));
+        cases.push((root_tag([b' ', b'a', b'=', b'"', c, b'"', b'>']), "xml_syntax"));
+        cases.push((before([c]), "xml_syntax"));
+        cases.push((after([c]), "xml_syntax"));
+    }
+    for c in [0x09u8, 0x0A, 0x0D] {
+        cases.push((goal([b'a', c, b'b']), "ok"));
+        cases.push((goal(format!("a&#{c};b")), "ok"));
+        cases.push((root_tag([b' ', b'a', b'=', b'"', c, b'"', b'>']), "xml_structure"));
+    }
+    let raw: &[(&[u8], &str)] = &[
+        (b"\x7F", "ok"),                     // DEL
+        (b"\xC2\x80", "ok"),                 // U+0080, a C1 control
+        (b"\xC2\x9F", "ok"),                 // U+009F
+        (b"\xED\x9F\xBF", "ok"),             // U+D7FF
+        (b"\xEE\x80\x80", "ok"),             // U+E000
+        (b"\xEF\xBF\xBD", "ok"),             // U+FFFD
+        (b"\xEF\xBF\xBE", "xml_syntax"),     // U+FFFE
+        (b"\xEF\xBF\xBF", "xml_syntax"),     // U+FFFF
+        (b"\xF0\x90\x80\x80", "ok"),         // U+10000
+        (b"\xF4\x8F\xBF\xBF", "ok"),         // U+10FFFF
+        (b"\xF4\x90\x80\x80", "xml_syntax"), // above U+10FFFF
+        (b"\xF5\x80\x80\x80", "xml_syntax"),
+        (b"\xED\xA0\x80", "xml_syntax"),     // encoded surrogate U+D800
+        (b"\xED\xBF\xBF", "xml_syntax"),     // encoded surrogate U+DFFF
+        (b"\xC0\x80", "xml_syntax"),         // overlong NUL
+        (b"\xC1\xBF", "xml_syntax"),         // overlong
+        (b"\xE0\x80\x80", "xml_syntax"),     // overlong
+        (b"\xE0\x9F\xBF", "xml_syntax"),     // overlong
+        (b"\xF0\x80\x80\x80", "xml_syntax"), // overlong
+        (b"\xF0\x8F\xBF\xBF", "xml_syntax"), // overlong
+        (b"\x80", "xml_syntax"),             // stray continuation
+        (b"\xBF", "xml_syntax"),
+        (b"\xC3", "xml_syntax"), // a lead byte without its continuation
+        (b"\xE2\x80", "xml_syntax"),
+        (b"\xF0\x9F\x9A", "xml_syntax"),
+        (b"\xC3\x28", "xml_syntax"), // bad continuation
+        (b"\xE2\x28\xA1", "xml_syntax"),
+        (b"\xF8\x88\x80\x80\x80", "xml_syntax"), // 5-byte form
+        (b"\xFE", "xml_syntax"),
+        (b"\xFF", "xml_syntax"),
+    ];
+    for &(bytes, expect) in raw {
+        cases.push((goal(cat(&[b"a", bytes, b"b"])), expect));
+        // Attribute values: the same characters, the attribute rule only after them.
+        let attr_expect = if expect == "ok" { "xml_structure" } else { expect };
+        cases.push((root_tag(cat(&[b" a=\"", bytes, b"\">"])), attr_expect));
+        // Outside the root: legal text is structure, illegal text syntax.
+        let outside = if expect == "ok" { "xml_structure" } else { expect };
+        cases.push((after(bytes), outside));
+        cases.push((before(bytes), outside));
+    }
+    // Truncated at the end of the input.
+    cases.push((cat(&[&goal("x"), b"\xC3"]), "xml_syntax"));
+    cases.push((cat(&[&goal("x"), b"\xF0\x9F\x9A"]), "xml_syntax"));
+    // References to Chars and non-Chars.
+    for (r, expect) in [
+        ("&#x7F;", "ok"),
+        ("&#x80;", "ok"),
+        ("&#x85;", "ok"),
+        ("&#xFFFD;", "ok"),
+        ("&#xFFFE;", "xml_syntax"),
+        ("&#xFFFF;", "xml_syntax"),
+        ("&#65534;", "xml_syntax"),
+        ("&#x10000;", "ok"),
+        ("&#x1FFFE;", "ok"),
+    ] {
+        cases.push((goal(format!("a{r}b")), expect));
+    }
+    check(&cases);
+}
+
+#[test]
+fn x4_8_fast_path_block_boundaries() {
+    // A rare byte at every position of the 32-byte blocks, and at the end of the input.
+    let mut cases: Vec<(Vec<u8>, &str)> = Vec::new();
+    for pad in 0..70 {
+        let p = "a".repeat(pad);
+        cases.push((goal(format!("{p}\u{1}")), "xml_syntax"));
+        cases.push((goal(format!("{p}é—")), "ok"));
+        cases.push((goal(format!("{p}&amp;")), "ok"));
+        cases.push((goal(format!("{p}&bad;")), "xml_syntax"));
+        cases.push((goal(cat(&[p.as_bytes(), b"\xFF"])), "xml_syntax"));
+        cases.push((goal(format!("x{p}\t\n\r")), "ok"));
+        cases.push((cat(&[&goal("x"), p.as_bytes(), b"\x00"]), "xml_syntax"));
+        cases.push((cat(&[&goal("x"), p.as_bytes()]), if pad == 0 { "ok" } else { "xml_structure" }));
+        cases.push((root_tag(format!(" a=\"{p}\u{1}\">")), "xml_syntax"));
+        cases.push((root_tag(format!(" a=\"{p}<\">")), "xml_syntax"));
+        cases.push((root_tag(format!(" a=\"{p}'\">")), "xml_structure"));
+        cases.push((root_tag(format!(" a='{p}\"'>")), "xml_structure"));
+    }
+    check(&cases);
+}
+
+#[test]
+fn x4_9_names() {
+    check(&[
+        // Valid names with the wrong local name: xml_root, whatever their characters.
+        (b"<summary/>".to_vec(), "xml_root"),
+        ("<résumé/>".into(), "xml_root"),
+        ("<_a/>".into(), "xml_root"),
+        ("<a1.b-c_d/>".into(), "xml_root"),
+        ("<\u{4E00}\u{3007}/>".into(), "xml_root"), // Ideographic
+        ("<a\u{0300}/>".into(), "xml_root"),        // CombiningChar after the first
+        ("<a\u{00B7}b/>".into(), "xml_root"),       // Extender
+        ("<a\u{0661}/>".into(), "xml_root"),        // Digit (Arabic-Indic)
+        ("<\u{0E01}\u{0E46}/>".into(), "xml_root"), // Thai letter, Extender
+        ("<\u{AC00}/>".into(), "xml_root"),         // Hangul syllable
+        ("<\u{0386}/>".into(), "xml_root"),         // single BaseChar entry
+        // Invalid names: xml_syntax, even as the first start tag.
+        ("<1a/>".into(), "xml_syntax"),
+        ("<-a/>".into(), "xml_syntax"),
+        ("<.a/>".into(), "xml_syntax"),
+        ("<\u{0300}a/>".into(), "xml_syntax"),  // CombiningChar first
+        ("<\u{00B7}a/>".into(), "xml_syntax"),  // Extender first
+        ("<\u{0661}/>".into(), "xml_syntax"),   // Digit first
+        ("<a\u{00A0}/>".into(), "xml_syntax"),  // NBSP bytes are name bytes, not a name char
+        ("<a\u{2603}/>".into(), "xml_syntax"),  // not in Appendix B
+        ("<\u{0132}/>".into(), "xml_syntax"),   // excluded from BaseChar (a ligature)
+        ("<a\u{10000}/>".into(), "xml_syntax"), // outside the BMP: no Appendix B class
+        ("<\u{3000}/>".into(), "xml_syntax"),
+        (b"<a\xff/>".to_vec(), "xml_syntax"),
+        (b"<a\xc3/>".to_vec(), "xml_syntax"),
+        (b"<a\xef\xbf\xbe/>".to_vec(), "xml_syntax"),
+        // Inside the root: a valid non-section name is structure, an invalid one syntax.
+        (goal("<é/>"), "xml_structure"),
+        (goal("<1/>"), "xml_syntax"),
+        (root_tag(" é=\"1\">"), "xml_structure"),
+        (root_tag(" 1a=\"1\">"), "xml_syntax"),
+        (b"<summary 1a=\"1\">".to_vec(), "xml_syntax"),
+        (b"<summary a\xff=\"1\">".to_vec(), "xml_syntax"),
+        // Section names are ASCII and case-sensitive.
+        (b"<conversation_summary><Goal>x</Goal></conversation_summary>".to_vec(), "xml_structure"),
+        ("<conversation_summary><gоal>x</gоal></conversation_summary>".into(), "xml_structure"), // Cyrillic о
+    ]);
+}
+
+#[test]
+fn x4_10_qualified_names() {
+    check(&[
+        // One colon, neither first nor last: a prefix.
+        (b"<x:conversation_summary/>".to_vec(), "xml_structure"),
+        (b"<x:summary/>".to_vec(), "xml_root"),
+        (b"<conversation_summary:x/>".to_vec(), "xml_root"),
+        // A colon first or last: no prefix, the local name is the whole name.
+        (b"<:conversation_summary/>".to_vec(), "xml_root"),
+        (b"<conversation_summary:/>".to_vec(), "xml_root"),
+        (b"<:/>".to_vec(), "xml_root"),
+        (b"<conversation_summary><:goal>x</:goal></conversation_summary>".to_vec(), "xml_structure"),
+        (b"<conversation_summary><goal:>x</goal:></conversation_summary>".to_vec(), "xml_structure"),
+        // Two or more colons: syntax, in element and attribute names, on any tag.
+        (b"<a::b/>".to_vec(), "xml_syntax"),
+        (b"<::/>".to_vec(), "xml_syntax"),
+        (b"<a:b:/>".to_vec(), "xml_syntax"),
+        (b"<:a:b/>".to_vec(), "xml_syntax"),
+        (b"<conversation_summary><x:y:goal>x</x:y:goal></conversation_summary>".to_vec(), "xml_syntax"),
+        (b"<summary a:b:c=\"1\"/>".to_vec(), "xml_syntax"),
+        (b"<summary ::=\"1\"/>".to_vec(), "xml_syntax"),
+        // Prefixed and colon-edged attribute names are well formed.
+        (root_tag(" x:a=\"1\">"), "xml_structure"),
+        (root_tag(" :a=\"1\">"), "xml_structure"),
+        (root_tag(" a:=\"1\">"), "xml_structure"),
+        // An undeclared prefix is not an error; end tags match byte for byte.
+        (b"<x:a></x:a>".to_vec(), "xml_root"),
+        (b"<conversation_summary><goal>x</goal><constraints/><decisions/><state>y</state><open_items/></x:conversation_summary>".to_vec(), "xml_syntax"),
+    ]);
+}
+
+#[test]
+fn x4_11_start_tags() {
+    check(&[
+        (goal("x"), "ok"),
+        (b"<conversation_summary\t\r\n><goal >x</goal><constraints\n/><decisions\t/><state\r>y</state><open_items /></conversation_summary>".to_vec(), "ok"),
+        // `/` must be followed directly by `>`.
+        (goal("x").replace_range_copy("<constraints/>", "<constraints/ >"), "xml_syntax"),
+        (goal("x").replace_range_copy("<constraints/>", "<constraints/x>"), "xml_syntax"),
+        (goal("x").replace_range_copy("<constraints/>", "<constraints//>"), "xml_syntax"),
+        // Nothing where a name is expected.
+        (b"<".to_vec(), "xml_syntax"),
+        (b"< summary/>".to_vec(), "xml_syntax"),
+        (b"<>".to_vec(), "xml_syntax"),
+        (b"</>".to_vec(), "xml_syntax"),
+        (b"<=a/>".to_vec(), "xml_syntax"),
+        (b"<\"a\"/>".to_vec(), "xml_syntax"),
+        (b"<a=b>".to_vec(), "xml_syntax"),
+        (b"<goal\"x\">".to_vec(), "xml_syntax"),
+        (b"<summary \"x\">".to_vec(), "xml_syntax"),
+        (b"<summary =\"x\">".to_vec(), "xml_syntax"),
+        // Attribute forms: well formed (then the attribute rule) ...
+        (root_tag(" a=\"1\">"), "xml_structure"),
+        (root_tag(" a='1'>"), "xml_structure"),
+        (root_tag(" a = \"1\" >"), "xml_structure"),
+        (root_tag("\ta\n=\r'1'\n>"), "xml_structure"),
+        (root_tag(" a=\"1\"b=\"2\">"), "xml_structure"),
+        (root_tag(" a=\"1\" a=\"2\">"), "xml_structure"),
+        (root_tag(" a=\"x'y\" b='x\"y'>"), "xml_structure"),
+        (root_tag(" a=\"\">"), "xml_structure"),
+        (root_tag(" a=\">\">"), "xml_structure"),
+        (root_tag(" a=\"/>\">"), "xml_structure"),
+        (root_tag(" a=\"1\"/>"), "xml_structure"),
+        // ... or not.
+        (root_tag(" a=1>"), "xml_syntax"),
+        (root_tag(" a>"), "xml_syntax"),
+        (root_tag(" a \"1\">"), "xml_syntax"),
+        (root_tag(" a==\"1\">"), "xml_syntax"),
+        (root_tag(" a=\"<\">"), "xml_syntax"),
+        (root_tag(" a='<'>"), "xml_syntax"),
+        (root_tag(" a=\"1\"\">"), "xml_syntax"),
+        (root_tag(" a=\"1\" =\"2\">"), "xml_syntax"),
+        // The whole tag is read before the classifier sees it: a malformed attribute is syntax
+        // even on a wrong root; a well-formed one leaves the root rule.
+        (b"<summary a=1>".to_vec(), "xml_syntax"),
+        (b"<summary a=\"<\">".to_vec(), "xml_syntax"),
+        (b"<summary a=\"1\" b>".to_vec(), "xml_syntax"),
+        (b"<summary a=\"1\" b=\"2\"><<<".to_vec(), "xml_root"),
+        (b"<conversation_summary><goal a=1>x</goal></conversation_summary>".to_vec(), "xml_syntax"),
+        (b"<conversation_summary><goal a=\"1\">x</goal></conversation_summary>".to_vec(), "xml_structure"),
+        // The end of the input anywhere inside a tag.
+        (b"<conversation_summary".to_vec(), "xml_syntax"),
+        (b"<conversation_summary ".to_vec(), "xml_syntax"),
+        (b"<conversation_summary/".to_vec(), "xml_syntax"),
+        (b"<summary".to_vec(), "xml_syntax"),
+        (b"<summary a".to_vec(), "xml_syntax"),
+        (b"<summary a=".to_vec(), "xml_syntax"),
+        (b"<summary a=\"".to_vec(), "xml_syntax"),
+        (b"<summary a=\"1".to_vec(), "xml_syntax"),
+        (b"<summary a=\"1\"".to_vec(), "xml_syntax"),
+        (b"<summary a=\"1\" ".to_vec(), "xml_syntax"),
+        (b"<summary a=\"1\"/".to_vec(), "xml_syntax"),
+    ]);
+}
+
+/// `replace_range_copy` for the start-tag table: a copy of the bytes with the first `from`
+/// replaced by `to`.
+trait ReplaceCopy {
+    fn replace_range_copy(&self, from: &str, to: &str) -> Vec<u8>;
+}
+
+impl ReplaceCopy for Vec<u8> {
+    fn replace_range_copy(&self, from: &str, to: &str) -> Vec<u8> {
+        let text = String::from_utf8(self.clone()).unwrap();
+        assert!(text.contains(from));
+        text.replacen(from, to, 1).into_bytes()
+    }
+}
+
+#[test]
+fn x4_12_end_tags() {
+    let open = "<conversation_summary><goal>x";
+    check(&[
+        (
+            format!("{open}</goal ><constraints/><decisions/><state>y</state><open_items/></conversation_summary\n\t>"),
+            "ok",
+        ),
+        (format!("{open}</ goal>"), "xml_syntax"),
+        (format!("{open}</goal x=\"1\">"), "xml_syntax"),
+        (format!("{open}</goal/>"), "xml_syntax"),
+        (format!("{open}</goal"), "xml_syntax"),
+        (format!("{open}</goal "), "xml_syntax"),
+        (format!("{open}</"), "xml_syntax"),
+        (format!("{open}</>"), "xml_syntax"),
+        (format!("{open}</GOAL>"), "xml_syntax"),
+        (format!("{open}</goal.>"), "xml_syntax"),
+        (format!("{open}</goa>"), "xml_syntax"),
+        (format!("{open}</conversation_summary>"), "xml_syntax"),
+        (format!("{open}</state>"), "xml_syntax"),
+        // No open element at all.
+        ("</conversation_summary>".into(), "xml_syntax"),
+        ("</x>".into(), "xml_syntax"),
+        (String::from_utf8(after("</conversation_summary>")).unwrap(), "xml_syntax"),
+        (String::from_utf8(after("</goal>")).unwrap(), "xml_syntax"),
+        // An end tag that closes the root too early is a well-formed token: structure.
+        ("<conversation_summary><goal>x</goal></conversation_summary>".into(), "xml_structure"),
+        ("<conversation_summary></conversation_summary>".into(), "xml_structure"),
+    ]);
+}
+
+#[test]
+fn x4_13_comments() {
+    check(&[
+        (before("<!---->"), "xml_structure"),
+        (before("<!-- x -->"), "xml_structure"),
+        (before("<!--->-->"), "xml_structure"),
+        (before("<!--> -->"), "xml_structure"),
+        (before("<!---> -->"), "xml_structure"),
+        (before("<!-- - -->"), "xml_structure"),
+        (before("<!-- a -- b -->"), "xml_syntax"),
+        (before("<!-- a --->"), "xml_syntax"),
+        (before("<!-- a -- >"), "xml_syntax"),
+        (before("<!------>"), "xml_syntax"),
+        (before("<!-x-->"), "xml_syntax"),
+        (before("<!- -->"), "xml_syntax"),
+        (b"<!-".to_vec(), "xml_syntax"),
+        (b"<!--".to_vec(), "xml_syntax"),
+        (b"<!-- abc".to_vec(), "xml_syntax"),
+        (b"<!-- abc -".to_vec(), "xml_syntax"),
+        (b"<!-- abc --".to_vec(), "xml_syntax"),
+        (b"<!-->".to_vec(), "xml_syntax"),
+        (b"<!--->".to_vec(), "xml_syntax"),
+        // The content is not checked.
+        (before(b"<!-- \x00 \x01 \xff \xc3 & &bogus; ]]> < -->"), "xml_structure"),
+        // Anywhere, a well-formed comment is structure; it ends validation.
+        (goal("a<!-- x -->b"), "xml_structure"),
+        (between("<!---->"), "xml_structure"),
+        (after("<!---->"), "xml_structure"),
+        (b"<!---->\x00".to_vec(), "xml_structure"),
+        (b"<!---->&bogus;".to_vec(), "xml_structure"),
+    ]);
+}
+
+#[test]
+fn x4_14_processing_instructions() {
+    check(&[
+        (before("<?pi?>"), "xml_structure"),
+        (before("<?pi data?>"), "xml_structure"),
+        (before("<?pi\n data ? > ?>"), "xml_structure"),
+        (before("<?pi>?>"), "xml_structure"),
+        (before("<?a:b:c data?>"), "xml_structure"), // any number of colons in a target
+        (before("<?é?>"), "xml_structure"),
+        (before(b"<?pi \x00\xff\x01?>"), "xml_structure"),
+        (before("<?>"), "xml_syntax"),
+        (before("<??>"), "xml_syntax"),
+        (before("<? pi?>"), "xml_syntax"),
+        (before("<?1pi?>"), "xml_syntax"),
+        (before("<?-pi?>"), "xml_syntax"),
+        (before(b"<?p\xff?>"), "xml_syntax"),
+        (b"<?".to_vec(), "xml_syntax"),
+        (b"<?pi".to_vec(), "xml_syntax"),
+        (b"<?pi data".to_vec(), "xml_syntax"),
+        (b"<?pi data?".to_vec(), "xml_syntax"),
+        (b"<?pi data>".to_vec(), "xml_syntax"),
+        // The XML declaration: version and encoding, wherever it occurs.
+        (before("<?xml?>"), "xml_structure"),
+        (before("<?xml version=\"1.0\"?>"), "xml_structure"),
+        (before("<?xml version='1.0' encoding='UTF-8'?>"), "xml_structure"),
+        (before("<?xml version=\"1.0\" encoding=\"utf-8\" standalone=\"yes\"?>"), "xml_structure"),
+        (before("<?xml encoding=\"uTf-8\"?>"), "xml_structure"),
+        (before("<?xml version=\"\"?>"), "xml_structure"),
+        (before("<?xml encoding=''?>"), "xml_structure"),
+        (before("<?xml version=\"1.1\"?>"), "xml_syntax"),
+        (before("<?xml version=\"2.0\"?>"), "xml_syntax"),
+        (before("<?xml version=\"1.0 \"?>"), "xml_syntax"),
+        (before("<?xml version='1'?>"), "xml_syntax"),
+        (before("<?xml encoding=\"utf8\"?>"), "xml_syntax"),
+        (before("<?xml encoding=\"UTF-16\"?>"), "xml_syntax"),
+        (before("<?xml version=\"1.0\" encoding=\"latin1\"?>"), "xml_syntax"),
+        // Occurrences not directly followed by a quote are skipped.
+        (before("<?xml version=1 version=\"2.0\"?>"), "xml_syntax"),
+        (before("<?xml version=1.1?>"), "xml_structure"),
+        (before("<?xml version = \"2.0\"?>"), "xml_structure"),
+        (before("<?xml encoding=latin1 encoding='utf-8'?>"), "xml_structure"),
+        // The value runs to the next same quote; none before `?>` means no value.
+        (before("<?xml version=\"2.0?>"), "xml_structure"),
+        (before("<?xml version=\"1.0' encoding='x\"?>"), "xml_syntax"),
+        (before("<?xml version='1.0\" x=\"y'?>"), "xml_syntax"),
+        // Plain byte search: the bytes may sit inside another pseudo-attribute.
+        (before("<?xml note=\"xversion='3'\"?>"), "xml_syntax"),
+        // Only the exact target `xml`.
+        (before("<?XML version=\"2.0\"?>"), "xml_structure"),
+        (before("<?xml-stylesheet version=\"2.0\"?>"), "xml_structure"),
+        (before("<?xmlx version=\"2.0\"?>"), "xml_structure"),
+        // Anywhere: in a section, after the root.
+        (goal("a<?xml version=\"9\"?>"), "xml_syntax"),
+        (goal("a<?pi?>"), "xml_structure"),
+        (after("<?xml version=\"1.0\"?>"), "xml_structure"),
+        (after("<?xml encoding=\"EBCDIC\"?>"), "xml_syntax"),
+    ]);
+}
+
+#[test]
+fn x4_15_bang_constructs() {
+    check(&[
+        (b"<!".to_vec(), "xml_syntax"),
+        // `<` is the directive's uninterpreted first byte; the directive ends at `goal>`.
+        (goal("<!"), "xml_structure"),
+        (goal("<!-"), "xml_syntax"),
+        (before("<![x"), "xml_syntax"),
+        (before("<![CDATAx[x]]>"), "xml_syntax"),
+        (before("<!DOCTYPE conversation_summary>"), "xml_structure"),
+        (before("<!doctype x>"), "xml_structure"),
+        (before("<!ENTITY e \"x\">"), "xml_structure"),
+        (before("<!BOGUS>"), "xml_structure"),
+        (before("<!x>"), "xml_structure"),
+        // The first byte after `<!` is taken without interpretation.
+        (before("<!>>"), "xml_structure"),
+        (b"<!>".to_vec(), "xml_syntax"),
+        (before("<!\"x>"), "xml_structure"),
+        (before("<!'>"), "xml_structure"),
+        (before("<!<x>"), "xml_structure"),
+        // Quotes hide `>` and `<`; the same byte closes them.
+        (before("<!x \"a>b\">"), "xml_structure"),
+        (before("<!x 'a>b'>"), "xml_structure"),
+        (before("<!x \"a'>\">"), "xml_structure"),
+        (before("<!x \"<\">"), "xml_structure"),
+        (b"<!x \"a>b".to_vec(), "xml_syntax"),
+        (b"<!x 'a\">".to_vec(), "xml_syntax"),
+        // Depth.
+        (before("<!x <y> >"), "xml_structure"),
+        (before("<!x <y <z>> >"), "xml_structure"),
+        (before("<!x [<!ENTITY e \"v\"> <!ELEMENT a (#PCDATA)>]>"), "xml_structure"),
+        (b"<!x <y>".to_vec(), "xml_syntax"),
+        (b"<!x <<>>".to_vec(), "xml_syntax"),
+        (before("<!x <<>>>"), "xml_structure"),
+        (before("<!x <!->>"), "xml_structure"),
+        // Comments inside are skipped up to the next `-->` after their `<!--`.
+        (before("<!x <!-- > \" ' < -->>"), "xml_structure"),
+        (before("<!x <!---->>"), "xml_structure"),
+        (before("<!x <!-- -- -->>"), "xml_structure"),
+        (b"<!x <!-- -->".to_vec(), "xml_syntax"),
+        (b"<!x <!-->".to_vec(), "xml_syntax"),
+        (b"<!x <!--->".to_vec(), "xml_syntax"),
+        (b"<!x <!-- >".to_vec(), "xml_syntax"),
+        (before("<!x \"<!--\">"), "xml_structure"),
+        // Contents are not otherwise checked.
+        (before(b"<!x \x00\xff&bogus;]]>"), "xml_structure"),
+        (b"<!DOCTYPE conversation_summary".to_vec(), "xml_syntax"),
+        (goal("a<!DOCTYPE x>"), "xml_structure"),
+        (after("<!DOCTYPE x>"), "xml_structure"),
+    ]);
+}
+
+#[test]
+fn x4_16_end_of_input() {
+    check(&[
+        (b"<conversation_summary>".to_vec(), "xml_syntax"),
+        (b"<conversation_summary><goal>x".to_vec(), "xml_syntax"),
+        (b"<conversation_summary><goal>x</goal>".to_vec(), "xml_syntax"),
+        (
+            b"<conversation_summary><goal>x</goal><constraints/><decisions/><state>y</state><open_items/>".to_vec(),
+            "xml_syntax",
+        ),
+        (
+            b"<conversation_summary><goal>x</goal><constraints/><decisions/><state>y</state><open_items/>\n".to_vec(),
+            "xml_syntax",
+        ),
+        (b"<conversation_summary><goal>&amp".to_vec(), "xml_syntax"),
+        (b"<conversation_summary><goal>x</goal".to_vec(), "xml_syntax"),
+    ]);
+    // Every non-empty strict prefix of a valid summary ends inside a token or an open element.
+    for xml in [goal("a &amp; é — &#x41; b"), summary_corpus::summary(600)] {
+        for end in 1..xml.len() {
+            assert_eq!(verdict(&xml[..end]), "xml_syntax", "prefix of {end} bytes");
+        }
+        assert_eq!(verdict(&xml), "ok");
+    }
+}
+
+#[test]
+fn x4_18_classifier() {
+    check(&[
+        // Start tags.
+        (after("<conversation_summary/>"), "xml_structure"),
+        (b"<conversation_summary><goal>x</goal><goal>x</goal></conversation_summary>".to_vec(), "xml_structure"),
+        (b"<conversation_summary><goal><goal>x</goal></goal></conversation_summary>".to_vec(), "xml_structure"),
+        (b"<conversation_summary><goal>x</goal><constraints/><decisions/><state>y</state><open_items/><extra/></conversation_summary>".to_vec(), "xml_structure"),
+        (b"<conversation_summary><goal>x</goal><constraints/><decisions/><state>y</state><open_items/><open_items/></conversation_summary>".to_vec(), "xml_structure"),
+        (b"<conversation_summary><conversation_summary/></conversation_summary>".to_vec(), "xml_structure"),
+        (b"<conversation_summary><state>y</state></conversation_summary>".to_vec(), "xml_structure"),
+        (b"<conversation_summary><goal>x</goal><decisions/></conversation_summary>".to_vec(), "xml_structure"),
+        (b"<conversation_summary><goal xmlns=\"\">x</goal></conversation_summary>".to_vec(), "xml_structure"),
+        // The first start tag decides the root, whatever follows.
+        (b"<summary><<<".to_vec(), "xml_root"),
+        (b"<summary>\x00".to_vec(), "xml_root"),
+        (b"<summary>]]>".to_vec(), "xml_root"),
+        (b"<summary/><![CDATA[".to_vec(), "xml_structure"),
+        (b"<x:summary a=\"1\">".to_vec(), "xml_root"),
+        (b"<Conversation_Summary/>".to_vec(), "xml_root"),
+        (b"<conversation_summary_/>".to_vec(), "xml_root"),
+        (b"<conversation/>".to_vec(), "xml_root"),
+        // Character data.
+        (before("\n"), "xml_structure"),
+        (before(" "), "xml_structure"),
+        (before("\u{A0}"), "xml_structure"),
+        (before("&#x20;"), "xml_structure"),
+        (after("\n"), "xml_structure"),
+        (after("&#x20;"), "xml_structure"),
+        (after("x"), "xml_structure"),
+        (between(" \n\t\r"), "ok"),
+        (between("&#x20;&#xA;&#9;&#xD;"), "ok"),
+        (between("\u{A0}\u{3000}\u{2028}\u{85}"), "ok"),
+        (between("&#xA0;&#x3000;"), "ok"),
+        (between("x"), "xml_structure"),
+        (between("&amp;"), "xml_structure"),
+        (between("\u{200B}"), "xml_structure"),
+        (between("\u{FEFF}"), "xml_structure"),
+        (between("&#x200B;"), "xml_structure"),
+        // Comments, processing instructions, directives: anywhere.
+        (between("<!---->"), "xml_structure"),
+        (between("<?pi?>"), "xml_structure"),
+        (between("<!x>"), "xml_structure"),
+    ]);
+}
+
+#[test]
+fn x4_19_consequences() {
+    check(&[
+        (b"".to_vec(), "xml_root"),
+        (b" ".to_vec(), "xml_structure"),
+        (b"\n".to_vec(), "xml_structure"),
+        (b"\r\n\t ".to_vec(), "xml_structure"),
+        ("\u{FEFF}".into(), "xml_structure"),
+        (b"prose".to_vec(), "xml_structure"),
+        ("\u{FEFF}<summary/>".into(), "xml_structure"),
+        (b"\n<summary/>".to_vec(), "xml_structure"),
+        (b"prose <summary/>".to_vec(), "xml_structure"),
+        (b"\x00<summary/>".to_vec(), "xml_syntax"),
+        (b"\xff<summary/>".to_vec(), "xml_syntax"),
+        (b"&bogus;<summary/>".to_vec(), "xml_syntax"),
+        (b"<summary></x>".to_vec(), "xml_root"),
+        (b"<summary".to_vec(), "xml_syntax"),
+        (b"<conversation_summary/>".to_vec(), "xml_structure"),
+        (b"<conversation_summary><goal/><constraints/><decisions/><state>y</state><open_items/></conversation_summary>".to_vec(), "xml_content"),
+        (b"<conversation_summary><goal> </goal><constraints/><decisions/><state>y</state></conversation_summary>".to_vec(), "xml_structure"),
+        (b"<conversation_summary><goal> </goal><constraints/><decisions/><state>y</state><open_items/>".to_vec(), "xml_syntax"),
+        (goal("<ul><li>a</li></ul>"), "xml_structure"),
+        (goal("<br/>"), "xml_structure"),
+        (after("trailing"), "xml_structure"),
+        (after("\0"), "xml_syntax"),
+        (after(b"\x80"), "xml_syntax"),
+        (after("&foo;"), "xml_syntax"),
+        (after("&amp;"), "xml_structure"),
+    ]);
+}
+
+#[test]
+fn x4_20_end_of_input() {
+    let doc = |goal: &str, state: &str| {
+        format!(
+            "<conversation_summary><goal>{goal}</goal><constraints/><decisions/><state>{state}</state><open_items/></conversation_summary>"
+        )
+    };
+    check(&[
+        (doc("x", "y"), "ok"),
+        (doc("", "y"), "xml_content"),
+        (doc("x", ""), "xml_content"),
+        (doc(" ", " "), "xml_content"),
+        ("<conversation_summary><goal>x</goal><constraints/><decisions/><state/><open_items/></conversation_summary>".into(), "xml_content"),
+        ("<conversation_summary><goal>x</goal><constraints></constraints><decisions> </decisions><state>y</state><open_items>\n</open_items></conversation_summary>".into(), "ok"),
+        ("<conversation_summary><goal>x</goal><constraints>c</constraints><decisions>d</decisions><state>y</state><open_items>o</open_items></conversation_summary>".into(), "ok"),
+        (doc("0", "-"), "ok"),
+        (doc("&#x41;", "&amp;"), "ok"),
+    ]);
+}
+
+#[test]
+fn x4_21_blank() {
+    let white = [
+        0x09u32, 0x0A, 0x0D, 0x20, 0x85, 0xA0, 0x1680, 0x2000, 0x2001, 0x2002, 0x2003, 0x2004, 0x2005, 0x2006, 0x2007,
+        0x2008, 0x2009, 0x200A, 0x2028, 0x2029, 0x202F, 0x205F, 0x3000,
+    ];
+    let not_white = [0x200Bu32, 0xFEFF, 0x180E, 0x2060, 0x200C, 0x200D, 0x7F, 0x80, 0x1FFF, 0x3001, 0xFFFD];
+    let mut cases: Vec<(Vec<u8>, &str)> = Vec::new();
+    for cp in white {
+        let c = char::from_u32(cp).unwrap();
+        cases.push((goal(format!("{c}")), "xml_content"));
+        cases.push((goal(format!("&#x{cp:X};")), "xml_content"));
+        cases.push((goal(format!("&#{cp};")), "xml_content"));
+        cases.push((state(format!("{c}&#x{cp:x};{c}")), "xml_content"));
+        cases.push((goal(format!("{c}x{c}")), "ok"));
+        cases.push((between(format!("{c}")), "ok"));
+    }
+    for cp in not_white {
+        let c = char::from_u32(cp).unwrap();
+        cases.push((goal(format!("{c}")), "ok"));
+        cases.push((goal(format!("&#x{cp:X};")), "ok"));
+        cases.push((state(format!(" {c} ")), "ok"));
+        cases.push((between(format!("{c}")), "xml_structure"));
+    }
+    // U+000B, U+000C and U+001C–U+001F are not Chars: never blank, never accepted.
+    for cp in [0x0Bu32, 0x0C, 0x1C, 0x1D, 0x1E, 0x1F] {
+        cases.push((goal(format!("&#x{cp:X};")), "xml_syntax"));
+    }
+    // A mixture, long enough to cross blocks.
+    cases.push((goal(" \t\n\r\u{A0}\u{3000}&#x20;&#xA0;\u{2028}".repeat(10)), "xml_content"));
+    cases.push((goal(format!("{}x", " \t\n\r\u{A0}\u{3000}&#x20;".repeat(10))), "ok"));
+    cases.push((goal("&lt;"), "ok"));
+    cases.push((goal("&quot;"), "ok"));
+    check(&cases);
+}
+
+// ---------------------------------------------------------------------------------------------
+// (3) The safe API and its offsets
+
+#[test]
+fn safe_api_statuses_and_offsets() {
+    assert_eq!(validate(&goal("x")), Ok(()));
+    assert_eq!(validate(&summary_corpus::summary(4096)), Ok(()));
+
+    let err = |xml: &[u8]| validate(xml).expect_err("must fail");
+    let at = |xml: &[u8]| {
+        let e = err(xml);
+        (e.status(), e.offset())
+    };
+
+    // End of input: the input length.
+    assert_eq!(at(b""), (Status::SummaryXmlRoot, Some(0)));
+    let open = b"<conversation_summary><goal>x";
+    assert_eq!(at(open), (Status::SummaryXmlSyntax, Some(open.len())));
+    let blank = goal(" ");
+    assert_eq!(at(&blank), (Status::SummaryXmlContent, Some(blank.len())));
+
+    // A rejected token: its first byte.
+    assert_eq!(at(b"<summary/>"), (Status::SummaryXmlRoot, Some(0)));
+    assert_eq!(at(b"\n<conversation_summary/>"), (Status::SummaryXmlStructure, Some(0)));
+    let prefix = b"<conversation_summary><goal>x</goal>";
+    let xml = cat(&[prefix, b"<state>y</state>"]);
+    assert_eq!(at(&xml), (Status::SummaryXmlStructure, Some(prefix.len())));
+    let xml = cat(&[prefix, b"<!---->"]);
+    assert_eq!(at(&xml), (Status::SummaryXmlStructure, Some(prefix.len())));
+    let xml = after("tail");
+    assert_eq!(at(&xml), (Status::SummaryXmlStructure, Some(goal("x").len())));
+
+    // A syntax error: where it was found.
+    let head = b"<conversation_summary><goal>ab";
+    assert_eq!(at(&cat(&[head, b"\x00cd</goal>"])), (Status::SummaryXmlSyntax, Some(head.len())));
+    assert_eq!(at(&cat(&[head, b"\xffcd</goal>"])), (Status::SummaryXmlSyntax, Some(head.len())));
+    assert_eq!(at(&cat(&[head, b"&bogus;</goal>"])), (Status::SummaryXmlSyntax, Some(head.len())));
+    assert_eq!(at(&cat(&[head, b"]]></goal>"])), (Status::SummaryXmlSyntax, Some(head.len())));
+    // An end tag that does not match: the tag's `<`.
+    assert_eq!(at(&cat(&[head, b"</state>"])), (Status::SummaryXmlSyntax, Some(head.len())));
+
+    // X4.3: the first marker, even after an earlier problem.
+    let xml = b"\x00 <![CDATA[ <![CDATA[";
+    assert_eq!(at(xml), (Status::SummaryXmlStructure, Some(2)));
+
+    // The error carries no input bytes: its message is the status message plus the offset.
+    let e = err(b"<summary/>");
+    assert_eq!(e.to_string(), format!("{} (at byte 0)", e.status()));
+}
+
+#[test]
+fn safe_api_is_pure() {
+    let inputs = [goal("x"), goal("\0"), b"<summary/>".to_vec(), summary_corpus::summary(2000)];
+    for xml in &inputs {
+        let first = validate(xml);
+        for _ in 0..3 {
+            assert_eq!(validate(xml), first);
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// (4) Huge inputs: each answered quickly, with the status the rules give
+
+fn repeat(part: &str, n: usize) -> String {
+    part.repeat(n)
+}
+
+#[test]
+fn huge_nesting() {
+    let n = 1_000_000;
+    let xml = format!("<conversation_summary><goal>{}", repeat("<a>", n));
+    assert_eq!(verdict(&xml), "xml_structure");
+    let xml = format!("<conversation_summary>{}", repeat("<a>", n));
+    assert_eq!(verdict(&xml), "xml_structure");
+    let xml = format!("<conversation_summary><goal>x</goal>{}", repeat("</goal>", n));
+    assert_eq!(verdict(&xml), "xml_syntax");
+    let xml = repeat("<a>", n);
+    assert_eq!(verdict(&xml), "xml_root");
+    // Nested directives: one token, read to the end of the input.
+    let xml = format!("<!x {}", repeat("<", n));
+    assert_eq!(verdict(&xml), "xml_syntax");
+    let xml = format!("<!x {}{}>", repeat("<", n), repeat(">", n));
+    assert_eq!(verdict(&xml), "xml_structure");
+}
+
+#[test]
+fn huge_text() {
+    // 100 MB in release builds, 8 MB in debug builds (same code path, kept under the time budget).
+    let size = if cfg!(debug_assertions) { 8 << 20 } else { 100 << 20 };
+    let line = "the agent keeps context — café &amp; résumé tokens and limits\n";
+    let text = line.repeat(size / line.len() + 1);
+    assert!(text.len() >= size);
+    assert_eq!(verdict(goal(&text)), "ok");
+    // The same run with one bad byte at its very end.
+    let mut bad = text.clone().into_bytes();
+    bad.push(0x01);
+    assert_eq!(verdict(goal(&bad)), "xml_syntax");
+    // Blank, and outside the root.
+    let blank = " \n".repeat(size / 2);
+    assert_eq!(verdict(goal(&blank)), "xml_content");
+    assert_eq!(verdict(between(&blank)), "ok");
+    assert_eq!(verdict(before(&text)), "xml_structure");
+    // Unterminated constructs that run to the end of the input.
+    assert_eq!(verdict(format!("<!--{text}")), "xml_syntax");
+    assert_eq!(verdict(format!("<?pi {text}")), "xml_syntax");
+    assert_eq!(verdict(format!("<!DOCTYPE \"{text}")), "xml_syntax");
+    assert_eq!(verdict(format!("<summary a=\"{}", text.replace('<', ""))), "xml_syntax");
+}
+
+#[test]
+fn huge_attribute_counts() {
+    let n = 100_000;
+    let attrs = (0..n).map(|i| format!(" a{i}=\"{i}\"")).collect::<String>();
+    assert_eq!(verdict(format!("<conversation_summary{attrs}>{BODY}</conversation_summary>")), "xml_structure");
+    assert_eq!(verdict(format!("<conversation_summary><goal{attrs}>x</goal></conversation_summary>")), "xml_structure");
+    assert_eq!(verdict(format!("<summary{attrs}/>")), "xml_root");
+    // The whole tag is read first: a bad last attribute makes it syntax.
+    assert_eq!(verdict(format!("<summary{attrs} bad>")), "xml_syntax");
+    assert_eq!(verdict(format!("<conversation_summary{attrs} x=\"&#0;\">")), "xml_syntax");
+    // Repeated names, no separators.
+    let same = "a=\"1\"".repeat(n);
+    assert_eq!(verdict(format!("<conversation_summary {same}>{BODY}</conversation_summary>")), "xml_structure");
+}
+
+#[test]
+fn huge_token_counts() {
+    let n = 1_000_000;
+    assert_eq!(verdict(repeat("<!--x-->", n)), "xml_structure");
+    assert_eq!(verdict(repeat("<?pi x?>", n)), "xml_structure");
+    assert_eq!(verdict(repeat("<!x>", n)), "xml_structure");
+    assert_eq!(verdict(goal(repeat("&amp;", n))), "ok");
+    assert_eq!(verdict(goal(repeat("&#x1F600;", n))), "ok");
+    assert_eq!(verdict(goal(repeat("é—", n))), "ok");
+    assert_eq!(verdict(goal(repeat("]", n))), "ok");
+    assert_eq!(verdict(goal(format!("{}>", repeat("]", n)))), "xml_syntax");
+    assert_eq!(verdict(goal(repeat("-", n))), "ok");
+    assert_eq!(verdict(format!("<!--{}", repeat("-x", n))), "xml_syntax");
+    assert_eq!(verdict(format!("<?pi {}", repeat("?x", n))), "xml_syntax");
+    assert_eq!(verdict(before(format!("<?xml {}?>", repeat("version=x ", n)))), "xml_structure");
+    assert_eq!(verdict(format!("<{}/>", repeat("a", n))), "xml_root");
+    assert_eq!(verdict(format!("<{}/>", repeat("é", n))), "xml_root");
+    assert_eq!(verdict(format!("<{}/>", repeat("a:", n))), "xml_syntax");
+    assert_eq!(verdict(goal(format!("&#{}65;", repeat("0", n)))), "ok");
+    assert_eq!(verdict(goal(format!("&#{};", repeat("9", n)))), "xml_syntax");
+    assert_eq!(verdict(repeat("<", n)), "xml_syntax");
+    assert_eq!(verdict(repeat("&", n)), "xml_syntax");
+    assert_eq!(verdict(repeat("<![CDATA[", n)), "xml_structure");
+}
+
+// ---------------------------------------------------------------------------------------------
+// (5) Properties: never a panic, one of the four statuses or OK, deterministic, both APIs agree
+
+/// The outcome as a status code, checked against the contract of `validate`.
+fn outcome(xml: &[u8]) -> i32 {
+    let safe = validate(xml);
+    let code = match &safe {
+        Ok(()) => 0,
+        Err(e) => {
+            assert!(
+                matches!(
+                    e.status(),
+                    Status::SummaryXmlSyntax
+                        | Status::SummaryXmlRoot
+                        | Status::SummaryXmlStructure
+                        | Status::SummaryXmlContent
+                ),
+                "unexpected status {:?}",
+                e.status()
+            );
+            assert!(e.offset().is_some_and(|o| o <= xml.len()), "offset {:?} beyond {}", e.offset(), xml.len());
+            e.status().code()
+        }
+    };
+    assert_eq!(validate(xml), safe, "not deterministic");
+    // SAFETY: a live buffer of `xml.len()` bytes.
+    assert_eq!(unsafe { lc_summary_xml_validate(xml.as_ptr(), xml.len()) }, code);
+    code
+}
+
+const FRAGMENTS: &[&[u8]] = &[
+    b"<",
+    b">",
+    b"&",
+    b"]]>",
+    b"<!--",
+    b"-->",
+    b"--",
+    b"&#0;",
+    b"&#x10FFFF;",
+    b"&#xD800;",
+    b"&amp;",
+    b"&bogus;",
+    b"<![CDATA[",
+    b"<?xml version=\"2.0\"?>",
+    b"<?pi?>",
+    b"<!DOCTYPE x>",
+    b"</goal>",
+    b"<goal>",
+    b"<state/>",
+    b"<a:b:c/>",
+    b"\"",
+    b"'",
+    b"=",
+    b"/>",
+    b"\x00",
+    b"\xff",
+    b"\xc3",
+    b"\xef\xbf\xbe",
+    b"\xef\xbb\xbf",
+    b" ",
+    b"\n",
+    b"\r",
+    b"\xc2\xa0",
+    b"\xe3\x80\x80",
+    b"x",
+];
+
+#[derive(Debug, Clone)]
+enum Edit {
+    Insert(usize, u8),
+    Delete(usize),
+    Replace(usize, u8),
+    Splice(usize, usize),
+    Truncate(usize),
+}
+
+fn edit_strategy() -> impl Strategy<Value = Edit> {
+    prop_oneof![
+        (any::<usize>(), any::<u8>()).prop_map(|(at, b)| Edit::Insert(at, b)),
+        any::<usize>().prop_map(Edit::Delete),
+        (any::<usize>(), any::<u8>()).prop_map(|(at, b)| Edit::Replace(at, b)),
+        (any::<usize>(), 0..FRAGMENTS.len()).prop_map(|(at, f)| Edit::Splice(at, f)),
+        any::<usize>().prop_map(Edit::Truncate),
+    ]
+}
+
+fn apply(xml: &mut Vec<u8>, edit: &Edit) {
+    let pos = |at: usize, len: usize| if len == 0 { 0 } else { at % (len + 1) };
+    match *edit {
+        Edit::Insert(at, b) => {
+            let at = pos(at, xml.len());
+            xml.insert(at, b);
+        }
+        Edit::Delete(at) if !xml.is_empty() => {
+            let at = at % xml.len();
+            xml.remove(at);
+        }
+        Edit::Replace(at, b) if !xml.is_empty() => {
+            let at = at % xml.len();
+            xml[at] = b;
+        }
+        Edit::Splice(at, f) => {
+            let at = pos(at, xml.len());
+            xml.splice(at..at, FRAGMENTS[f].iter().copied());
+        }
+        Edit::Truncate(at) => {
+            let at = pos(at, xml.len());
+            xml.truncate(at);
+        }
+        _ => {}
+    }
+}
+
+fn seeds() -> Vec<Vec<u8>> {
+    vec![
+        goal("ship &lt;safe&gt; é — &#x41;"),
+        between("\n  "),
+        b"<conversation_summary><goal>g</goal><constraints>c</constraints><decisions>d</decisions><state>s</state><open_items>o</open_items></conversation_summary>".to_vec(),
+        summary_corpus::summary(400),
+    ]
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2000, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_bytes(xml in proptest::collection::vec(any::<u8>(), 0..300)) {
+        outcome(&xml);
+    }
+
+    #[test]
+    fn random_markup_soup(parts in proptest::collection::vec(0..FRAGMENTS.len(), 0..40)) {
+        let xml: Vec<u8> = parts.iter().flat_map(|&f| FRAGMENTS[f].iter().copied()).collect();
+        outcome(&xml);
+    }
+
+    #[test]
+    fn mutated_summaries(seed in 0usize..4, edits in proptest::collection::vec(edit_strategy(), 1..6)) {
+        let mut xml = seeds()[seed].clone();
+        for edit in &edits {
+            apply(&mut xml, edit);
+        }
+        outcome(&xml);
+    }
+
+    #[test]
+    fn nothing_is_read_ahead(
+        seed in 0usize..4,
+        cut in any::<usize>(),
+        token in 0..DECIDING_TOKENS.len(),
+        tail in proptest::collection::vec(0..FRAGMENTS.len(), 0..8),
+    ) {
+        // X4.2: a token that is rejected decides the result, whatever comes after it. The head is
+        // a valid summary cut just before one of its tags, so every token in it is accepted.
+        let xml = &seeds()[seed];
+        let cuts: Vec<usize> = xml.iter().enumerate().filter(|&(_, &b)| b == b'<').map(|(i, _)| i).collect();
+        let head = &xml[..cuts[cut % cuts.len()]];
+        let decided = cat(&[head, DECIDING_TOKENS[token]]);
+        let expected = validate(&decided);
+        prop_assert!(expected.is_err());
+        let mut longer = decided.clone();
+        for &f in &tail {
+            longer.extend_from_slice(FRAGMENTS[f]);
+        }
+        if !longer.windows(9).any(|w| w == b"<![CDATA[") {
+            prop_assert_eq!(validate(&longer), expected);
+        }
+    }
+}
+
+/// Tokens that are rejected wherever they appear after a valid prefix that ends before a tag.
+const DECIDING_TOKENS: &[&[u8]] = &[
+    b"<!---->",
+    b"<?pi?>",
+    b"<!x>",
+    b"<x/>",
+    b"<x>",
+    b"</wrong>",
+    b"<x a=\"1\"/>",
+    b"<?xml version=\"2\"?>",
+    b"<!-- -- -->",
+    b"\x00",
+    b"&bogus;",
+    b"]]>",
+    b"\xff",
+    b"<1/>",
+    b"<a:b:c>",
+    b"<![x",
+];
+
+#[test]
+fn valid_corpus_sizes() {
+    for size in [0, 100, 300, 1000, 4096, 65536, 1 << 20] {
+        let xml = summary_corpus::summary(size);
+        assert_eq!(verdict(&xml), "ok", "corpus of {size} bytes");
+    }
+}
