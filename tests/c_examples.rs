@@ -5,6 +5,12 @@
 //! Adding an example: put `examples/NAME.c` beside the others and add its runs to `RUNS`; an example
 //! with no run, or a run of a missing example, fails `every_example_has_a_run`.
 //!
+//! C++ examples (`examples/cpp/NAME.cpp`) are built the same way with
+//! `c++ -std=c++17 -Wall -Wextra -Werror -pedantic` and run from the same table.
+//!
+//! `scripts/sanitize` reuses this table: `LOOPCOMPACT_CFLAGS` adds compiler flags (the sanitizers) and
+//! `LOOPCOMPACT_RUNNER` runs each example under a wrapper (valgrind); both are unset in a plain run.
+//!
 //! The cdylib is `target/<profile>/libloopcompact.so`: `cargo test` builds the library target with all
 //! its crate types (cdylib, staticlib, rlib) in one rustc call before linking this test against the
 //! rlib, so the shared library next to `deps/` is always the current one.
@@ -26,6 +32,147 @@ struct Run {
 
 /// Expected results come from the spec (SPEC §4 for the summaries), not from running the examples.
 const RUNS: &[Run] = &[
+    // fingerprint prints the 64 hex characters on success (exit 0), "NAME REASON MESSAGE" when rejected
+    // (exit 1), 2 usage/IO. R10.7: the worked example, pretty-printed in another key order, 5E-1 for 0.5.
+    Run {
+        example: "fingerprint",
+        args: &["examples/data/fingerprint_valid.json"],
+        stdin: None,
+        stdout: "f0c4cabef8241dc5e6550b771cc4bed570508cfbc820a697efc8439438bde5e0\n",
+        exit: 0,
+    },
+    Run {
+        example: "fingerprint",
+        args: &["-"],
+        stdin: Some("examples/data/fingerprint_valid.json"),
+        stdout: "f0c4cabef8241dc5e6550b771cc4bed570508cfbc820a697efc8439438bde5e0\n",
+        exit: 0,
+    },
+    // R10.4 rule 10: plain http to a host that is not loopback.
+    Run {
+        example: "fingerprint",
+        args: &["examples/data/fingerprint_bad_url.json"],
+        stdin: None,
+        stdout: "LC_FINGERPRINT_MODEL Model ",
+        exit: 1,
+    },
+    // Empty input is (NULL, 0): the empty document is wire.
+    Run { example: "fingerprint", args: &["-"], stdin: None, stdout: "LC_FINGERPRINT_WIRE wire ", exit: 1 },
+    Run { example: "fingerprint", args: &[], stdin: None, stdout: "", exit: 2 },
+    Run { example: "fingerprint", args: &["a", "b"], stdin: None, stdout: "", exit: 2 },
+    Run { example: "fingerprint", args: &["examples/data/no_such_file.json"], stdin: None, stdout: "", exit: 2 },
+    // compact_roundtrip prints "input NAME REASON MESSAGE", "fitted N bytes", "result NAME REASON MESSAGE",
+    // then "summary:" and the text (REASON "-" when empty): exit 0 valid, 1 rejected, 2 usage/IO.
+    Run {
+        example: "compact_roundtrip",
+        args: &["examples/data/input_valid.json", "examples/data/result_valid.json"],
+        stdin: None,
+        stdout: "result LC_OK - Success.\nsummary:\n<conversation_summary>\n<goal>Fix the nightly build",
+        exit: 0,
+    },
+    // E7: canonical length of input_valid.json (computed from the spec rules by hand).
+    Run {
+        example: "compact_roundtrip",
+        args: &["examples/data/input_valid.json", "examples/data/result_valid.json"],
+        stdin: None,
+        stdout: "fitted 1487 bytes",
+        exit: 0,
+    },
+    // O6.4 / X4.22: entities stay escaped in the summary.
+    Run {
+        example: "compact_roundtrip",
+        args: &["examples/data/input_valid.json", "examples/data/result_valid.json"],
+        stdin: None,
+        stdout: "Patch &lt;src/config.rs&gt; and re-run",
+        exit: 0,
+    },
+    // O6.2 step 8: revision 6 instead of 7.
+    Run {
+        example: "compact_roundtrip",
+        args: &["examples/data/input_valid.json", "examples/data/result_wrong_identity.json"],
+        stdin: None,
+        stdout: "result LC_SUMMARY_IDENTITY identity ",
+        exit: 1,
+    },
+    // X4.18: decisions before constraints.
+    Run {
+        example: "compact_roundtrip",
+        args: &["examples/data/input_valid.json", "examples/data/result_bad_xml.json"],
+        stdin: None,
+        stdout: "result LC_SUMMARY_XML_STRUCTURE xml_structure ",
+        exit: 1,
+    },
+    // O6.2 step 2: no output usage reported.
+    Run {
+        example: "compact_roundtrip",
+        args: &["examples/data/input_valid.json", "examples/data/result_valid.json", "0"],
+        stdin: None,
+        stdout: "result LC_SUMMARY_TOKEN_USAGE token_usage ",
+        exit: 1,
+    },
+    // O6.2 step 3: equal to max_summary_tokens (2048) is fine, one more is not.
+    Run {
+        example: "compact_roundtrip",
+        args: &["examples/data/input_valid.json", "examples/data/result_valid.json", "2048"],
+        stdin: None,
+        stdout: "result LC_OK - ",
+        exit: 0,
+    },
+    Run {
+        example: "compact_roundtrip",
+        args: &["examples/data/input_valid.json", "examples/data/result_valid.json", "2049"],
+        stdin: None,
+        stdout: "result LC_SUMMARY_TOKEN_LIMIT token_limit ",
+        exit: 1,
+    },
+    // O6.2 step 1: result_valid.json is 795 bytes.
+    Run {
+        example: "compact_roundtrip",
+        args: &["examples/data/input_valid.json", "examples/data/result_valid.json", "1", "794"],
+        stdin: None,
+        stdout: "result LC_SUMMARY_BYTE_LIMIT byte_limit ",
+        exit: 1,
+    },
+    // W5.2 step 1: a result document is not an input (unknown key summary, no transcript).
+    Run {
+        example: "compact_roundtrip",
+        args: &["examples/data/result_valid.json", "examples/data/result_valid.json"],
+        stdin: None,
+        stdout: "input LC_INPUT_WIRE wire ",
+        exit: 1,
+    },
+    // F7.3: one byte under the canonical size stubs the one tool message (1333 bytes).
+    Run {
+        example: "compact_roundtrip",
+        args: &["--max-input-bytes", "1486", "examples/data/input_valid.json", "examples/data/result_valid.json"],
+        stdin: None,
+        stdout: "fitted 1333 bytes",
+        exit: 0,
+    },
+    // F7.4: nothing fits under 1332.
+    Run {
+        example: "compact_roundtrip",
+        args: &["--max-input-bytes", "1332", "examples/data/input_valid.json", "examples/data/result_valid.json"],
+        stdin: None,
+        stdout: "fit LC_INPUT_TOO_LARGE too_large ",
+        exit: 1,
+    },
+    // Usage and I/O errors: nothing on stdout.
+    Run { example: "compact_roundtrip", args: &["examples/data/input_valid.json"], stdin: None, stdout: "", exit: 2 },
+    Run {
+        example: "compact_roundtrip",
+        args: &["examples/data/input_valid.json", "examples/data/no_such_file.json"],
+        stdin: None,
+        stdout: "",
+        exit: 2,
+    },
+    Run {
+        example: "compact_roundtrip",
+        args: &["examples/data/input_valid.json", "examples/data/result_valid.json", "-1"],
+        stdin: None,
+        stdout: "",
+        exit: 2,
+    },
     // policy FILE QUALITY [--manual | --compact-at N --rearm-below N] [OCCUPANCY...] (SPEC P8.3, L9.3).
     Run {
         example: "policy",
@@ -155,6 +302,95 @@ const RUNS: &[Run] = &[
     // Usage and I/O errors.
     Run { example: "validate_summary", args: &["a", "b"], stdin: None, stdout: "", exit: 2 },
     Run { example: "validate_summary", args: &["examples/data/no_such_file.xml"], stdin: None, stdout: "", exit: 2 },
+    // --- examples/cpp/roundtrip.cpp: INPUT RESULT OUTPUT_TOKENS MAX_OUTPUT_BYTES REQUEST_LIMIT; one
+    // line "STEP: NAME REASON MESSAGE" per step (input, request, result), then the summary (O6.4).
+    // The samples are compact_roundtrip's: result_*.json are 795 bytes, max_summary_tokens is 2048.
+    Run {
+        example: "roundtrip",
+        args: &["examples/data/input_valid.json", "examples/data/result_valid.json", "1", "795", "4096"],
+        stdin: None,
+        // E7: the canonical length, as for compact_roundtrip; F7.2: it fits as is.
+        stdout: "request bytes: 1487\nresult: LC_OK - Success.\n<conversation_summary>\n<goal>Fix the nightly build",
+        exit: 0,
+    },
+    // F7.3: the one tool message stubbed, 154 bytes shorter; F7.4: then nothing else can shrink.
+    Run {
+        example: "roundtrip",
+        args: &["examples/data/input_valid.json", "examples/data/result_valid.json", "1", "795", "1400"],
+        stdin: None,
+        stdout: "request bytes: 1333\nresult: LC_OK - ",
+        exit: 0,
+    },
+    Run {
+        example: "roundtrip",
+        args: &["examples/data/input_valid.json", "examples/data/result_valid.json", "1", "795", "1332"],
+        stdin: None,
+        stdout: "request: LC_INPUT_TOO_LARGE too_large ",
+        exit: 1,
+    },
+    // O6.2 step 8: revision 6 instead of 7.
+    Run {
+        example: "roundtrip",
+        args: &["examples/data/input_valid.json", "examples/data/result_wrong_identity.json", "1", "795", "4096"],
+        stdin: None,
+        stdout: "result: LC_SUMMARY_IDENTITY identity ",
+        exit: 1,
+    },
+    // X4.18: decisions before constraints.
+    Run {
+        example: "roundtrip",
+        args: &["examples/data/input_valid.json", "examples/data/result_bad_xml.json", "1", "795", "4096"],
+        stdin: None,
+        stdout: "result: LC_SUMMARY_XML_STRUCTURE xml_structure ",
+        exit: 1,
+    },
+    // O6.2 steps 1 and 3.
+    Run {
+        example: "roundtrip",
+        args: &["examples/data/input_valid.json", "examples/data/result_valid.json", "1", "794", "4096"],
+        stdin: None,
+        stdout: "result: LC_SUMMARY_BYTE_LIMIT byte_limit ",
+        exit: 1,
+    },
+    Run {
+        example: "roundtrip",
+        args: &["examples/data/input_valid.json", "examples/data/result_valid.json", "2049", "795", "4096"],
+        stdin: None,
+        stdout: "result: LC_SUMMARY_TOKEN_LIMIT token_limit ",
+        exit: 1,
+    },
+    // The input from standard input (2048 tokens: equal to the budget is fine); a reply is not an
+    // input document (W5.2: unknown key `summary`).
+    Run {
+        example: "roundtrip",
+        args: &["-", "examples/data/result_valid.json", "2048", "795", "4096"],
+        stdin: Some("examples/data/input_valid.json"),
+        stdout: "result: LC_OK - ",
+        exit: 0,
+    },
+    Run {
+        example: "roundtrip",
+        args: &["-", "examples/data/result_valid.json", "1", "795", "4096"],
+        stdin: Some("examples/data/result_valid.json"),
+        stdout: "input: LC_INPUT_WIRE wire ",
+        exit: 1,
+    },
+    Run { example: "roundtrip", args: &["examples/data/input_valid.json"], stdin: None, stdout: "", exit: 2 },
+    Run {
+        example: "roundtrip",
+        args: &["examples/data/input_valid.json", "examples/data/no_such_file.json", "1", "1", "1"],
+        stdin: None,
+        stdout: "",
+        exit: 2,
+    },
+    Run {
+        example: "roundtrip",
+        args: &["examples/data/input_valid.json", "examples/data/result_valid.json", "-1", "1", "1"],
+        stdin: None,
+        stdout: "",
+        exit: 2,
+    },
+    // --- end of examples/cpp/roundtrip.cpp
 ];
 
 fn manifest_dir() -> &'static Path {
@@ -174,12 +410,45 @@ fn example_sources() -> Vec<PathBuf> {
         .map(|entry| entry.unwrap().path())
         .filter(|path| path.extension().is_some_and(|e| e == "c"))
         .collect();
+    // C++ examples, built with c++ -std=c++17 (see `compiler`).
+    sources.extend(
+        std::fs::read_dir(manifest_dir().join("examples").join("cpp"))
+            .unwrap()
+            .map(|entry| entry.unwrap().path())
+            .filter(|path| path.extension().is_some_and(|e| e == "cpp")),
+    );
     sources.sort();
     sources
 }
 
+/// The compiler and language standard for a source: C99 for `.c`, C++17 for `.cpp`.
+fn compiler(source: &Path) -> (&'static str, &'static str) {
+    if source.extension().is_some_and(|e| e == "cpp") { ("c++", "-std=c++17") } else { ("cc", "-std=c99") }
+}
+
 fn stem(path: &Path) -> String {
     path.file_stem().unwrap().to_str().unwrap().to_owned()
+}
+
+/// Extra compiler flags from `LOOPCOMPACT_CFLAGS` (whitespace-separated), e.g. the sanitizer flags
+/// of `scripts/sanitize`; none by default.
+fn extra_cflags() -> Vec<String> {
+    std::env::var("LOOPCOMPACT_CFLAGS").unwrap_or_default().split_whitespace().map(str::to_owned).collect()
+}
+
+/// The command that runs an example: the executable itself, or `LOOPCOMPACT_RUNNER`
+/// (whitespace-separated, e.g. `valgrind --error-exitcode=99`) with the executable as its argument.
+fn example_command(exe: &Path) -> Command {
+    let runner = std::env::var("LOOPCOMPACT_RUNNER").unwrap_or_default();
+    let mut words = runner.split_whitespace();
+    match words.next() {
+        Some(program) => {
+            let mut command = Command::new(program);
+            command.args(words).arg(exe);
+            command
+        }
+        None => Command::new(exe),
+    }
 }
 
 /// Compiles every example once per test process; returns the directory holding the executables.
@@ -198,8 +467,9 @@ fn built_examples() -> &'static Path {
         rpath.push(&lib_dir);
         for source in example_sources() {
             let exe = out_dir.join(stem(&source));
-            let output = Command::new("cc")
-                .args(["-std=c99", "-Wall", "-Wextra", "-Werror", "-pedantic", "-I"])
+            let (cc, std) = compiler(&source);
+            let output = Command::new(cc)
+                .args([std, "-Wall", "-Wextra", "-Werror", "-pedantic", "-I"])
                 .arg(manifest_dir().join("include"))
                 .arg(&source)
                 .arg("-o")
@@ -208,8 +478,9 @@ fn built_examples() -> &'static Path {
                 .arg(&lib_dir)
                 .arg("-lloopcompact")
                 .arg(&rpath)
+                .args(extra_cflags())
                 .output()
-                .unwrap_or_else(|e| panic!("cannot run `cc` (a C toolchain is required): {e}"));
+                .unwrap_or_else(|e| panic!("cannot run `{cc}` (a C/C++ toolchain is required): {e}"));
             assert!(
                 output.status.success(),
                 "{} does not compile:\n{}{}",
@@ -261,7 +532,7 @@ fn examples_build_and_run() {
             Some(file) => Stdio::from(std::fs::File::open(manifest_dir().join(file)).unwrap()),
             None => Stdio::null(),
         };
-        let output = Command::new(dir.join(run.example))
+        let output = example_command(&dir.join(run.example))
             .args(run.args)
             .current_dir(manifest_dir())
             .stdin(stdin)

@@ -1,0 +1,410 @@
+//! Runs the `loopcompact` command-line tool (src/bin/loopcompact.rs) as a user would: every
+//! subcommand on valid and invalid documents, `--json`, standard input, usage and I/O errors, and
+//! every public conformance vector through `--json` (the verdict must be the row's expectation).
+//!
+//! Documents come from the bundled vectors (tests/vectors) and examples/data, so the expected
+//! verdicts are the spec's, not the tool's.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+use serde_json::Value;
+
+const BIN: &str = env!("CARGO_BIN_EXE_loopcompact");
+
+fn manifest_dir() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// Runs the tool from the manifest directory with `stdin` on standard input.
+fn run(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .current_dir(manifest_dir())
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot run {BIN}: {e}"));
+    let mut pipe = child.stdin.take().unwrap();
+    // The tool may exit (usage error) before reading: a broken pipe is fine.
+    let _ = pipe.write_all(stdin);
+    drop(pipe);
+    child.wait_with_output().unwrap()
+}
+
+fn stdout(output: &Output) -> String {
+    String::from_utf8(output.stdout.clone()).unwrap()
+}
+
+fn describe(args: &[&str], output: &Output) -> String {
+    format!(
+        "loopcompact {args:?}: exit {:?}, stdout {:?}, stderr {:?}",
+        output.status.code(),
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    )
+}
+
+/// Runs the tool and checks the exit status; returns the output.
+fn expect_exit(args: &[&str], stdin: &[u8], code: i32) -> Output {
+    let output = run(args, stdin);
+    assert_eq!(output.status.code(), Some(code), "{}", describe(args, &output));
+    output
+}
+
+/// Runs the tool with `--json` and returns the one JSON object it printed.
+fn json(args: &[&str], stdin: &[u8], code: i32) -> Value {
+    let mut all = vec!["--json"];
+    all.extend_from_slice(args);
+    let output = expect_exit(&all, stdin, code);
+    let text = stdout(&output);
+    assert_eq!(text.lines().count(), 1, "{}", describe(&all, &output));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("{e}: {}", describe(&all, &output)))
+}
+
+/// A file holding `bytes` in this test binary's temporary directory.
+fn temp_file(name: &str, bytes: &[u8]) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("cli");
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).unwrap();
+    path
+}
+
+fn rows(file: &str) -> Vec<Value> {
+    let text = std::fs::read_to_string(manifest_dir().join("tests/vectors").join(file)).unwrap();
+    text.lines().filter(|l| !l.trim().is_empty()).map(|l| serde_json::from_str(l).unwrap()).collect()
+}
+
+fn row(file: &str, name: &str) -> Value {
+    rows(file).into_iter().find(|r| r["name"] == name).unwrap_or_else(|| panic!("{file} has no row {name:?}"))
+}
+
+/// A byte field of a vector row: `x`, or `x_base64` when it is not UTF-8 (V12.2).
+fn bytes(row: &Value, field: &str) -> Vec<u8> {
+    if let Some(text) = row[field].as_str() {
+        return text.as_bytes().to_vec();
+    }
+    let encoded = row[format!("{field}_base64")].as_str().unwrap_or_else(|| panic!("row without {field}: {row}"));
+    base64_decode(encoded)
+}
+
+fn base64_decode(text: &str) -> Vec<u8> {
+    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut out = Vec::new();
+    let (mut acc, mut bits) = (0u32, 0);
+    for c in text.bytes().filter(|&c| c != b'=' && c != b'\n' && c != b'\r') {
+        let v = ALPHABET.iter().position(|&a| a == c).unwrap_or_else(|| panic!("bad base64 {text:?}")) as u32;
+        acc = (acc << 6) | v;
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+        }
+    }
+    out
+}
+
+fn path_str(path: &Path) -> &str {
+    path.to_str().unwrap()
+}
+
+// ---- summary -------------------------------------------------------------------------------
+
+#[test]
+fn summary_valid_and_rejected() {
+    let output = expect_exit(&["summary", "examples/data/summary_valid.xml"], b"", 0);
+    assert_eq!(stdout(&output), "summary: valid (LC_OK)\n");
+
+    let output = expect_exit(&["summary", "examples/data/summary_bad_root.xml"], b"", 1);
+    let text = stdout(&output);
+    assert!(text.starts_with("summary: rejected: LC_SUMMARY_XML_ROOT (207) reason xml_root at byte "), "{text}");
+    assert!(text.ends_with("The summary's root element is missing or is not conversation_summary.\n"), "{text}");
+    assert!(output.stderr.is_empty());
+}
+
+#[test]
+fn summary_json_from_stdin() {
+    // X4.6: &nbsp; is not a predefined entity; the offset points into the document.
+    let xml = std::fs::read(manifest_dir().join("examples/data/summary_bad_syntax.xml")).unwrap();
+    let v = json(&["summary", "-"], &xml, 1);
+    assert_eq!(v["ok"], false);
+    assert_eq!(v["document"], "summary");
+    assert_eq!(v["status"], 206);
+    assert_eq!(v["name"], "LC_SUMMARY_XML_SYNTAX");
+    assert_eq!(v["reason"], "xml_syntax");
+    assert_eq!(v["message"], "The summary is not well-formed XML.");
+    let offset = v["offset"].as_u64().expect("a syntax error has an offset") as usize;
+    assert!(offset < xml.len());
+    assert_eq!(xml.get(offset), Some(&b'&'), "the offset of &nbsp;");
+
+    let v = json(&["summary", "-"], b"<conversation_summary><goal>g</goal><constraints/><decisions/><state>s</state><open_items/></conversation_summary>", 0);
+    assert_eq!(
+        v,
+        serde_json::json!({"ok": true, "document": "summary", "status": 0, "name": "LC_OK", "reason": "", "message": "Success.", "offset": null})
+    );
+
+    // An empty standard input is the empty document: xml_root (X4.19).
+    let v = json(&["summary", "-"], b"", 1);
+    assert_eq!(v["name"], "LC_SUMMARY_XML_ROOT");
+}
+
+// ---- input ---------------------------------------------------------------------------------
+
+#[test]
+fn input_valid_and_rejected() {
+    let valid = temp_file("input_valid.json", &bytes(&row("input.jsonl", "canonical v1 round trip"), "input"));
+    let output = expect_exit(&["input", path_str(&valid)], b"", 0);
+    assert_eq!(stdout(&output), "input: valid (LC_OK)\n");
+
+    let wrong = bytes(&row("input.jsonl", "wrong version"), "input");
+    let output = expect_exit(&["input", "-"], &wrong, 1);
+    assert!(stdout(&output).starts_with("input: rejected: LC_INPUT_WIRE (100) reason wire"), "{}", stdout(&output));
+
+    let v = json(&["input", "-"], &wrong, 1);
+    assert_eq!((v["status"].as_i64(), v["reason"].as_str()), (Some(100), Some("wire")));
+}
+
+// ---- output --------------------------------------------------------------------------------
+
+fn output_files(name: &str) -> (Value, PathBuf, PathBuf) {
+    let r = row("output.jsonl", name);
+    let slug: String = name.chars().map(|c| if c.is_ascii_alphanumeric() { c } else { '_' }).collect();
+    let input = temp_file(&format!("output_{slug}_in.json"), &bytes(&r, "input_wire"));
+    let result = temp_file(&format!("output_{slug}_result.json"), &bytes(&r, "output"));
+    (r, input, result)
+}
+
+fn numbers(r: &Value) -> (String, String) {
+    (r["output_tokens"].as_u64().unwrap().to_string(), r["max_output_bytes"].as_u64().unwrap().to_string())
+}
+
+#[test]
+fn output_prints_the_exact_summary() {
+    let (r, input, result) = output_files("valid");
+    let (tokens, max) = numbers(&r);
+    let args = ["output", "--input", path_str(&input), path_str(&result), "--tokens", &tokens, "--max-bytes", &max];
+    let output = expect_exit(&args, b"", 0);
+    // O6.4: the decoded summary, byte for byte, no newline added.
+    assert_eq!(stdout(&output), r["summary"].as_str().unwrap());
+
+    // Options in any order, RESULT from standard input.
+    let reply = std::fs::read(&result).unwrap();
+    let args = ["output", "--max-bytes", &max, "-", "--tokens", &tokens, "--input", path_str(&input)];
+    let v = json(&args, &reply, 0);
+    assert_eq!(v["ok"], true);
+    assert_eq!(v["document"], "output");
+    assert_eq!(v["summary"], r["summary"]);
+}
+
+#[test]
+fn output_rejections() {
+    let (r, input, result) = output_files("invalid xml wrong root");
+    let (tokens, max) = numbers(&r);
+    let args = ["output", "--input", path_str(&input), path_str(&result), "--tokens", &tokens, "--max-bytes", &max];
+    let output = expect_exit(&args, b"", 1);
+    assert!(stdout(&output).starts_with("output: rejected: LC_SUMMARY_XML_ROOT (207) reason xml_root"));
+
+    // O6.2 step 1: a zero byte limit rejects everything; step 2: no reported usage.
+    let (_, input, result) = output_files("valid");
+    let base = ["output", "--input", path_str(&input), path_str(&result)];
+    let v = json(&[&base[..], &["--tokens", "1", "--max-bytes", "0"]].concat(), b"", 1);
+    assert_eq!((v["name"].as_str(), v["offset"].is_null()), (Some("LC_SUMMARY_BYTE_LIMIT"), true));
+    let v = json(&[&base[..], &["--tokens", "0", "--max-bytes", "100000"]].concat(), b"", 1);
+    assert_eq!(v["name"], "LC_SUMMARY_TOKEN_USAGE");
+
+    // An input that does not parse is reported as the input's verdict.
+    let bad_input = temp_file("output_bad_input.json", b"{}");
+    let args = ["output", "--input", path_str(&bad_input), path_str(&result), "--tokens", "1", "--max-bytes", "9999"];
+    let v = json(&args, b"", 1);
+    assert_eq!((v["document"].as_str(), v["name"].as_str()), (Some("input"), Some("LC_INPUT_WIRE")));
+}
+
+// ---- fingerprint ---------------------------------------------------------------------------
+
+#[test]
+fn fingerprint_prints_the_digest() {
+    let rows = rows("fingerprint.jsonl");
+    let r = rows.iter().find(|r| r["expect"] == "ok" && r.get("null_ptr").is_none()).unwrap();
+    let file = temp_file("fingerprint_ok.json", &bytes(r, "input"));
+    let output = expect_exit(&["fingerprint", path_str(&file)], b"", 0);
+    assert_eq!(stdout(&output), format!("{}\n", r["sha256"].as_str().unwrap()));
+
+    let v = json(&["fingerprint", "-"], &bytes(r, "input"), 0);
+    assert_eq!(v["fingerprint"], r["sha256"]);
+    assert_eq!(v["name"], "LC_OK");
+
+    let output = expect_exit(&["fingerprint", "examples/data/fingerprint_bad_url.json"], b"", 1);
+    assert!(stdout(&output).starts_with("fingerprint: rejected: LC_FINGERPRINT_MODEL (404) reason Model"));
+    let v = json(&["fingerprint", "-"], b"[]", 1);
+    assert_eq!(v["name"], "LC_FINGERPRINT_WIRE");
+    assert!(v.get("fingerprint").is_none());
+}
+
+// ---- policy, context -----------------------------------------------------------------------
+
+#[test]
+fn policy_compaction_and_observation() {
+    let output = expect_exit(&["policy", "examples/data/policy_valid.json", "--quality", "1"], b"", 0);
+    assert_eq!(stdout(&output), "policy: valid (LC_OK)\n");
+    // A3.5: 259 is an unknown quality, accepted by no CounterPolicy (not 3).
+    let v = json(&["policy", "--quality", "259", "examples/data/policy_valid.json"], b"", 1);
+    assert_eq!(v["name"], "LC_POLICY_COUNTER_POLICY");
+    let output = expect_exit(&["policy", "examples/data/policy_bad_rearm.json", "--quality", "2"], b"", 1);
+    assert!(stdout(&output).starts_with("policy: rejected: LC_POLICY_REARM_BELOW (303) reason RearmBelow"));
+
+    let observation = br#"{"ReservedOutput":32,"SafetyMargin":0,"CountTimeout":37000001}"#;
+    let v = json(&["policy", "-", "--quality", "2", "--observation"], observation, 0);
+    assert_eq!(v["document"], "observation");
+    let v = json(&["policy", "-", "--quality", "3", "--observation"], observation, 1);
+    assert_eq!(v["name"], "LC_OBSERVATION_SAFETY_MARGIN");
+    // The same document is not a compaction policy.
+    let v = json(&["policy", "-", "--quality", "2"], observation, 1);
+    assert_eq!(v["name"], "LC_POLICY_WIRE");
+    assert!(v["offset"].is_u64());
+}
+
+#[test]
+fn context_config() {
+    let ok = row("policy.jsonl", "context: observation owns admission");
+    let output = expect_exit(&["context", "-"], &bytes(&ok, "config"), 0);
+    assert_eq!(stdout(&output), "context: valid (LC_OK)\n");
+    let bad = row("policy.jsonl", "context: counter requires policy");
+    let v = json(&["context", "-"], &bytes(&bad, "config"), 1);
+    assert_eq!(v["name"], "LC_CONTEXT_MISSING_POLICY");
+    assert_eq!(v["reason"], "missing_context_policy");
+}
+
+// ---- usage and I/O errors: exit 2, nothing on stdout ---------------------------------------
+
+#[test]
+fn usage_and_io_errors() {
+    let cases: &[&[&str]] = &[
+        &[],
+        &["--json"],
+        &["frobnicate", "x"],
+        &["summary"],
+        &["summary", "a", "b"],
+        &["summary", "--bogus"],
+        &["summary", "examples/data/no_such_file.xml"],
+        &["input", "examples/data"],
+        &["policy", "examples/data/policy_valid.json"],
+        &["policy", "examples/data/policy_valid.json", "--quality"],
+        &["policy", "examples/data/policy_valid.json", "--quality", "three"],
+        &["policy", "examples/data/policy_valid.json", "--quality", "2", "--strict"],
+        &["output", "--input", "-", "-", "--tokens", "1", "--max-bytes", "10"],
+        &["output", "--input", "x.json", "y.json", "--tokens", "-1", "--max-bytes", "10"],
+        &["output", "--input", "x.json", "y.json", "--tokens", "1"],
+        &["output", "y.json", "--tokens", "1", "--max-bytes", "10"],
+        &["output", "--input", "x.json", "--tokens", "1", "--max-bytes", "10"],
+        &["output", "--input", "x.json", "y.json", "--tokens", "1", "--max-bytes", "18446744073709551616"],
+    ];
+    for args in cases {
+        let output = expect_exit(args, b"", 2);
+        assert!(output.stdout.is_empty(), "{}", describe(args, &output));
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.starts_with("loopcompact: "), "{}", describe(args, &output));
+    }
+}
+
+#[test]
+fn help_and_version() {
+    let output = expect_exit(&["--help"], b"", 0);
+    let text = stdout(&output);
+    assert!(text.starts_with("usage: loopcompact"), "{text}");
+    for command in ["summary", "input", "output", "fingerprint", "policy", "context"] {
+        assert!(text.contains(&format!("\n  {command} ")), "help lacks {command}");
+    }
+    let output = expect_exit(&["--version"], b"", 0);
+    assert_eq!(
+        stdout(&output),
+        format!("loopcompact {} (C ABI version {})\n", loopcompact::VERSION, loopcompact::ABI_VERSION)
+    );
+}
+
+// ---- every public vector through --json ----------------------------------------------------
+
+/// Runs `args` with `--json` and `stdin`; returns the verdict's `reason` or `name`, the exit code
+/// and the whole verdict.
+fn verdict(args: &[&str], stdin: &[u8]) -> (Value, Option<i32>) {
+    let mut all = vec!["--json"];
+    all.extend_from_slice(args);
+    let output = run(&all, stdin);
+    let v: Value =
+        serde_json::from_slice(&output.stdout).unwrap_or_else(|e| panic!("{e}: {}", describe(&all, &output)));
+    (v, output.status.code())
+}
+
+/// `expect` of a row against a verdict: `"ok"` or the reason string (V12.2).
+fn matches(expect: &Value, v: &Value, code: Option<i32>) -> bool {
+    let ok = expect == "ok";
+    v["ok"] == ok && code == Some(if ok { 0 } else { 1 }) && (ok || v["reason"] == *expect)
+}
+
+#[test]
+fn every_vector_row() {
+    let mut failures = Vec::new();
+    let mut count = 0;
+    for r in rows("summary_xml.jsonl") {
+        let (v, code) = verdict(&["summary", "-"], &bytes(&r, "xml"));
+        count += 1;
+        if !matches(&r["expect"], &v, code) {
+            failures.push(format!("summary_xml {}: {v}", r["name"]));
+        }
+    }
+    for r in rows("input.jsonl").into_iter().filter(|r| r["kind"] == "decode") {
+        let (v, code) = verdict(&["input", "-"], &bytes(&r, "input"));
+        count += 1;
+        if !matches(&r["expect"], &v, code) {
+            failures.push(format!("input {}: {v}", r["name"]));
+        }
+    }
+    for r in rows("fingerprint.jsonl") {
+        let (v, code) = verdict(&["fingerprint", "-"], &bytes(&r, "input"));
+        count += 1;
+        if !matches(&r["expect"], &v, code) || (r["expect"] == "ok" && v["fingerprint"] != r["sha256"]) {
+            failures.push(format!("fingerprint {}: {v}", r["name"]));
+        }
+    }
+    for (i, r) in rows("output.jsonl").into_iter().enumerate() {
+        let input = temp_file(&format!("vector_output_{i}.json"), &bytes(&r, "input_wire"));
+        let (tokens, max) = numbers(&r);
+        let args = ["output", "--input", path_str(&input), "-", "--tokens", &tokens, "--max-bytes", &max];
+        let (v, code) = verdict(&args, &bytes(&r, "output"));
+        count += 1;
+        if !matches(&r["expect"], &v, code) || (r["expect"] == "ok" && v["summary"] != r["summary"]) {
+            failures.push(format!("output {}: {v}", r["name"]));
+        }
+    }
+    for r in rows("policy.jsonl") {
+        let (v, code) = match r["kind"].as_str().unwrap() {
+            kind @ ("compaction_policy" | "observation_policy") => {
+                let quality = r["counter_quality"].as_i64().unwrap().to_string();
+                let mut args = vec!["policy", "-", "--quality", &quality];
+                if kind == "observation_policy" {
+                    args.push("--observation");
+                }
+                verdict(&args, &bytes(&r, "policy"))
+            }
+            "context_config" => {
+                let (v, code) = verdict(&["context", "-"], &bytes(&r, "config"));
+                count += 1;
+                let ok = code == Some(if r["expect"] == "ok" { 0 } else { 1 });
+                if !ok || v["name"] != r["expect_status"] {
+                    failures.push(format!("context {}: {v}", r["name"]));
+                }
+                continue;
+            }
+            // Limits, occupancy, pressure and replacement have no subcommand.
+            _ => continue,
+        };
+        count += 1;
+        if !matches(&r["expect"], &v, code) {
+            failures.push(format!("policy {}: {v}", r["name"]));
+        }
+    }
+    assert!(count > 400, "only {count} rows ran");
+    assert!(failures.is_empty(), "{} of {count} rows failed:\n{}", failures.len(), failures.join("\n"));
+}
