@@ -1,0 +1,60 @@
+//! Runs one benchmark case a fixed number of times, for instruction counting under
+//! `valgrind --tool=callgrind` (a CPU-independent regression guard, see `scripts/bench`).
+//!
+//! `cargo run --release --example instructions -- CASE ITERATIONS`; the script runs each case with
+//! 0 and N iterations and divides the difference by N, so input generation does not count.
+#![allow(clippy::unwrap_used, clippy::expect_used)]
+
+use std::hint::black_box;
+
+use loopcompact::wire::CompactionInput;
+
+#[path = "../tests/summary_corpus/mod.rs"]
+mod summary_corpus;
+#[path = "../tests/wire_corpus/mod.rs"]
+mod wire_corpus;
+
+const FINGERPRINT_DOC: &str = include_str!("data/fingerprint_valid.json");
+
+fn main() {
+    let mut args = std::env::args().skip(1);
+    let case = args.next().expect("usage: instructions CASE ITERATIONS");
+    let iterations: u64 = args.next().and_then(|n| n.parse().ok()).expect("ITERATIONS must be a number");
+    match case.as_str() {
+        "summary_4KB" | "summary_1MB" => {
+            let xml = summary_corpus::summary(if case == "summary_4KB" { 4 * 1024 } else { 1024 * 1024 });
+            for _ in 0..iterations {
+                loopcompact::summary::validate(black_box(&xml)).unwrap();
+            }
+        }
+        "transcript_1MB" => {
+            let wire = wire_corpus::transcript_wire(1 << 20);
+            for _ in 0..iterations {
+                CompactionInput::validate(black_box(&wire)).unwrap();
+            }
+        }
+        "output_4KB" => {
+            let input = CompactionInput::parse(&wire_corpus::transcript_wire(1 << 20)).unwrap();
+            let reply = wire_corpus::reply_4k();
+            for _ in 0..iterations {
+                black_box(input.validate_output(black_box(&reply), 1, u64::MAX).unwrap());
+            }
+        }
+        "fit_1MB_half" => {
+            let wire = wire_corpus::transcript_wire(1 << 20);
+            let input = CompactionInput::parse(&wire).unwrap();
+            for _ in 0..iterations {
+                black_box(input.encode_within(wire.len() as u64 / 2).unwrap());
+            }
+        }
+        "fingerprint" => {
+            for _ in 0..iterations {
+                black_box(
+                    loopcompact::fingerprint::RequestFingerprint::compute(black_box(FINGERPRINT_DOC.as_bytes()))
+                        .unwrap(),
+                );
+            }
+        }
+        other => panic!("unknown case {other}"),
+    }
+}
