@@ -10,7 +10,6 @@
 
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
-use std::borrow::Cow;
 use std::io::{Read, Write};
 use std::process::ExitCode;
 
@@ -64,7 +63,7 @@ struct Verdict<'a> {
 enum Success<'a> {
     Valid,
     Fingerprint(String),
-    Summary(Cow<'a, str>),
+    Summary(loopcompact::wire::Summary<'a>),
 }
 
 /// The `--json` form of a verdict.
@@ -257,7 +256,7 @@ fn report(json: bool, verdict: &Verdict<'_>) -> Result<ExitCode, Fatal> {
     let written = if json {
         let (fingerprint, summary) = match &verdict.result {
             Ok(Success::Fingerprint(hex)) => (Some(hex.as_str()), None),
-            Ok(Success::Summary(text)) => (None, Some(text.as_ref())),
+            Ok(Success::Summary(text)) => (None, Some(text.as_str())),
             _ => (None, None),
         };
         let line = JsonVerdict {

@@ -48,6 +48,53 @@ impl core::fmt::Display for InputTooLarge {
 
 impl std::error::Error for InputTooLarge {}
 
+/// The summary of an accepted reply (O6.4): the decoded `summary` string, which is the exact text of
+/// the replacement user message (the XML unchanged, entities still escaped, X4.22). Borrowed from
+/// the reply when the JSON string had no escapes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Summary<'o> {
+    bytes: Cow<'o, [u8]>,
+}
+
+impl<'o> Summary<'o> {
+    /// The summary's UTF-8 bytes.
+    #[must_use]
+    pub fn as_bytes(&self) -> &[u8] {
+        &self.bytes
+    }
+
+    /// The summary text.
+    #[must_use]
+    pub fn as_str(&self) -> &str {
+        // Always valid: the grammar accepted it, and it checks every character (X4.8, X4.9).
+        simdutf8::basic::from_utf8(&self.bytes).unwrap_or_default()
+    }
+
+    /// Length in bytes.
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.bytes.len()
+    }
+
+    /// Never true for an accepted summary; here for completeness.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.bytes.is_empty()
+    }
+
+    /// The text as an owned `String`.
+    #[must_use]
+    pub fn into_string(self) -> String {
+        self.as_str().to_owned()
+    }
+}
+
+impl core::fmt::Display for Summary<'_> {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 impl CompactionInput {
     /// Decodes and validates a compaction input wire document (W5.2; statuses 100–105).
     pub fn parse(wire: &[u8]) -> Result<CompactionInput> {
@@ -133,7 +180,7 @@ impl CompactionInput {
         output: &'o [u8],
         output_tokens: u64,
         max_output_bytes: u64,
-    ) -> Result<Cow<'o, str>> {
+    ) -> Result<Summary<'o>> {
         output::validate(self, output, output_tokens, max_output_bytes)
     }
 }

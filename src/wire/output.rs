@@ -1,6 +1,6 @@
 //! Output validation (SPEC §6): one summariser reply checked against the input it was made for.
 
-use std::borrow::Cow;
+use super::Summary;
 
 use super::CompactionInput;
 use super::input::{RawIdentity, canonical_uuid, lower_hex_64, read_basis, read_model};
@@ -16,7 +16,7 @@ pub(crate) fn validate<'o>(
     output: &'o [u8],
     output_tokens: u64,
     max_output_bytes: u64,
-) -> Result<Cow<'o, str>> {
+) -> Result<Summary<'o>> {
     // Step 1: bytes, not characters.
     if max_output_bytes == 0 || output.len() as u64 > max_output_bytes {
         return Err(Error::new(Status::SummaryByteLimit));
@@ -83,7 +83,9 @@ pub(crate) fn validate<'o>(
         return Err(Error::new(Status::SummaryIdentity));
     }
     // Step 9.
-    let text = summary.decode().map_err(wire)?;
-    crate::summary::validate(text.as_bytes())?;
-    Ok(text)
+    // The decoded bytes are valid UTF-8 (J5.3 was checked on the token), and the grammar checks
+    // every character again, so no `String` conversion is needed on this path.
+    let text = summary.decode_bytes().map_err(wire)?;
+    crate::summary::validate(&text)?;
+    Ok(Summary { bytes: text })
 }
