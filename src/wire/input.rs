@@ -2,7 +2,7 @@
 
 use super::transcript::{self, Message};
 use crate::error::{Error, Result};
-use crate::json::{ErrorKind, JsonError, KeyFrames, Parser, Span};
+use crate::json::{ErrorKind, Event, JResult, JStr, JsonError, KeyFrames, Parser, Span};
 use crate::status::Status;
 
 /// The decoded document: identity, budget and transcript, as spans of the wire bytes.
@@ -32,38 +32,76 @@ pub(crate) struct RawIdentity<'a> {
     pub(crate) basis: Option<Option<()>>,
     pub(crate) model: Option<Option<()>>,
     pub(crate) revision: Option<u64>,
-    pub(crate) through_event_id: Option<crate::json::JStr<'a>>,
-    pub(crate) provider: Option<crate::json::JStr<'a>>,
-    pub(crate) model_name: Option<crate::json::JStr<'a>>,
-    pub(crate) request_fingerprint: Option<crate::json::JStr<'a>>,
+    pub(crate) through_event_id: Option<JStr<'a>>,
+    pub(crate) provider: Option<JStr<'a>>,
+    pub(crate) model_name: Option<JStr<'a>>,
+    pub(crate) request_fingerprint: Option<JStr<'a>>,
 }
 
-/// Reads a `basis` value (object or `null`) into `id`.
-pub(crate) fn read_basis<'a>(p: &mut Parser<'a>, id: &mut RawIdentity<'a>) -> crate::json::JResult<()> {
-    let seen = p.object_or_null(BASIS_FIELDS, |p, i| {
-        if i == 0 {
-            id.revision = p.u64_or_null()?;
-        } else {
-            id.through_event_id = p.str_or_null()?;
-        }
-        Ok(())
-    })?;
-    id.basis = Some(seen.map(|_| ()));
-    Ok(())
+/// The identity of a complete document: version 1 and every field present and not `null`.
+pub(crate) struct Identity<'a> {
+    pub(crate) revision: u64,
+    pub(crate) through_event_id: JStr<'a>,
+    pub(crate) provider: JStr<'a>,
+    pub(crate) model: JStr<'a>,
+    pub(crate) request_fingerprint: JStr<'a>,
 }
 
-/// Reads a `model` value (object or `null`) into `id`.
-pub(crate) fn read_model<'a>(p: &mut Parser<'a>, id: &mut RawIdentity<'a>) -> crate::json::JResult<()> {
-    let seen = p.object_or_null(MODEL_FIELDS, |p, i| {
-        if i == 0 {
-            id.provider = p.str_or_null()?;
-        } else {
-            id.model_name = p.str_or_null()?;
+impl<'a> RawIdentity<'a> {
+    /// Reads the value of key `index` of the layout prefix both wires share: `version`, `basis`,
+    /// `model`, `request_fingerprint` (W5.2 step 1, O6.2 step 4).
+    pub(crate) fn read(&mut self, p: &mut Parser<'a>, index: usize) -> JResult<()> {
+        match index {
+            0 => {
+                self.version = match p.next()? {
+                    Event::Null => None,
+                    e => Some(p.unsigned_of(e, u64::from(u8::MAX))? as u8),
+                }
+            }
+            1 => {
+                let seen = p.object_or_null(BASIS_FIELDS, |p, i| {
+                    if i == 0 {
+                        self.revision = p.u64_or_null()?;
+                    } else {
+                        self.through_event_id = p.str_or_null()?;
+                    }
+                    Ok(())
+                })?;
+                self.basis = Some(seen.map(|_| ()));
+            }
+            2 => {
+                let seen = p.object_or_null(MODEL_FIELDS, |p, i| {
+                    if i == 0 {
+                        self.provider = p.str_or_null()?;
+                    } else {
+                        self.model_name = p.str_or_null()?;
+                    }
+                    Ok(())
+                })?;
+                self.model = Some(seen.map(|_| ()));
+            }
+            _ => self.request_fingerprint = p.str_or_null()?,
         }
         Ok(())
-    })?;
-    id.model = Some(seen.map(|_| ()));
-    Ok(())
+    }
+
+    /// W5.2 steps 2–3, O6.2 step 5: `version` is 1 and every identity field is present and not
+    /// `null`.
+    pub(crate) fn complete(self) -> Option<Identity<'a>> {
+        match self {
+            RawIdentity {
+                version: Some(1),
+                basis: Some(Some(())),
+                model: Some(Some(())),
+                revision: Some(revision),
+                through_event_id: Some(through_event_id),
+                provider: Some(provider),
+                model_name: Some(model),
+                request_fingerprint: Some(request_fingerprint),
+            } => Some(Identity { revision, through_event_id, provider, model, request_fingerprint }),
+            _ => None,
+        }
+    }
 }
 
 /// W5.3: exactly 36 bytes, `-` at 8, 13, 18, 23, lower-case hex elsewhere.
@@ -99,15 +137,7 @@ pub(crate) fn decode(src: &[u8]) -> Result<Document> {
     let seen = p
         .read_object(first, TOP_FIELDS, |p, i| {
             match i {
-                0 => {
-                    id.version = match p.next()? {
-                        crate::json::Event::Null => None,
-                        e => Some(p.unsigned_of(e, u64::from(u8::MAX))? as u8),
-                    }
-                }
-                1 => read_basis(p, &mut id)?,
-                2 => read_model(p, &mut id)?,
-                3 => id.request_fingerprint = p.str_or_null()?,
+                0..=3 => id.read(p, i)?,
                 4 => {
                     let depth = p.depth();
                     transcript = Some(match transcript::decode(p, &mut keys) {
@@ -127,22 +157,13 @@ pub(crate) fn decode(src: &[u8]) -> Result<Document> {
     p.finish().map_err(wire)?;
     let _ = seen;
 
-    // Step 2.
-    let whole = Error::new(Status::InputWire);
-    if id.version != Some(1) {
-        return Err(whole);
-    }
-    let (Some(Some(())), Some(Some(())), Some(fingerprint), Some(Some(max_summary_tokens)), Some(transcript)) =
-        (id.basis, id.model, id.request_fingerprint, max_summary_tokens, transcript)
+    // Steps 2 and 3.
+    let (Some(identity), Some(Some(max_summary_tokens)), Some(transcript)) =
+        (id.complete(), max_summary_tokens, transcript)
     else {
-        return Err(whole);
+        return Err(Error::new(Status::InputWire));
     };
-    // Step 3.
-    let (Some(revision), Some(event_id), Some(provider), Some(model)) =
-        (id.revision, id.through_event_id, id.provider, id.model_name)
-    else {
-        return Err(whole);
-    };
+    let Identity { revision, through_event_id: event_id, provider, model, request_fingerprint: fingerprint } = identity;
     // Step 4.
     let fingerprint_error = Error::at(Status::InputRequestFingerprint, fingerprint.span().start);
     let request_fingerprint = lower_hex_64(&fingerprint.decode().map_err(wire)?).ok_or(fingerprint_error)?;

@@ -3,9 +3,9 @@
 use super::Summary;
 
 use super::CompactionInput;
-use super::input::{RawIdentity, canonical_uuid, lower_hex_64, read_basis, read_model};
+use super::input::{Identity, RawIdentity, canonical_uuid, lower_hex_64};
 use crate::error::{Error, Result};
-use crate::json::{Event, JStr, JsonError, Parser};
+use crate::json::{JStr, JsonError, Parser};
 use crate::status::Status;
 
 const OUTPUT_FIELDS: &[&str] = &["version", "basis", "model", "request_fingerprint", "summary"];
@@ -36,15 +36,7 @@ pub(crate) fn validate<'o>(
     let first = p.next().map_err(wire)?;
     p.read_object(first, OUTPUT_FIELDS, |p, i| {
         match i {
-            0 => {
-                id.version = match p.next()? {
-                    Event::Null => None,
-                    e => Some(p.unsigned_of(e, u64::from(u8::MAX))? as u8),
-                }
-            }
-            1 => read_basis(p, &mut id)?,
-            2 => read_model(p, &mut id)?,
-            3 => id.request_fingerprint = p.str_or_null()?,
+            0..=3 => id.read(p, i)?,
             _ => summary = p.str_or_null()?,
         }
         Ok(())
@@ -54,16 +46,10 @@ pub(crate) fn validate<'o>(
 
     // Step 5.
     let whole = Error::new(Status::SummaryWire);
-    let (Some(1), Some(Some(())), Some(Some(())), Some(fingerprint), Some(summary)) =
-        (id.version, id.basis, id.model, id.request_fingerprint, summary)
-    else {
+    let (Some(identity), Some(summary)) = (id.complete(), summary) else {
         return Err(whole);
     };
-    let (Some(revision), Some(event_id), Some(provider), Some(model)) =
-        (id.revision, id.through_event_id, id.provider, id.model_name)
-    else {
-        return Err(whole);
-    };
+    let Identity { revision, through_event_id: event_id, provider, model, request_fingerprint: fingerprint } = identity;
     // Steps 6 and 7.
     let event_id = canonical_uuid(&event_id.decode().map_err(wire)?).ok_or(whole)?;
     let fingerprint = lower_hex_64(&fingerprint.decode().map_err(wire)?).ok_or(whole)?;
