@@ -1,0 +1,3 @@
+module loopcompact.example/loopcompact
+
+go 1.23

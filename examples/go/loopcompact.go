@@ -1,0 +1,307 @@
+// Package loopcompact is a cgo binding of the loopcompact C library: the validation boundary of
+// agent-loop context compaction (summary XML grammar, compaction input and output wires, policies,
+// context limits and request fingerprints). The contract is SPEC.md; every function here wraps one
+// function of include/loopcompact.h.
+//
+// Build the library first, from the repository root:
+//
+//	cargo build --release
+//
+// The package links target/release/libloopcompact.so with an rpath to it.
+//
+// Errors are *Error values carrying the status, its name, reason and message; compare them with
+// errors.Is against the Status constants. Every function is safe for concurrent use; an *Input may
+// be shared between goroutines, and Close waits for calls in flight on it.
+//
+// Byte slices are borrowed for the duration of one call only: the library never keeps a Go pointer.
+// An empty or nil slice is passed as (NULL, 0), the empty buffer.
+package loopcompact
+
+/*
+#cgo CFLAGS: -I${SRCDIR}/../../include
+#cgo LDFLAGS: -L${SRCDIR}/../../target/release -lloopcompact -Wl,-rpath,${SRCDIR}/../../target/release
+#include "loopcompact.h"
+*/
+import "C"
+
+import (
+	"encoding/hex"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+)
+
+// HeaderABIVersion is LC_ABI_VERSION of the header this package was compiled against; ABIVersion
+// returns the library's. They differ only when the package is linked against an incompatible build.
+const HeaderABIVersion = C.LC_ABI_VERSION
+
+// FingerprintLen is the size of a request fingerprint (a SHA-256 digest).
+const FingerprintLen = C.LC_FINGERPRINT_LEN
+
+// bytesArg borrows b for one C call: (NULL, 0) when empty, otherwise a pointer to its first byte.
+// C never keeps the pointer (SPEC §1), and a []byte holds no Go pointers, so cgo's rules hold.
+func bytesArg(b []byte) (*C.uint8_t, C.size_t) {
+	if len(b) == 0 {
+		return nil, 0
+	}
+	return (*C.uint8_t)(unsafe.Pointer(unsafe.SliceData(b))), C.size_t(len(b))
+}
+
+// Version is the library's version string, e.g. "0.1.0" (lc_version).
+func Version() string { return C.GoString(C.lc_version()) }
+
+// ABIVersion is the library's C ABI version (lc_abi_version).
+func ABIVersion() uint32 { return uint32(C.lc_abi_version()) }
+
+// ValidateSummaryXML checks a summary against the XML grammar of SPEC §4
+// (lc_summary_xml_validate). It returns nil or an *Error with StatusSummaryXMLSyntax,
+// StatusSummaryXMLRoot, StatusSummaryXMLStructure or StatusSummaryXMLContent.
+func ValidateSummaryXML(xml []byte) error {
+	p, n := bytesArg(xml)
+	return check(C.lc_summary_xml_validate(p, n))
+}
+
+// ValidateInput checks a compaction input wire document (SPEC §5) without keeping it
+// (lc_compaction_input_validate).
+func ValidateInput(wire []byte) error {
+	p, n := bytesArg(wire)
+	return check(C.lc_compaction_input_validate(p, n))
+}
+
+// Input is a validated compaction input (lc_compaction_input): immutable and safe for concurrent
+// use. Release it with Close; a finalizer frees it if it becomes unreachable first, but do not rely
+// on that (the garbage collector does not see the library's memory).
+type Input struct {
+	// mu guards ptr: methods hold it for reading during their C calls, Close takes it for writing,
+	// so Close never frees a handle that another goroutine is using.
+	mu  sync.RWMutex
+	ptr *C.lc_compaction_input
+}
+
+// liveInputs counts the handles not yet freed (read by the tests of the finalizer path).
+var liveInputs atomic.Int64
+
+// ParseInput decodes and validates a compaction input wire document (SPEC §5,
+// lc_compaction_input_parse).
+func ParseInput(wire []byte) (*Input, error) {
+	p, n := bytesArg(wire)
+	var h *C.lc_compaction_input
+	if err := check(C.lc_compaction_input_parse(p, n, &h)); err != nil {
+		return nil, err
+	}
+	in := &Input{ptr: h}
+	liveInputs.Add(1)
+	runtime.SetFinalizer(in, (*Input).Close)
+	return in, nil
+}
+
+// Close releases the handle (lc_compaction_input_free). It waits for calls in progress on other
+// goroutines, is idempotent, and always returns nil.
+func (in *Input) Close() error {
+	if in == nil {
+		return nil
+	}
+	in.mu.Lock()
+	h := in.ptr
+	in.ptr = nil
+	in.mu.Unlock()
+	if h != nil {
+		C.lc_compaction_input_free(h)
+		liveInputs.Add(-1)
+		runtime.SetFinalizer(in, nil)
+	}
+	return nil
+}
+
+// acquire returns the live handle with the read lock held; release must follow the C calls.
+func (in *Input) acquire() (*C.lc_compaction_input, error) {
+	if in == nil {
+		return nil, ErrClosed
+	}
+	in.mu.RLock()
+	if in.ptr == nil {
+		in.mu.RUnlock()
+		return nil, ErrClosed
+	}
+	return in.ptr, nil
+}
+
+func (in *Input) release() {
+	in.mu.RUnlock()
+	// The finalizer must not run while C uses the handle: keep in reachable past every call.
+	runtime.KeepAlive(in)
+}
+
+// EncodeWithin returns the exact wire bytes to send to the summarising model: the canonical
+// encoding of the input (SPEC §7), with old tool results stubbed when that is needed to fit
+// maxBytes (lc_compaction_input_encode_within). StatusInputTooLarge when nothing fits.
+func (in *Input) EncodeWithin(maxBytes uint64) ([]byte, error) {
+	h, err := in.acquire()
+	if err != nil {
+		return nil, err
+	}
+	defer in.release()
+	// Two-call pattern: a size query, then the bytes (the same limit gives the same bytes, A3.6,
+	// so the second call fits; the bound only guards against a misbehaving library).
+	var n C.size_t
+	rc := C.lc_compaction_input_encode_within(h, C.uint64_t(maxBytes), nil, 0, &n)
+	for try := 0; rc == C.LC_ERR_BUFFER_TOO_SMALL && try < 3; try++ {
+		buf := make([]byte, int(n))
+		p, c := bytesArg(buf)
+		rc = C.lc_compaction_input_encode_within(h, C.uint64_t(maxBytes), p, c, &n)
+		if rc == C.LC_OK {
+			return buf[:int(n):int(n)], nil
+		}
+	}
+	return nil, check(rc)
+}
+
+// ValidateOutput checks one summariser reply against this input (SPEC §6,
+// lc_compaction_output_validate) and returns the summary XML: the exact text of the replacement
+// user message. outputTokens is the output usage the provider reported (0 when none);
+// maxOutputBytes the byte limit for the reply (0 rejects every reply).
+func (in *Input) ValidateOutput(output []byte, outputTokens, maxOutputBytes uint64) ([]byte, error) {
+	h, err := in.acquire()
+	if err != nil {
+		return nil, err
+	}
+	defer in.release()
+	op, on := bytesArg(output)
+	// The summary is never longer than the reply (O6.4): one call with a buffer of that size. A
+	// second call with the size asked for only guards against a misbehaving library.
+	buf := make([]byte, len(output))
+	var n C.size_t
+	for try := 0; ; try++ {
+		bp, bc := bytesArg(buf)
+		rc := C.lc_compaction_output_validate(h, op, on, C.uint64_t(outputTokens),
+			C.uint64_t(maxOutputBytes), bp, bc, &n)
+		switch {
+		case rc == C.LC_OK:
+			return buf[:int(n):int(n)], nil
+		case rc == C.LC_ERR_BUFFER_TOO_SMALL && try < 2:
+			buf = make([]byte, int(n))
+		default:
+			return nil, check(rc)
+		}
+	}
+}
+
+// CounterQuality is the quality of a token counter (SPEC P8.4). Other values mean unknown.
+type CounterQuality int32
+
+// Counter qualities.
+const (
+	QualityUnknown       CounterQuality = 0
+	QualityExactProvider CounterQuality = 1
+	QualityExactLocal    CounterQuality = 2
+	QualityHeuristic     CounterQuality = 3
+)
+
+// ValidateCompactionPolicy checks a compaction policy document (SPEC §8.1) for a counter of
+// quality q (lc_compaction_policy_validate).
+func ValidateCompactionPolicy(doc []byte, q CounterQuality) error {
+	p, n := bytesArg(doc)
+	return check(C.lc_compaction_policy_validate(p, n, C.int32_t(q)))
+}
+
+// ValidateContextObservation checks a context observation policy document (SPEC §8.2) for a
+// counter of quality q (lc_context_observation_validate).
+func ValidateContextObservation(doc []byte, q CounterQuality) error {
+	p, n := bytesArg(doc)
+	return check(C.lc_context_observation_validate(p, n, C.int32_t(q)))
+}
+
+// ValidateContextConfig checks a context configuration document (SPEC §8.3,
+// lc_context_config_validate). A failing nested policy gives that policy's status (301–308,
+// 321–323).
+func ValidateContextConfig(doc []byte) error {
+	p, n := bytesArg(doc)
+	return check(C.lc_context_config_validate(p, n))
+}
+
+// ContextLimits are a model's context limits in tokens; 0 means not known (lc_context_limits).
+type ContextLimits struct {
+	WindowTokens    uint64
+	MaxInputTokens  uint64
+	MaxOutputTokens uint64
+}
+
+// ResolvedLimits are the limits computed by ResolveLimits (lc_resolved_limits).
+type ResolvedLimits struct {
+	ReservedOutput uint64 // the output reservation applied
+	RawInputLimit  uint64 // the input limit before the safety margin
+	InputLimit     uint64 // the input limit to measure occupancy against
+}
+
+// ResolveLimits resolves the input limit of a model for a policy's reservedOutput and
+// safetyMargin (SPEC L9.1, lc_context_limits_resolve). StatusLimitsUnknown when no usable limit
+// results.
+func ResolveLimits(limits ContextLimits, reservedOutput, safetyMargin uint64) (ResolvedLimits, error) {
+	cl := C.lc_context_limits{
+		window_tokens:     C.uint64_t(limits.WindowTokens),
+		max_input_tokens:  C.uint64_t(limits.MaxInputTokens),
+		max_output_tokens: C.uint64_t(limits.MaxOutputTokens),
+	}
+	var out C.lc_resolved_limits
+	rc := C.lc_context_limits_resolve(cl, C.uint64_t(reservedOutput), C.uint64_t(safetyMargin), &out)
+	if err := check(rc); err != nil {
+		return ResolvedLimits{}, err
+	}
+	return ResolvedLimits{
+		ReservedOutput: uint64(out.reserved_output),
+		RawInputLimit:  uint64(out.raw_input_limit),
+		InputLimit:     uint64(out.input_limit),
+	}, nil
+}
+
+// OccupancyBasisPoints is floor(used * 10000 / limit), capped at 10000 (SPEC L9.2,
+// lc_occupancy_basis_points). StatusOccupancyZeroLimit when limit is 0.
+func OccupancyBasisPoints(used, limit uint64) (uint16, error) {
+	var out C.uint16_t
+	if err := check(C.lc_occupancy_basis_points(C.uint64_t(used), C.uint64_t(limit), &out)); err != nil {
+		return 0, err
+	}
+	return uint16(out), nil
+}
+
+// Level is a context pressure level (SPEC L9.3).
+type Level int32
+
+// Pressure levels.
+const (
+	LevelUnknown   Level = 0 // only if the library failed internally
+	LevelNormal    Level = 1
+	LevelCompact   Level = 2
+	LevelHardLimit Level = 3
+)
+
+// PressureLevel returns the pressure level for occupancy basis points (SPEC L9.3,
+// lc_pressure_level). Pass the level returned for the previous measurement as previous.
+func PressureLevel(previous Level, occupancy uint16, automatic bool, compactAt, rearmBelow uint16) Level {
+	return Level(C.lc_pressure_level(C.int32_t(previous), C.uint16_t(occupancy), C.bool(automatic),
+		C.uint16_t(compactAt), C.uint16_t(rearmBelow)))
+}
+
+// CheckReplacement checks that the request rebuilt after a compaction fits: inputTokens must be
+// below inputLimit (SPEC L9.4, lc_replacement_check). StatusSummaryTooLarge otherwise.
+func CheckReplacement(inputTokens, inputLimit uint64) error {
+	return check(C.lc_replacement_check(C.uint64_t(inputTokens), C.uint64_t(inputLimit)))
+}
+
+// Fingerprint is a request fingerprint: SHA-256 of the canonical bytes of a request (SPEC §10).
+type Fingerprint [FingerprintLen]byte
+
+// String is the fingerprint in lower-case hex, as in the wire documents.
+func (f Fingerprint) String() string { return hex.EncodeToString(f[:]) }
+
+// RequestFingerprint computes the fingerprint of a request-fingerprint document (SPEC §10,
+// lc_request_fingerprint).
+func RequestFingerprint(doc []byte) (Fingerprint, error) {
+	var out Fingerprint
+	p, n := bytesArg(doc)
+	if err := check(C.lc_request_fingerprint(p, n, (*C.uint8_t)(unsafe.Pointer(&out[0])))); err != nil {
+		return Fingerprint{}, err
+	}
+	return out, nil
+}
