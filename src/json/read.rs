@@ -38,7 +38,7 @@ impl<'a> Parser<'a> {
                         let name = key.decode()?;
                         fields.iter().position(|f| *f == name)
                     } else {
-                        fields.iter().position(|f| f.as_bytes() == key.raw())
+                        fields.iter().position(|f| short_eq(f.as_bytes(), key.raw()))
                     };
                     let Some(index) = index else {
                         return Err(JsonError::invalid(key.span().start));
@@ -216,6 +216,12 @@ impl<'a> Parser<'a> {
         }
         Ok(RawValue(Span { start, end: self.pos() }))
     }
+}
+
+/// Byte equality for short keys, inline: cheaper than a `bcmp` call per candidate field name.
+#[inline]
+fn short_eq(a: &[u8], b: &[u8]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
 }
 
 /// Digits only (no sign, fraction or exponent), within u64 (J5.6).

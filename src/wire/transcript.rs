@@ -106,8 +106,8 @@ fn message<'a>(p: &mut Parser<'a>, first: Event<'a>, keys: &mut KeyFrames<'a>) -
         Ok(())
     })?;
     let invalid = JsonError::invalid(start);
-    let name = role.map(|r| r.decode()).transpose()?;
-    let role = role_of(name.as_deref().map(str::as_bytes), seen, usage, tool_use_id, is_error).ok_or(invalid)?;
+    let name = role.map(|r| r.decode_bytes()).transpose()?;
+    let role = role_of(name.as_deref(), seen, usage, tool_use_id, is_error).ok_or(invalid)?;
     if seen & M_BLOCKS == 0 {
         return Err(invalid);
     }
@@ -242,16 +242,16 @@ fn block<'a>(p: &mut Parser<'a>, first: Event<'a>, depth: usize, keys: &mut KeyF
         Ok(())
     })?;
     let invalid = JsonError::invalid(start);
-    let kind = f.kind.ok_or(invalid)?.decode()?;
+    let kind = f.kind.ok_or(invalid)?.decode_bytes()?;
     // (required keys, optional keys) per T5.5.
     let (required, optional) = match &*kind {
-        "text" | "refusal" => (B_TEXT, 0),
-        "image" => (B_MEDIA_TYPE | B_SOURCE, 0),
-        "audio" => (B_MEDIA_TYPE | B_DATA, 0),
-        "document" => (B_MEDIA_TYPE | B_NAME | B_TEXT | B_DATA, 0),
-        "thinking" => (B_THINKING | B_SIGNATURE, B_SIGNATURE_FORMAT | B_PROVIDER_STATE | B_PROVIDER_STATE_FORMAT),
-        "tool_use" => (B_ID | B_NAME | B_INPUT, B_PROVIDER_STATE | B_PROVIDER_STATE_FORMAT),
-        "tool_result" => (B_TOOL_USE_ID | B_CONTENT | B_IS_ERROR, 0),
+        b"text" | b"refusal" => (B_TEXT, 0),
+        b"image" => (B_MEDIA_TYPE | B_SOURCE, 0),
+        b"audio" => (B_MEDIA_TYPE | B_DATA, 0),
+        b"document" => (B_MEDIA_TYPE | B_NAME | B_TEXT | B_DATA, 0),
+        b"thinking" => (B_THINKING | B_SIGNATURE, B_SIGNATURE_FORMAT | B_PROVIDER_STATE | B_PROVIDER_STATE_FORMAT),
+        b"tool_use" => (B_ID | B_NAME | B_INPUT, B_PROVIDER_STATE | B_PROVIDER_STATE_FORMAT),
+        b"tool_result" => (B_TOOL_USE_ID | B_CONTENT | B_IS_ERROR, 0),
         _ => return Err(invalid),
     };
     let fields = seen & !B_TYPE;
@@ -265,19 +265,19 @@ fn block<'a>(p: &mut Parser<'a>, first: Event<'a>, depth: usize, keys: &mut KeyF
         _ => None,
     };
     Ok(match &*kind {
-        "text" => Block::Text { text: f.text },
-        "refusal" => Block::Refusal { text: f.text },
-        "image" => Block::Image { media_type: f.media_type, url: f.url, data: f.data },
-        "audio" => Block::Audio { media_type: f.media_type, data: f.data },
-        "document" => Block::Document { media_type: f.media_type, name: f.name, data: f.data, text: f.text },
-        "thinking" => Block::Thinking {
+        b"text" => Block::Text { text: f.text },
+        b"refusal" => Block::Refusal { text: f.text },
+        b"image" => Block::Image { media_type: f.media_type, url: f.url, data: f.data },
+        b"audio" => Block::Audio { media_type: f.media_type, data: f.data },
+        b"document" => Block::Document { media_type: f.media_type, name: f.name, data: f.data, text: f.text },
+        b"thinking" => Block::Thinking {
             thinking: f.thinking,
             signature: f.signature,
             // T5.8: kept only with a non-empty signature; E7.4 writes it only when non-empty.
             signature_format: f.signature_format.filter(|s| !f.signature.is_empty() && !s.is_empty()),
             provider_state,
         },
-        "tool_use" => Block::ToolUse { id: f.id, name: f.name, input: f.input.ok_or(invalid)?, provider_state },
+        b"tool_use" => Block::ToolUse { id: f.id, name: f.name, input: f.input.ok_or(invalid)?, provider_state },
         _ => Block::ToolResult { tool_use_id: f.tool_use_id, content: f.content, is_error: f.is_error },
     })
 }
