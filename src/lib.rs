@@ -7,6 +7,33 @@
 //! verdicts as the reference system for every input. The contract is `SPEC.md` (rules cited as
 //! `X4.3`, `W5.2`, ... in the code).
 //!
+//! # Example
+//!
+//! ```
+//! use loopcompact::{Status, summary, wire::CompactionInput};
+//!
+//! let xml = b"<conversation_summary><goal>ship</goal><constraints/><decisions/>\
+//!             <state>tests pass</state><open_items/></conversation_summary>";
+//! assert!(summary::validate(xml).is_ok());
+//! assert_eq!(summary::validate(b"<summary/>").unwrap_err().status(), Status::SummaryXmlRoot);
+//!
+//! let wire = br#"{"version":1,"basis":{"revision":3,"through_event_id":"7c9e6679-7425-40de-944b-e07fc1f90ae7"},
+//!   "model":{"provider":"p","model":"m"},
+//!   "request_fingerprint":"0102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f20",
+//!   "transcript":[{"role":"user","blocks":[{"type":"text","text":"hello"}]}],"max_summary_tokens":32}"#;
+//! let input = CompactionInput::parse(wire)?;
+//! let request = input.encode_within(64_000).expect("fits"); // the bytes to send to the summariser
+//! assert!(request.starts_with(br#"{"version":1,"basis":{"revision":3,"#));
+//!
+//! let reply = br#"{"version":1,"basis":{"revision":3,"through_event_id":"7c9e6679-7425-40de-944b-e07fc1f90ae7"},
+//!   "model":{"provider":"p","model":"m"},
+//!   "request_fingerprint":"0102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f20",
+//!   "summary":"<conversation_summary><goal>greet</goal><constraints/><decisions/><state>said hello</state><open_items/></conversation_summary>"}"#;
+//! let summary = input.validate_output(reply, 20, 4096)?; // output tokens, byte limit
+//! assert!(summary.as_str().contains("<goal>greet</goal>"));
+//! # Ok::<(), loopcompact::Error>(())
+//! ```
+//!
 //! Module map:
 //! - [`status`]: the status table (SPEC §3), the single source of every code.
 //! - [`summary`]: the strict summary XML grammar (SPEC §4).
