@@ -11,9 +11,10 @@
 //! `scripts/sanitize` reuses this table: `LOOPCOMPACT_CFLAGS` adds compiler flags (the sanitizers) and
 //! `LOOPCOMPACT_RUNNER` runs each example under a wrapper (valgrind); both are unset in a plain run.
 //!
-//! The cdylib is `target/<profile>/libloopcompact.so`: `cargo test` builds the library target with all
-//! its crate types (cdylib, staticlib, rlib) in one rustc call before linking this test against the
-//! rlib, so the shared library next to `deps/` is always the current one.
+//! The cdylib is `target/<profile>/deps/libloopcompact.so`: `cargo test` builds the library target with
+//! all its crate types (cdylib, staticlib, rlib) in one rustc call before linking this test against
+//! the rlib, so that shared library is always the current one (only `cargo build` also copies it to
+//! `target/<profile>/`, which a fresh clone does not have).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -455,7 +456,11 @@ fn example_command(exe: &Path) -> Command {
 fn built_examples() -> &'static Path {
     static BUILT: OnceLock<PathBuf> = OnceLock::new();
     BUILT.get_or_init(|| {
-        let lib_dir = profile_dir();
+        // `cargo test` builds the library (all its crate types) as a dependency of this test, into
+        // `deps/` beside the test executable; only `cargo build` copies it up to the profile
+        // directory. The copy in `deps/` is the one built with the rlib this test links.
+        let deps = profile_dir().join("deps");
+        let lib_dir = if deps.join("libloopcompact.so").is_file() { deps } else { profile_dir() };
         assert!(
             lib_dir.join("libloopcompact.so").is_file(),
             "{} has no libloopcompact.so (the cdylib crate type)",
