@@ -1,0 +1,586 @@
+//! Resource bounds (issue 7): every function that takes bytes, driven through the C ABI with hostile
+//! shapes — 10^6-deep JSON nesting (arrays and objects) in the input wire's `tool_use` input, in a
+//! policy, an observation, a context config and a fingerprint document; 10^6-deep XML nesting in a
+//! summary; 100 MB inputs (a summary text node, a transcript, a summariser reply); 10^5 keys in a raw
+//! JSON value and in the other documents; 10^5 XML attributes — with the heap measured by a counting
+//! global allocator (peak live bytes and number of allocations on the calling thread).
+//!
+//! Memory is asserted, never time. The bounds, with `n` the input length:
+//! - summary validation: no allocation at all (also inside output validation's XML step);
+//! - input parse: peak ≤ 2n + 2 MiB (issue 3's 2n; the handle keeps one copy of the wire), where the
+//!   2 MiB cover the duplicate-key frames of up to 10000 open objects (J5.2, J5.9: about 1.5 MiB at
+//!   10000 nested objects), plus 64 bytes per key of an object with 10^5 keys (the duplicate-key
+//!   hash set: about 49 bytes per key while it grows, so short keys cost more than their input
+//!   bytes);
+//! - encode_within: peak ≤ 3·len(S) + 1 MiB with S the canonical encoding: S is built in a `Vec`
+//!   that grows by doubling (capacity < 2·len(S), and while the last reallocation copies, old and
+//!   new buffers together < 3·len(S)), and a fitted result (< len(S)) is built while S is still held
+//!   (F7.3); the realloc accounting here counts old and new buffers together, so this is an upper
+//!   bound of the real peak;
+//! - output validation: peak ≤ n + 1 MiB (the decoded summary, when it has escapes, is at most the
+//!   reply's length);
+//! - policy, observation, context config and fingerprint documents: peak ≤ n + 1 MiB;
+//! - every rejection of a nesting bomb: peak ≤ 2 MiB, and the same at 10^6 levels as at 20000
+//!   (J5.2 stops at 10001, so the depth of the bomb does not matter).
+//!
+//! No stack overflow either: the test threads keep Rust's default 2 MiB stack, and 10^6 nesting
+//! would overflow any recursive parser.
+//!
+//! The 100 MB cases are ignored in debug builds (slow there, not unbounded) and run with
+//! `cargo test --release --test resource_bounds` (scripts/test); a 4 MB variant of each runs
+//! everywhere with the same bounds.
+#![allow(unsafe_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
+use std::alloc::{GlobalAlloc, Layout, System};
+use std::cell::Cell;
+use std::hint::black_box;
+use std::ptr;
+
+use loopcompact::ffi::*;
+
+// ---------------------------------------------------------------------------------------------
+// The counting allocator: live bytes, peak and allocation count of the thread that turned it on.
+
+struct CountingAllocator;
+
+thread_local! {
+    static COUNTING: Cell<bool> = const { Cell::new(false) };
+    static LIVE: Cell<isize> = const { Cell::new(0) };
+    static PEAK: Cell<isize> = const { Cell::new(0) };
+    static ALLOCATIONS: Cell<usize> = const { Cell::new(0) };
+}
+
+/// Records a change of `delta` live bytes (and one allocation when `allocation`).
+fn note(delta: isize, allocation: bool) {
+    // `try_with`: the allocator also runs while thread-locals are torn down.
+    if !COUNTING.try_with(Cell::get).unwrap_or(false) {
+        return;
+    }
+    let _ = LIVE.try_with(|live| {
+        let now = live.get() + delta;
+        live.set(now);
+        let _ = PEAK.try_with(|peak| peak.set(peak.get().max(now)));
+    });
+    if allocation {
+        let _ = ALLOCATIONS.try_with(|n| n.set(n.get() + 1));
+    }
+}
+
+// SAFETY: every call is forwarded to `System` unchanged; the bookkeeping touches only
+// const-initialised thread-locals without destructors, which never allocate.
+unsafe impl GlobalAlloc for CountingAllocator {
+    unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
+        note(layout.size() as isize, true);
+        // SAFETY: the caller's contract is `System`'s.
+        unsafe { System.alloc(layout) }
+    }
+
+    unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
+        note(layout.size() as isize, true);
+        // SAFETY: as above.
+        unsafe { System.alloc_zeroed(layout) }
+    }
+
+    unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
+        // Counted as the larger of the two sizes while both may exist: the peak can only be
+        // overstated.
+        note(new_size as isize, true);
+        note(-(layout.size() as isize), false);
+        // SAFETY: as above.
+        unsafe { System.realloc(ptr, layout, new_size) }
+    }
+
+    unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
+        note(-(layout.size() as isize), false);
+        // SAFETY: as above.
+        unsafe { System.dealloc(ptr, layout) }
+    }
+}
+
+#[global_allocator]
+static GLOBAL: CountingAllocator = CountingAllocator;
+
+/// What a call cost on the heap.
+#[derive(Debug, Clone, Copy)]
+struct Usage {
+    /// The highest number of live bytes above the level at the start.
+    peak: usize,
+    /// Allocations made (reallocations included).
+    allocations: usize,
+}
+
+/// Runs `f` with the counter on; memory it allocates and keeps (a handle) stays counted in the
+/// peak but is not freed here.
+fn measure<R>(f: impl FnOnce() -> R) -> (R, Usage) {
+    LIVE.with(|l| l.set(0));
+    PEAK.with(|p| p.set(0));
+    ALLOCATIONS.with(|n| n.set(0));
+    COUNTING.with(|c| c.set(true));
+    let result = black_box(f());
+    COUNTING.with(|c| c.set(false));
+    let usage = Usage { peak: PEAK.with(Cell::get).max(0) as usize, allocations: ALLOCATIONS.with(Cell::get) };
+    (result, usage)
+}
+
+const KIB: usize = 1 << 10;
+const MIB: usize = 1 << 20;
+const DEEP: usize = 1_000_000;
+/// Heap allowed on top of the input-proportional part for the input wire (see the module docs).
+const WIRE_SLACK: usize = 2 * MIB;
+/// Heap allowed for the duplicate-key set, per key of the largest object.
+const PER_KEY: usize = 64;
+const KEYS: usize = 100_000;
+
+/// Asserts `usage.peak <= bound` and prints the measurement (`--nocapture` shows it).
+fn within(what: &str, input_len: usize, usage: Usage, bound: usize) {
+    println!(
+        "{what}: input {input_len} bytes, peak heap {} bytes ({} allocations), bound {bound}",
+        usage.peak, usage.allocations
+    );
+    assert!(usage.peak <= bound, "{what}: peak heap {} bytes over the bound {bound} (input {input_len})", usage.peak);
+}
+
+// ---------------------------------------------------------------------------------------------
+// The C calls.
+
+fn summary(xml: &[u8]) -> i32 {
+    // SAFETY: a live buffer.
+    unsafe { lc_summary_xml_validate(xml.as_ptr(), xml.len()) }
+}
+
+fn validate(wire: &[u8]) -> i32 {
+    // SAFETY: a live buffer.
+    unsafe { lc_compaction_input_validate(wire.as_ptr(), wire.len()) }
+}
+
+struct Handle(*mut lc_compaction_input);
+
+impl Drop for Handle {
+    fn drop(&mut self) {
+        // SAFETY: a live handle, freed once.
+        unsafe { lc_compaction_input_free(self.0) }
+    }
+}
+
+fn parse(wire: &[u8]) -> Result<Handle, i32> {
+    let mut out = ptr::null_mut();
+    // SAFETY: a live buffer and a writable pointer.
+    let rc = unsafe { lc_compaction_input_parse(wire.as_ptr(), wire.len(), &mut out) };
+    if rc == 0 { Ok(Handle(out)) } else { Err(rc) }
+}
+
+/// `encode_within` into a caller buffer of `cap` bytes; returns the status and the length.
+fn encode_into(handle: &Handle, max_bytes: u64, buf: &mut [u8]) -> (i32, usize) {
+    let mut len = 0;
+    // SAFETY: a live handle and buffer.
+    let rc = unsafe { lc_compaction_input_encode_within(handle.0, max_bytes, buf.as_mut_ptr(), buf.len(), &mut len) };
+    (rc, len)
+}
+
+/// The size query of `encode_within`.
+fn encoded_len(handle: &Handle, max_bytes: u64) -> usize {
+    let mut len = 0;
+    // SAFETY: a live handle; NULL with capacity 0 is the size query.
+    let rc = unsafe { lc_compaction_input_encode_within(handle.0, max_bytes, ptr::null_mut(), 0, &mut len) };
+    assert_eq!(rc, 2, "size query");
+    len
+}
+
+fn output(handle: &Handle, reply: &[u8], buf: &mut [u8]) -> (i32, usize) {
+    let mut len = 0;
+    // SAFETY: a live handle and buffers.
+    let rc = unsafe {
+        lc_compaction_output_validate(
+            handle.0,
+            reply.as_ptr(),
+            reply.len(),
+            1,
+            u64::MAX,
+            buf.as_mut_ptr(),
+            buf.len(),
+            &mut len,
+        )
+    };
+    (rc, len)
+}
+
+fn policy(json: &[u8]) -> i32 {
+    // SAFETY: a live buffer.
+    unsafe { lc_compaction_policy_validate(json.as_ptr(), json.len(), 2) }
+}
+
+fn observation(json: &[u8]) -> i32 {
+    // SAFETY: a live buffer.
+    unsafe { lc_context_observation_validate(json.as_ptr(), json.len(), 2) }
+}
+
+fn config(json: &[u8]) -> i32 {
+    // SAFETY: a live buffer.
+    unsafe { lc_context_config_validate(json.as_ptr(), json.len()) }
+}
+
+fn fingerprint(json: &[u8]) -> i32 {
+    let mut out = [0u8; LC_FINGERPRINT_LEN];
+    // SAFETY: a live buffer and 32 writable bytes.
+    unsafe { lc_request_fingerprint(json.as_ptr(), json.len(), out.as_mut_ptr()) }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Documents.
+
+const IDENTITY: &str = r#""basis":{"revision":3,"through_event_id":"7c9e6679-7425-40de-944b-e07fc1f90ae7"},"model":{"provider":"provider","model":"model"},"request_fingerprint":"0102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f20""#;
+const POLICY: &str = r#"{"Automatic":true,"CounterPolicy":2,"CompactAt":8000,"RearmBelow":6000,"ReservedOutput":4096,"SafetyMargin":512,"MaxSummaryTokens":2048,"CountTimeout":2000000000,"Hustle":"context.compact"}"#;
+const OBSERVATION: &str = r#"{"ReservedOutput":4096,"SafetyMargin":512,"CountTimeout":2000000000}"#;
+const FINGERPRINT: &str = r#"{"SystemRevision":"system-v1","ToolPolicyRevision":"tools-v1","Model":{"Provider":"lmstudio","APIFormat":"openai","BaseURL":"http://localhost:1234","Name":"m","Origin":0,"Caps":{"AcceptsImages":false,"Tools":false,"Thinking":false,"StructuredOutput":false,"StructuredOutputWithTools":false,"ThinkingDialect":"","PromptCaching":false},"Limits":{"WindowTokens":0,"MaxInputTokens":0,"MaxOutputTokens":0},"Sampling":{"Temperature":0.5,"TopP":null,"MaxTokens":null,"Stop":null,"Effort":""}},"Basis":{"revision":1,"through_event_id":"01000000-0000-0000-0000-000000000000"},"RuntimeContextRevision":"runtime-v1","CounterCapability":{"Provider":"","Transport":1,"SecurityIdentity":[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0],"Retention":1,"TokenizerRev":"exact-v1","Quality":2},"InferenceCapability":{"Provider":"","Transport":1,"SecurityIdentity":[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0],"Retention":1}}"#;
+
+/// An input wire around a transcript (the messages, comma-separated, without brackets).
+fn wire(messages: &[u8]) -> Vec<u8> {
+    let mut out = format!(r#"{{"version":1,{IDENTITY},"transcript":["#).into_bytes();
+    out.extend_from_slice(messages);
+    out.extend_from_slice(br#"],"max_summary_tokens":32}"#);
+    out
+}
+
+/// An assistant message with one tool_use block whose raw `input` is `input`.
+fn tool_use(input: &[u8]) -> Vec<u8> {
+    let mut out = br#"{"role":"assistant","blocks":[{"type":"tool_use","id":"t1","name":"probe","input":"#.to_vec();
+    out.extend_from_slice(input);
+    out.extend_from_slice(br#"}],"usage":null}"#);
+    out
+}
+
+/// `depth` nested arrays, or objects `{"a":…}`, around `null`.
+fn nested(depth: usize, objects: bool) -> Vec<u8> {
+    let (open, close): (&[u8], &[u8]) = if objects { (br#"{"a":"#, b"}") } else { (b"[", b"]") };
+    let mut out = Vec::with_capacity(depth * (open.len() + close.len()) + 4);
+    for _ in 0..depth {
+        out.extend_from_slice(open);
+    }
+    out.extend_from_slice(b"null");
+    for _ in 0..depth {
+        out.extend_from_slice(close);
+    }
+    out
+}
+
+/// An object with `n` distinct keys (plus a repeat of the first key when `duplicate`).
+fn many_keys(n: usize, duplicate: bool) -> Vec<u8> {
+    let mut out = b"{".to_vec();
+    for i in 0..n {
+        if i > 0 {
+            out.push(b',');
+        }
+        out.extend_from_slice(format!("\"k{i}\":{i}").as_bytes());
+    }
+    if duplicate {
+        out.extend_from_slice(b",\"k0\":0");
+    }
+    out.push(b'}');
+    out
+}
+
+/// `doc` with `value` spliced in as the value of its first key (`{"K":VALUE,…`).
+fn with_first_value(doc: &str, value: &[u8]) -> Vec<u8> {
+    let bytes = doc.as_bytes();
+    let colon = doc.find(':').unwrap();
+    let end = doc[colon..].find(',').unwrap() + colon;
+    [&bytes[..=colon], value, &bytes[end..]].concat()
+}
+
+/// `doc` with its one occurrence of `old` replaced by `new`.
+fn replace_once(doc: &str, old: &str, new: &[u8]) -> Vec<u8> {
+    let at = doc.find(old).unwrap();
+    [&doc.as_bytes()[..at], new, &doc.as_bytes()[at + old.len()..]].concat()
+}
+
+/// One document, the function that checks it, and the status it must give.
+type Case = (&'static str, Vec<u8>, fn(&[u8]) -> i32, i32);
+
+/// A valid summary with a goal of about `size` bytes of text (with an entity every 64 bytes).
+fn big_summary(size: usize) -> Vec<u8> {
+    let mut out = b"<conversation_summary><goal>".to_vec();
+    let chunk = b"the build passes &amp; the agent keeps its context window small.\n";
+    while out.len() < size {
+        out.extend_from_slice(chunk);
+    }
+    out.extend_from_slice(b"</goal><constraints/><decisions/><state>s</state><open_items/></conversation_summary>");
+    out
+}
+
+/// A transcript of about `size` bytes: pairs of an assistant tool_use message and a tool message
+/// holding a 64 KiB result, so that fitting has candidates.
+fn big_transcript(size: usize) -> Vec<u8> {
+    let result = "r".repeat(64 * KIB - 200);
+    let mut messages = Vec::with_capacity(size + 64 * KIB);
+    let mut i = 0;
+    while messages.len() < size {
+        if i > 0 {
+            messages.push(b',');
+        }
+        messages.extend_from_slice(
+            format!(
+                r#"{{"role":"assistant","blocks":[{{"type":"tool_use","id":"c{i}","name":"read","input":{{"path":"f{i}"}}}}],"usage":null}},{{"role":"tool","blocks":[{{"type":"text","text":"{result}"}}],"tool_use_id":"c{i}","is_error":false}}"#
+            )
+            .as_bytes(),
+        );
+        i += 1;
+    }
+    wire(&messages)
+}
+
+// ---------------------------------------------------------------------------------------------
+// 10^6-deep nesting: rejected (J5.2: at most 10000) with bounded memory and no stack overflow.
+
+#[test]
+fn nesting_in_tool_use_input() {
+    for objects in [false, true] {
+        let doc = wire(&tool_use(&nested(DEEP, objects)));
+        let (rc, usage) = measure(|| validate(&doc));
+        assert_eq!(rc, 100, "10^6 nesting is a J5.2 error: wire");
+        within("input: 10^6-deep tool_use input (validate)", doc.len(), usage, WIRE_SLACK);
+        let (rc, usage) = measure(|| parse(&doc).err());
+        assert_eq!(rc, Some(100));
+        within("input: 10^6-deep tool_use input (parse)", doc.len(), usage, WIRE_SLACK);
+        let shallow = wire(&tool_use(&nested(20_000, objects)));
+        let (rc, shallow_usage) = measure(|| validate(&shallow));
+        assert_eq!(rc, 100);
+        assert_eq!(usage.peak, shallow_usage.peak, "the memory of a rejected nesting bomb depends on its depth");
+    }
+}
+
+#[test]
+fn nesting_at_the_limit_in_tool_use_input() {
+    // J5.2: 10000 levels in the whole document; the tool_use input sits at depth 6 (document,
+    // transcript, message, blocks, block, input), so 9995 more levels reach exactly 10000.
+    for objects in [false, true] {
+        let doc = wire(&tool_use(&nested(9995, objects)));
+        let (handle, usage) = measure(|| parse(&doc));
+        let handle = handle.unwrap_or_else(|rc| panic!("10000 levels are accepted (J5.2), got {rc}"));
+        within("input: 10000-deep document (parse)", doc.len(), usage, 2 * doc.len() + WIRE_SLACK);
+        let n = encoded_len(&handle, u64::MAX);
+        let mut buf = vec![0u8; n];
+        let ((rc, _), usage) = measure(|| encode_into(&handle, u64::MAX, &mut buf));
+        assert_eq!(rc, 0);
+        within("input: 10000-deep document (encode)", n, usage, 3 * n + MIB);
+        let too_deep = wire(&tool_use(&nested(9996, objects)));
+        assert_eq!(validate(&too_deep), 100, "10001 levels");
+    }
+}
+
+#[test]
+fn nesting_in_documents() {
+    for objects in [false, true] {
+        let bomb = nested(DEEP, objects);
+        let cases: [Case; 5] = [
+            ("policy", with_first_value(POLICY, &bomb), policy, 300),
+            ("observation", with_first_value(OBSERVATION, &bomb), observation, 320),
+            ("context config", [br#"{"Compaction":"#.as_slice(), &bomb, b"}"].concat(), config, 340),
+            ("fingerprint", with_first_value(FINGERPRINT, &bomb), fingerprint, 400),
+            (
+                "fingerprint Stop",
+                replace_once(FINGERPRINT, r#""Stop":null"#, &[br#""Stop":"#.as_slice(), &bomb].concat()),
+                fingerprint,
+                400,
+            ),
+        ];
+        for (what, doc, call, expected) in cases {
+            let (rc, usage) = measure(|| call(&doc));
+            assert_eq!(rc, expected, "{what}: 10^6 nesting");
+            within(&format!("{what}: 10^6 nesting"), doc.len(), usage, 2 * MIB);
+        }
+    }
+}
+
+#[test]
+fn nesting_in_summaries() {
+    // Nested elements inside a section, nested elements as the root, and 10^6 `<` inside a
+    // directive (X4.15 counts them): none of it allocates.
+    let mut inside = b"<conversation_summary><goal>".to_vec();
+    inside.extend(std::iter::repeat_n(b"<a>".as_slice(), DEEP).flatten());
+    let root: Vec<u8> = std::iter::repeat_n(b"<a>".as_slice(), DEEP).flatten().copied().collect();
+    let mut directive = b"<!DOCTYPE x ".to_vec();
+    directive.extend(std::iter::repeat_n(b'<', DEEP));
+    directive.extend(std::iter::repeat_n(b'>', DEEP + 1));
+    let mut closed = b"<conversation_summary><goal>x".to_vec();
+    closed.extend(std::iter::repeat_n(b"</a>".as_slice(), DEEP).flatten());
+    for (what, xml, expected) in [
+        ("in a section", inside, 208),
+        ("as the root", root, 207),
+        ("in a directive", directive, 208),
+        ("end tags", closed, 206),
+    ] {
+        let (rc, usage) = measure(|| summary(&xml));
+        assert_eq!(rc, expected, "summary: 10^6 nesting {what}");
+        assert_eq!(usage.allocations, 0, "summary validation allocated ({what})");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// 10^5 keys and attributes.
+
+#[test]
+fn many_keys_in_a_raw_value() {
+    let doc = wire(&tool_use(&many_keys(KEYS, false)));
+    let (handle, usage) = measure(|| parse(&doc));
+    let handle = handle.unwrap_or_else(|rc| panic!("10^5 distinct keys are fine, got {rc}"));
+    within("input: 10^5 keys in a raw value (parse)", doc.len(), usage, 2 * doc.len() + PER_KEY * KEYS + WIRE_SLACK);
+    let n = encoded_len(&handle, u64::MAX);
+    let mut buf = vec![0u8; n];
+    let ((rc, _), usage) = measure(|| encode_into(&handle, u64::MAX, &mut buf));
+    assert_eq!(rc, 0);
+    within("input: 10^5 keys in a raw value (encode)", n, usage, 3 * n + MIB);
+
+    // The same with one duplicate at the very end: every key must be remembered (J5.5, D2).
+    let doc = wire(&tool_use(&many_keys(KEYS, true)));
+    let (rc, usage) = measure(|| validate(&doc));
+    assert_eq!(rc, 104, "a duplicate key in a raw value is a transcript error");
+    within(
+        "input: 10^5 keys and a duplicate in a raw value",
+        doc.len(),
+        usage,
+        2 * doc.len() + PER_KEY * KEYS + WIRE_SLACK,
+    );
+}
+
+#[test]
+fn many_keys_in_documents() {
+    let keys = many_keys(KEYS, false);
+    let unknown = |doc: &str| [&keys[..keys.len() - 1], b",", &doc.as_bytes()[1..]].concat();
+    let cases: [Case; 5] = [
+        ("policy", unknown(POLICY), policy, 300),
+        ("observation", unknown(OBSERVATION), observation, 320),
+        ("context config", keys.clone(), config, 340),
+        ("fingerprint", unknown(FINGERPRINT), fingerprint, 400),
+        ("fingerprint value", with_first_value(FINGERPRINT, &keys), fingerprint, 400),
+    ];
+    for (what, doc, call, expected) in cases {
+        let (rc, usage) = measure(|| call(&doc));
+        assert_eq!(rc, expected, "{what}: 10^5 unknown keys");
+        within(&format!("{what}: 10^5 keys"), doc.len(), usage, doc.len() + MIB);
+    }
+    // 10^5 keys inside a raw value of a compaction input's tool_use, as a thinking provider_state.
+    let block = [
+        br#"{"role":"assistant","blocks":[{"type":"thinking","thinking":"t","signature":"s","provider_state":"#
+            .as_slice(),
+        &keys,
+        br#","provider_state_format":"f"}],"usage":null}"#,
+    ]
+    .concat();
+    let doc = wire(&block);
+    let (rc, usage) = measure(|| validate(&doc));
+    assert_eq!(rc, 0);
+    within("input: 10^5 keys in provider_state", doc.len(), usage, 2 * doc.len() + PER_KEY * KEYS + WIRE_SLACK);
+}
+
+#[test]
+fn many_attributes_in_summaries() {
+    let attributes: Vec<u8> = (0..KEYS).flat_map(|i| format!(" a{i}=\"v&amp;{i}\"").into_bytes()).collect();
+    let on_root = [b"<conversation_summary".as_slice(), &attributes, b">"].concat();
+    let on_section = [b"<conversation_summary><goal".as_slice(), &attributes, b">"].concat();
+    let on_wrong_root = [b"<summary".as_slice(), &attributes, b">"].concat();
+    for (what, xml, expected) in
+        [("root", on_root, 208), ("section", on_section, 208), ("wrong root", on_wrong_root, 207)]
+    {
+        let (rc, usage) = measure(|| summary(&xml));
+        assert_eq!(rc, expected, "summary: 10^5 attributes on the {what}");
+        assert_eq!(usage.allocations, 0, "summary validation allocated (10^5 attributes on the {what})");
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Large inputs: a summary text node, a transcript, a reply.
+
+fn check_big_summary(size: usize) {
+    let xml = big_summary(size);
+    let (rc, usage) = measure(|| summary(&xml));
+    assert_eq!(rc, 0);
+    assert_eq!(usage.allocations, 0, "summary validation of {} bytes allocated", xml.len());
+    println!("summary: {} bytes, {} allocations", xml.len(), usage.allocations);
+}
+
+fn check_big_transcript(size: usize) {
+    let doc = big_transcript(size);
+    let (rc, usage) = measure(|| validate(&doc));
+    assert_eq!(rc, 0);
+    within("input: large transcript (validate)", doc.len(), usage, 2 * doc.len() + WIRE_SLACK);
+    let (handle, usage) = measure(|| parse(&doc));
+    let handle = handle.unwrap();
+    within("input: large transcript (parse)", doc.len(), usage, 2 * doc.len() + WIRE_SLACK);
+
+    let n = encoded_len(&handle, u64::MAX);
+    let mut buf = vec![0u8; n];
+    let ((rc, len), usage) = measure(|| encode_into(&handle, u64::MAX, &mut buf));
+    assert_eq!((rc, len), (0, n));
+    within("input: large transcript (encode, no limit)", n, usage, 3 * n + MIB);
+    // Half the size: about half of the tool results are stubbed (F7.3).
+    let half = (n / 2) as u64;
+    let ((rc, len), usage) = measure(|| encode_into(&handle, half, &mut buf));
+    assert_eq!(rc, 0);
+    assert!(len as u64 <= half);
+    within("input: large transcript (encode, half the size)", n, usage, 3 * n + MIB);
+    // Too large even with every candidate stubbed.
+    let ((rc, _), usage) = measure(|| encode_into(&handle, 1024, &mut buf));
+    assert_eq!(rc, 110);
+    within("input: large transcript (encode, too large)", n, usage, 3 * n + MIB);
+}
+
+fn check_big_reply(size: usize) {
+    let doc = wire(br#"{"role":"user","blocks":[{"type":"text","text":"hi"}]}"#);
+    let handle = parse(&doc).unwrap();
+    // The summary as a JSON string: `"` needs no escape in XML text, so escape only the newlines
+    // (and the entity's `&` is plain in JSON).
+    let xml = big_summary(size);
+    let text = String::from_utf8(xml.clone()).unwrap().replace('\n', "\\n");
+    let reply = format!(r#"{{"version":1,{IDENTITY},"summary":"{text}"}}"#).into_bytes();
+    let mut buf = vec![0u8; reply.len()];
+    let ((rc, len), usage) = measure(|| output(&handle, &reply, &mut buf));
+    assert_eq!(rc, 0);
+    assert_eq!(&buf[..len], &xml[..]);
+    within("output: large reply (escaped summary)", reply.len(), usage, reply.len() + MIB);
+    // Without escapes the summary can be borrowed from the reply.
+    let plain = String::from_utf8(xml).unwrap().replace('\n', " ");
+    let reply = format!(r#"{{"version":1,{IDENTITY},"summary":"{plain}"}}"#).into_bytes();
+    let ((rc, _), usage) = measure(|| output(&handle, &reply, &mut buf));
+    assert_eq!(rc, 0);
+    within("output: large reply (plain summary)", reply.len(), usage, reply.len() + MIB);
+}
+
+#[test]
+fn summary_4mb() {
+    check_big_summary(4 * MIB);
+}
+
+#[test]
+#[cfg_attr(debug_assertions, ignore = "100 MB: slow in debug builds; cargo test --release --test resource_bounds")]
+fn summary_100mb() {
+    check_big_summary(100 * MIB);
+}
+
+#[test]
+fn transcript_4mb() {
+    check_big_transcript(4 * MIB);
+}
+
+#[test]
+#[cfg_attr(debug_assertions, ignore = "100 MB: slow in debug builds; cargo test --release --test resource_bounds")]
+fn transcript_100mb() {
+    check_big_transcript(100 * MIB);
+}
+
+#[test]
+fn reply_4mb() {
+    check_big_reply(4 * MIB);
+}
+
+#[test]
+#[cfg_attr(debug_assertions, ignore = "100 MB: slow in debug builds; cargo test --release --test resource_bounds")]
+fn reply_100mb() {
+    check_big_reply(100 * MIB);
+}
+
+#[test]
+fn the_counter_sees_allocations() {
+    // Without this, a broken counter would pass every test above.
+    let (_, usage) = measure(|| black_box(vec![1u8; 64 * KIB]));
+    assert!(usage.allocations >= 1 && usage.peak >= 64 * KIB, "{usage:?}");
+}
