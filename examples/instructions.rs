@@ -44,7 +44,8 @@ fn main() {
             let wire = wire_corpus::transcript_wire(1 << 20);
             let input = CompactionInput::parse(&wire).unwrap();
             for _ in 0..iterations {
-                black_box(input.encode_within(wire.len() as u64 / 2).unwrap());
+                // Half the size does not fit this transcript: the whole candidate walk runs either way.
+                let _ = black_box(input.encode_within(wire.len() as u64 / 2));
             }
         }
         "fingerprint" => {

@@ -87,30 +87,30 @@ def target(label, value, goal, fmt, ok):
 try:
     s4 = c("summary_xml_validate/safe_api/4KB")
     s1m = c("summary_xml_validate/safe_api/1MB")
-    target("summary XML, 4 KB (Rust API)", gbps(s4), ">= 2 GB/s", "{:.2} GB/s", gbps(s4) >= 2)
-    target("summary XML, 1 MB (Rust API)", gbps(s1m), ">= 4 GB/s", "{:.2} GB/s", gbps(s1m) >= 4)
+    target("summary XML, 4 KB (Rust API)", gbps(s4), ">= 2 GB/s", "{:.2f} GB/s", gbps(s4) >= 2)
+    target("summary XML, 1 MB (Rust API)", gbps(s1m), ">= 4 GB/s", "{:.2f} GB/s", gbps(s1m) >= 4)
     if "BenchmarkSummaryOracle4KB" in go:
         r = go["BenchmarkSummaryOracle4KB"]["ns"] / s4["ns"]
-        target("summary XML 4 KB: Rust vs Go oracle", r, ">= 25x", "{:.1}x", r >= 25)
+        target("summary XML 4 KB: Rust vs Go oracle", r, ">= 25x", "{:.1f}x", r >= 25)
         r = go["BenchmarkSummaryOracle4KB"]["ns"] / go["BenchmarkSummaryLibrary4KB"]["ns"]
-        target("summary XML 4 KB: library via cgo vs Go oracle", r, ">= 10x", "{:.1}x", r >= 10)
+        target("summary XML 4 KB: library via cgo vs Go oracle", r, ">= 10x", "{:.1f}x", r >= 10)
         r = go["BenchmarkSummaryOracle1MB"]["ns"] / go["BenchmarkSummaryLibrary1MB"]["ns"]
-        target("summary XML 1 MB: library via cgo vs Go oracle", r, "(info)", "{:.1}x", True)
+        target("summary XML 1 MB: library via cgo vs Go oracle", r, "(info)", "{:.1f}x", True)
         r = go["BenchmarkSummaryLibrary4KB"]["ns"] / s4["ns"]
-        target("summary XML 4 KB: cgo call / pure Rust time", r, "(info)", "{:.2}x", True)
+        target("summary XML 4 KB: cgo call / pure Rust time", r, "(info)", "{:.2f}x", True)
     out4 = c("output/CompactionInput::validate_output/4KB")
-    target("output validation, 4 KB reply (Rust API)", gbps(out4), ">= 1 GB/s", "{:.2} GB/s", gbps(out4) >= 1)
+    target("output validation, 4 KB reply (Rust API)", gbps(out4), ">= 1 GB/s", "{:.2f} GB/s", gbps(out4) >= 1)
     if "BenchmarkOutputGo4KB" in go:
         r = go["BenchmarkOutputGo4KB"]["ns"] / go["BenchmarkOutputLibrary4KB"]["ns"]
-        target("output validation 4 KB: library via cgo vs Go path", r, ">= 10x", "{:.1}x", r >= 10)
+        target("output validation 4 KB: library via cgo vs Go path", r, ">= 10x", "{:.1f}x", r >= 10)
         r = go["BenchmarkOutputGo4KB"]["ns"] / out4["ns"]
-        target("output validation 4 KB: Rust vs Go path", r, "(info)", "{:.1}x", True)
+        target("output validation 4 KB: Rust vs Go path", r, "(info)", "{:.1f}x", True)
     t1 = c("input/CompactionInput::validate/1MB")
-    target("transcript 1 MB parse+validate (Rust API)", gbps(t1), ">= 1.5 GB/s", "{:.2} GB/s", gbps(t1) >= 1.5)
+    target("transcript 1 MB parse+validate (Rust API)", gbps(t1), ">= 1.5 GB/s", "{:.2f} GB/s", gbps(t1) >= 1.5)
     for name in ("summary_4KB", "summary_1MB", "transcript_1MB"):
         one, two = c(f"threads/{name}/1"), c(f"threads/{name}/2")
         r = gbps(two) / gbps(one)
-        target(f"2 threads vs 1 thread, {name.replace('_', ' ')}", r, ">= 1.8x", "{:.2}x", r >= 1.8)
+        target(f"2 threads vs 1 thread, {name.replace('_', ' ')}", r, ">= 1.8x", "{:.2f}x", r >= 1.8)
     for size, ossl in ((1024, 1024), (8192, 8192), (1048576, 16384)):
         ours = c(f"sha256/{size}")
         if ossl in openssl:
@@ -124,7 +124,7 @@ for name, h in heap.items():
         target(f"heap allocations, {name}", h["allocations"], "0", "{}", h["allocations"] == 0)
     elif name.startswith("input"):
         r = h["peak"] / h["input"]
-        target(f"peak heap / input size, {name}", r, "<= 2x", "{:.2}x", r <= 2)
+        target(f"peak heap / input size, {name}", r, "<= 2x", "{:.2f}x", r <= 2)
 
 w("## Targets (issue 8)\n")
 w("| what | measured | target | |")
