@@ -65,15 +65,21 @@ impl<'a> JStr<'a> {
     /// callers that go on with bytes, this spares the check a `String` would need.
     pub(crate) fn decode_bytes(&self) -> JResult<Cow<'a, [u8]>> {
         self.check_utf8()?;
+        Ok(self.unescape_bytes())
+    }
+
+    /// The body with its escapes decoded (J5.4), without the UTF-8 check: for a caller that checks
+    /// the result's characters itself and calls [`JStr::check_utf8`] when that fails.
+    pub(crate) fn unescape_bytes(&self) -> Cow<'a, [u8]> {
         if !self.escaped {
-            return Ok(Cow::Borrowed(self.raw));
+            return Cow::Borrowed(self.raw);
         }
         let mut out = Vec::with_capacity(self.raw.len());
         for_each_piece(self.raw, |piece| match piece {
             Piece::Raw(bytes) => out.extend_from_slice(bytes),
             Piece::Char(c) => out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes()),
         });
-        Ok(Cow::Owned(out))
+        Cow::Owned(out)
     }
 
     /// Whether the decoded text is empty (escapes always decode to at least one character).

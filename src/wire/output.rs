@@ -5,7 +5,7 @@ use super::Summary;
 use super::CompactionInput;
 use super::input::{Identity, RawIdentity, canonical_uuid, lower_hex_64};
 use crate::error::{Error, Result};
-use crate::json::{JStr, JsonError, Parser};
+use crate::json::{Event, JStr, JsonError, Parser};
 use crate::status::Status;
 
 const OUTPUT_FIELDS: &[&str] = &["version", "basis", "model", "request_fingerprint", "summary"];
@@ -37,7 +37,14 @@ pub(crate) fn validate<'o>(
     p.read_object(first, OUTPUT_FIELDS, |p, i| {
         match i {
             0..=3 => id.read(p, i)?,
-            _ => summary = p.str_or_null()?,
+            // The summary's UTF-8 (J5.3, still step 4) is checked lazily, see below.
+            _ => {
+                summary = match p.next()? {
+                    Event::Null => None,
+                    Event::String(s) => Some(s),
+                    _ => return Err(JsonError::invalid(p.token_start())),
+                }
+            }
         }
         Ok(())
     })
@@ -66,12 +73,17 @@ pub(crate) fn validate<'o>(
         || !same_text(doc.model, model)
         || fingerprint != doc.request_fingerprint
     {
+        summary.check_utf8().map_err(wire)?;
         return Err(Error::new(Status::SummaryIdentity));
     }
-    // Step 9.
-    // The decoded bytes are valid UTF-8 (J5.3 was checked on the token), and the grammar checks
-    // every character again, so no `String` conversion is needed on this path.
-    let text = summary.decode_bytes().map_err(wire)?;
-    crate::summary::validate(&text)?;
+    // Step 9. The summary token's UTF-8 check belongs to step 4, but it only matters when something
+    // fails: escapes decode to whole characters, so invalid UTF-8 in the token stays in the
+    // decoded text, where the grammar rejects it (X4.8). An accepted summary therefore proves the
+    // token valid, and a rejected one is checked again so that step 4's `wire` wins.
+    let text = summary.unescape_bytes();
+    if let Err(e) = crate::summary::validate(&text) {
+        summary.check_utf8().map_err(wire)?;
+        return Err(e);
+    }
     Ok(Summary { bytes: text })
 }
