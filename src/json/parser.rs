@@ -1,6 +1,6 @@
 //! The pull parser: grammar (J5.1) and depth (J5.2), iterative, with a fixed-size nesting stack.
 
-use super::{JResult, JStr, JsonError, MAX_DEPTH, Span};
+use super::{JResult, JStr, JsonError, MAX_DEPTH};
 
 /// One token of the document. Strings are borrowed and still escaped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -44,6 +44,8 @@ pub(crate) struct Parser<'a> {
     kinds: [u64; STACK_WORDS],
     /// Start offset of the last event's token.
     token_start: usize,
+    /// The whole document is known to be valid UTF-8, so no string needs its own check (J5.3).
+    utf8: bool,
 }
 
 #[inline]
@@ -53,7 +55,15 @@ fn is_ws(b: u8) -> bool {
 
 impl<'a> Parser<'a> {
     pub(crate) fn new(src: &'a [u8]) -> Parser<'a> {
-        Parser { src, pos: 0, state: State::Value, depth: 0, kinds: [0; STACK_WORDS], token_start: 0 }
+        Parser { src, pos: 0, state: State::Value, depth: 0, kinds: [0; STACK_WORDS], token_start: 0, utf8: false }
+    }
+
+    /// A parser that first checks the whole document's UTF-8 in one pass. When that passes, no
+    /// string is checked on its own; when it fails, every string is checked as it is read, so
+    /// errors and their order are those of [`Parser::new`]. For large documents with much
+    /// non-ASCII text: one pass over everything is cheaper than a call per string.
+    pub(crate) fn new_utf8_checked(src: &'a [u8]) -> Parser<'a> {
+        Parser { utf8: simdutf8::basic::from_utf8(src).is_ok(), ..Parser::new(src) }
     }
 
     /// Current nesting depth (0 outside every container).
@@ -280,7 +290,7 @@ impl<'a> Parser<'a> {
             }
         }
         self.pos = i + 1;
-        Ok(JStr::new(Span { start: body, end: i }, self.src.get(body..i).unwrap_or_default(), escaped, high >= 0x80))
+        Ok(JStr::new(body, self.src.get(body..i).unwrap_or_default(), escaped, high >= 0x80 && !self.utf8))
     }
 
     /// After the top-level value: only whitespace may follow (J5.1).
@@ -342,4 +352,48 @@ fn scan_plain(bytes: &[u8]) -> (usize, u8) {
         done += 1;
     }
     (done, high)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every event of `src`, with each string's own UTF-8 verdict in place of the string.
+    fn trace(mut p: Parser<'_>) -> Vec<String> {
+        let mut out = Vec::new();
+        loop {
+            match p.next() {
+                Ok(Event::String(s) | Event::Key(s)) => out.push(format!("str {:?} {:?}", s.span(), s.check_utf8())),
+                Ok(e) => out.push(format!("{e:?}")),
+                Err(e) => {
+                    out.push(format!("{e:?}"));
+                    return out;
+                }
+            }
+            if p.depth() == 0 {
+                out.push(format!("{:?}", p.finish()));
+                return out;
+            }
+        }
+    }
+
+    /// The whole-document UTF-8 pass changes nothing a caller sees: strings of a valid document
+    /// are valid (their quotes are ASCII, so they cannot cut a character), and in an invalid one
+    /// each string is still checked on its own.
+    #[test]
+    fn utf8_checked_parser_sees_what_the_plain_one_sees() {
+        let docs: [&[u8]; 8] = [
+            br#"{"a":"caf\xc3\xa9","b":["\u00e9x",1]}"#,
+            b"{\"a\":\"\xff\",\"b\":\"ok\"}",
+            b"{\"a\":\"ok\",\"\xc3\":\"\xe2\x82\"}",
+            b"[\"\xed\xa0\x80\"]",
+            b"[\"x\"] \xff",
+            b"{\"k\":\"\xc3\xa9\xc3\"}",
+            b"\"\xf0\x9f\x98\x80\"",
+            b"[\"a\\n\xc3\xa9\", \"\x80\"]",
+        ];
+        for doc in docs {
+            assert_eq!(trace(Parser::new(doc)), trace(Parser::new_utf8_checked(doc)), "{doc:?}");
+        }
+    }
 }

@@ -8,10 +8,13 @@ use super::{JResult, JsonError, Span};
 /// The grammar of its escapes has been checked by the parser.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct JStr<'a> {
-    span: Span,
     raw: &'a [u8],
+    /// Offset of the body in the document (the body is `raw`, so it ends at `start + raw.len()`).
+    start: usize,
     escaped: bool,
-    non_ascii: bool,
+    /// The body may hold invalid UTF-8: it has a non-ASCII byte and its document is not known to
+    /// be valid UTF-8 as a whole.
+    unchecked: bool,
 }
 
 /// One decoded unit of a string body: a run of raw bytes or one character from an escape.
@@ -21,13 +24,14 @@ pub(crate) enum Piece<'a> {
 }
 
 impl<'a> JStr<'a> {
-    pub(crate) fn new(span: Span, raw: &'a [u8], escaped: bool, non_ascii: bool) -> JStr<'a> {
-        JStr { span, raw, escaped, non_ascii }
+    /// The body `raw`, found at offset `start` of its document.
+    pub(crate) fn new(start: usize, raw: &'a [u8], escaped: bool, unchecked: bool) -> JStr<'a> {
+        JStr { raw, start, escaped, unchecked }
     }
 
     /// The span of the body (between the quotes) in the document.
     pub(crate) fn span(&self) -> Span {
-        self.span
+        Span { start: self.start, end: self.start + self.raw.len() }
     }
 
     /// The body bytes as written (escapes not decoded).
@@ -42,10 +46,10 @@ impl<'a> JStr<'a> {
 
     /// J5.3: the body is valid UTF-8 (escapes are ASCII, so checking the raw body suffices).
     pub(crate) fn check_utf8(&self) -> JResult<()> {
-        if self.non_ascii && simdutf8::basic::from_utf8(self.raw).is_err() {
+        if self.unchecked && simdutf8::basic::from_utf8(self.raw).is_err() {
             // The slow validator only on failure, for the offset.
             let valid = std::str::from_utf8(self.raw).err().map_or(0, |e| e.valid_up_to());
-            return Err(JsonError::invalid(self.span.start + valid));
+            return Err(JsonError::invalid(self.start + valid));
         }
         Ok(())
     }
@@ -55,9 +59,7 @@ impl<'a> JStr<'a> {
         match self.decode_bytes()? {
             Cow::Borrowed(bytes) => Ok(Cow::Borrowed(simdutf8::basic::from_utf8(bytes).unwrap_or_default())),
             // Valid: the body was valid UTF-8 and escapes decode to whole characters.
-            Cow::Owned(bytes) => {
-                String::from_utf8(bytes).map(Cow::Owned).map_err(|_| JsonError::invalid(self.span.start))
-            }
+            Cow::Owned(bytes) => String::from_utf8(bytes).map(Cow::Owned).map_err(|_| JsonError::invalid(self.start)),
         }
     }
 

@@ -28,7 +28,7 @@ impl Encoder<'_> {
         if b.checked.canonical && !b.escaped {
             out.put(b.text.of(self.src));
         } else {
-            let text = crate::json::JStr::new(b.text, b.text.of(self.src), b.escaped, true);
+            let text = crate::json::JStr::new(b.text.start, b.text.of(self.src), b.escaped, true);
             let decoded = text.decode().unwrap_or_default();
             let mut encoded = Vec::with_capacity(base64::encoded_len(b.checked.len));
             base64::encode(&base64::decode(decoded.as_bytes()), &mut encoded);

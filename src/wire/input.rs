@@ -123,7 +123,7 @@ pub(crate) fn lower_hex_64(text: &str) -> Option<[u8; 64]> {
 /// Decodes and validates the wire (W5.2, first failure wins).
 pub(crate) fn decode(src: &[u8]) -> Result<Document> {
     let wire = |e: JsonError| Error::at(Status::InputWire, e.offset);
-    let mut p = Parser::new(src);
+    let mut p = Parser::new_utf8_checked(src);
     let mut keys = KeyFrames::default();
     let mut id = RawIdentity::default();
     let mut max_summary_tokens: Option<Option<u64>> = None;

@@ -151,7 +151,7 @@ impl CompactionInput {
 
     fn text(&self, span: crate::json::Span) -> Cow<'_, str> {
         let body = span.of(&self.src);
-        crate::json::JStr::new(span, body, body.contains(&b'\\'), true).decode().unwrap_or_default()
+        crate::json::JStr::new(span.start, body, body.contains(&b'\\'), true).decode().unwrap_or_default()
     }
 
     /// The canonical encoding (E7) of the whole input, without any stub.

@@ -64,7 +64,7 @@ pub(crate) fn validate<'o>(
     let doc = &input.doc;
     let src = &input.src;
     let same_text = |ours: crate::json::Span, theirs: JStr<'_>| -> bool {
-        let ours = JStr::new(ours, ours.of(src), ours.of(src).contains(&b'\\'), true);
+        let ours = JStr::new(ours.start, ours.of(src), ours.of(src).contains(&b'\\'), true);
         matches!((ours.decode(), theirs.decode()), (Ok(a), Ok(b)) if a == b)
     };
     if revision != doc.revision

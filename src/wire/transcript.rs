@@ -305,7 +305,7 @@ fn read_bytes(p: &mut Parser<'_>) -> JResult<Option<Bytes>> {
         return Ok(None);
     };
     let offset = s.span().start;
-    let decoded = s.decode()?;
-    let checked = base64::check(decoded.as_bytes()).ok_or(JsonError::invalid(offset))?;
+    let decoded = s.decode_bytes()?;
+    let checked = base64::check(&decoded).ok_or(JsonError::invalid(offset))?;
     Ok(Some(Bytes { text: s.span(), escaped: s.has_escapes(), checked }))
 }
