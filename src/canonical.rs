@@ -18,6 +18,34 @@ impl Sink for Vec<u8> {
     }
 }
 
+/// A sink over a caller's buffer. Bytes past its end are counted and dropped, never written: once
+/// one write does not fit, no later one does either, so what is written is always a prefix.
+pub(crate) struct SliceSink<'b> {
+    buf: &'b mut [u8],
+    len: usize,
+}
+
+impl<'b> SliceSink<'b> {
+    pub(crate) fn new(buf: &'b mut [u8]) -> SliceSink<'b> {
+        SliceSink { buf, len: 0 }
+    }
+
+    /// Bytes put so far, written or not.
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+}
+
+impl Sink for SliceSink<'_> {
+    #[inline]
+    fn put(&mut self, bytes: &[u8]) {
+        if let Some(dst) = self.buf.get_mut(self.len..self.len + bytes.len()) {
+            dst.copy_from_slice(bytes);
+        }
+        self.len += bytes.len();
+    }
+}
+
 /// A sink that only counts bytes.
 #[derive(Debug, Default, Clone, Copy)]
 pub(crate) struct Counter(pub(crate) usize);

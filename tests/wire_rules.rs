@@ -2156,6 +2156,39 @@ fn too_large_size(wire: &[u8], max: u64) -> Option<u64> {
     (err.max_bytes == max).then_some(err.size)
 }
 
+/// The safe API's two steps: `fit` knows the length before anything is written, `write_to` writes
+/// exactly those bytes in place and refuses a short buffer without touching it; both agree with
+/// `encode_within` and with the C ABI.
+#[test]
+fn fitting_in_place() {
+    let m0 = r#"{"role":"user","blocks":[{"type":"text","text":"q"}]}"#;
+    let m1 = tool_msg("t1", &"A".repeat(200));
+    let s_doc = doc(&format!("[{m0},{m1}]"));
+    let stubbed = doc(&format!("[{m0},{}]", stub_msg("t1", false)));
+    let input = loopcompact::wire::CompactionInput::parse(&s_doc).unwrap();
+    let h = parse(&s_doc);
+    for (max, want) in [(u64::MAX, &s_doc), (s_doc.len() as u64 - 1, &stubbed)] {
+        let fitted = input.fit(max).unwrap();
+        assert_eq!(fitted.len(), want.len());
+        assert!(!fitted.is_empty());
+        assert_eq!(&fitted.to_vec(), want);
+        assert_eq!(&input.encode_within(max).unwrap(), want);
+        assert_eq!(&encode(&h, max).unwrap(), want, "C ABI");
+        // A buffer with room to spare: the bytes go to its start, the rest is untouched.
+        let mut buf = vec![0xAA; want.len() + 3];
+        assert_eq!(fitted.write_to(&mut buf), Some(want.len()));
+        assert_eq!(&buf[..want.len()], want.as_slice());
+        assert_eq!(&buf[want.len()..], &[0xAA; 3]);
+        // One byte short: nothing is written.
+        let mut short = vec![0xAA; want.len() - 1];
+        assert_eq!(fitted.write_to(&mut short), None);
+        assert!(short.iter().all(|&b| b == 0xAA));
+    }
+    let err = input.fit(10).unwrap_err();
+    assert_eq!((err.max_bytes, err.size), (10, stubbed.len() as u64));
+    assert_eq!(input.encode(), s_doc);
+}
+
 #[test]
 fn fitting_f7() {
     let mut c = Cases::default();

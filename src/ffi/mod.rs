@@ -118,6 +118,17 @@ impl OutBuf {
         }
         Ok(())
     }
+
+    /// Answers a size query (`cap == 0`) for output of `len` bytes without the bytes themselves:
+    /// as [`OutBuf::write`] would, given data of that length.
+    ///
+    /// # Safety
+    /// `out_len` must be valid for one write.
+    pub(crate) unsafe fn write_len_only(self, len: usize) -> Result<(), Status> {
+        // SAFETY: `out_len` was checked non-NULL; the caller guarantees it is writable.
+        unsafe { self.out_len.write(len) };
+        if len > self.cap { Err(Status::BufferTooSmall) } else { Ok(()) }
+    }
 }
 
 /// Checks that a required pointer argument is non-NULL.

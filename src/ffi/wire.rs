@@ -95,6 +95,12 @@ pub unsafe extern "C" fn lc_compaction_input_encode_within(
         let out = OutBuf::new(buf, buf_cap, out_len)?;
         // SAFETY: a live handle (caller contract); handles are immutable.
         let input = unsafe { &(*input).inner };
+        if buf_cap == 0 {
+            // The size query of the two-call pattern: counted, nothing built.
+            let fitted = input.fit(max_bytes).map_err(|e| e.status())?;
+            // SAFETY: `out_len` validity is the caller's contract; `buf` is not written.
+            return unsafe { out.write_len_only(fitted.len()) };
+        }
         let bytes = input.encode_within(max_bytes).map_err(|e| e.status())?;
         // SAFETY: buffer validity is the caller's contract; `bytes` is our own allocation.
         unsafe { out.write(&bytes) }

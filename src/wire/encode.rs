@@ -9,6 +9,7 @@ use crate::canonical::{Counter, Sink, put_bool, put_json_str, put_raw, put_u64};
 pub(crate) const STUB_TEXT: &str = "[old tool result omitted for compaction]";
 
 /// Writes canonical bytes of one document held in `src`.
+#[derive(Debug, Clone, Copy)]
 pub(crate) struct Encoder<'a> {
     pub(crate) src: &'a [u8],
     pub(crate) doc: &'a Document,
@@ -190,17 +191,23 @@ impl Encoder<'_> {
         out.put(b"}");
     }
 
-    /// F7.2–F7.4: the canonical bytes, with old tool results stubbed oldest first while that
-    /// shrinks the encoding, until it fits. `Err(size)` carries the last length reached.
-    pub(crate) fn fit(&self, max_bytes: u64) -> Result<Vec<u8>, u64> {
-        let mut full = Vec::new();
+    /// F7.2–F7.4: which tool messages to stub (old tool results, oldest first, while that shrinks
+    /// the encoding) and the length of the result, counted without building it. `Err(size)`
+    /// carries the last length reached.
+    pub(crate) fn plan(&self, max_bytes: u64) -> Result<Plan, u64> {
+        let mut full = Counter::default();
         self.document(&mut full, |_| false);
-        let mut current = full.len() as u64;
+        self.plan_from(full.0, max_bytes)
+    }
+
+    /// [`Encoder::plan`] when the length of the encoding without stubs, `full`, is known.
+    pub(crate) fn plan_from(&self, full: usize, max_bytes: u64) -> Result<Plan, u64> {
+        let mut current = full as u64;
         if max_bytes == 0 {
             return Err(current);
         }
         if current <= max_bytes {
-            return Ok(full);
+            return Ok(Plan { stubbed: Vec::new(), len: full });
         }
         // Messages are encoded independently, so a candidate changes the total by the difference
         // of its own two encodings (SPEC §7 notes).
@@ -221,11 +228,23 @@ impl Encoder<'_> {
                 *slot = true;
             }
             if current <= max_bytes {
-                let mut out = Vec::with_capacity(current as usize);
-                self.document(&mut out, |j| stubbed.get(j).copied().unwrap_or(false));
-                return Ok(out);
+                // `current` counts bytes of this process's memory, so it fits in usize.
+                return Ok(Plan { stubbed, len: current as usize });
             }
         }
         Err(current)
     }
+
+    /// Writes the bytes `plan` describes (exactly `plan.len` of them).
+    pub(crate) fn write<S: Sink>(&self, plan: &Plan, out: &mut S) {
+        self.document(out, |j| plan.stubbed.get(j).copied().unwrap_or(false));
+    }
+}
+
+/// The outcome of fitting (F7.3): the messages to stub, and the length of the encoding.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Plan {
+    /// `stubbed[i]`: message `i` is replaced by a stub (empty when nothing is).
+    stubbed: Vec<bool>,
+    pub(crate) len: usize,
 }

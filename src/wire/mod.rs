@@ -48,6 +48,48 @@ impl core::fmt::Display for InputTooLarge {
 
 impl std::error::Error for InputTooLarge {}
 
+/// The bytes [`CompactionInput::encode_within`] returns, planned but not yet written
+/// (see [`CompactionInput::fit`]).
+#[derive(Debug, Clone)]
+pub struct Fitted<'a> {
+    encoder: encode::Encoder<'a>,
+    plan: encode::Plan,
+}
+
+impl Fitted<'_> {
+    /// Length of the fitted bytes (never more than the limit asked for).
+    #[must_use]
+    pub fn len(&self) -> usize {
+        self.plan.len
+    }
+
+    /// Whether [`Fitted::len`] is 0 (never: a canonical document has at least its braces).
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.plan.len == 0
+    }
+
+    /// Writes the fitted bytes to the start of `buf` and returns their length, or returns `None`
+    /// and writes nothing when `buf` is shorter than [`Fitted::len`].
+    pub fn write_to(&self, buf: &mut [u8]) -> Option<usize> {
+        if buf.len() < self.plan.len {
+            return None;
+        }
+        let mut sink = crate::canonical::SliceSink::new(buf);
+        self.encoder.write(&self.plan, &mut sink);
+        debug_assert_eq!(sink.len(), self.plan.len, "the plan counted what the writer writes");
+        Some(self.plan.len)
+    }
+
+    /// The fitted bytes in a vector of exactly their length.
+    #[must_use]
+    pub fn to_vec(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.plan.len);
+        self.encoder.write(&self.plan, &mut out);
+        out
+    }
+}
+
 /// The summary of an accepted reply (O6.4): the decoded `summary` string, which is the exact text of
 /// the replacement user message (the XML unchanged, entities still escaped, X4.22). Borrowed from
 /// the reply when the JSON string had no escapes.
@@ -154,20 +196,46 @@ impl CompactionInput {
         crate::json::JStr::new(span.start, body, body.contains(&b'\\'), true).decode().unwrap_or_default()
     }
 
+    fn encoder(&self) -> encode::Encoder<'_> {
+        encode::Encoder { src: &self.src, doc: &self.doc }
+    }
+
     /// The canonical encoding (E7) of the whole input, without any stub.
     #[must_use]
     pub fn encode(&self) -> Vec<u8> {
-        let mut out = Vec::new();
-        encode::Encoder { src: &self.src, doc: &self.doc }.document(&mut out, |_| false);
+        let mut out = Vec::with_capacity(self.src.len());
+        self.encoder().document(&mut out, |_| false);
         out
     }
 
     /// The exact bytes to send to the summariser, fitted under `max_bytes` (F7.1–F7.5). The same
     /// limit always gives the same bytes.
+    ///
+    /// One encoding pass when everything fits (the common case), into a vector sized for the input
+    /// (canonical bytes drop whitespace, so they are rarely longer). Otherwise that vector is
+    /// dropped before the fitted bytes are built, so the two never coexist. [`CompactionInput::fit`]
+    /// gives the length without building anything.
     pub fn encode_within(&self, max_bytes: u64) -> core::result::Result<Vec<u8>, InputTooLarge> {
-        encode::Encoder { src: &self.src, doc: &self.doc }
-            .fit(max_bytes)
-            .map_err(|size| InputTooLarge { max_bytes, size })
+        let encoder = self.encoder();
+        let mut full = Vec::with_capacity(self.src.len());
+        encoder.document(&mut full, |_| false);
+        if max_bytes != 0 && full.len() as u64 <= max_bytes {
+            return Ok(full);
+        }
+        let full_len = full.len();
+        drop(full);
+        let plan = encoder.plan_from(full_len, max_bytes).map_err(|size| InputTooLarge { max_bytes, size })?;
+        Ok(Fitted { encoder, plan }.to_vec())
+    }
+
+    /// Fits the input under `max_bytes` (F7.2–F7.4) without writing it yet: the result knows its
+    /// length, so a buffer can be sized (or refused) before any byte is built, and then written
+    /// in place with [`Fitted::write_to`]. Nothing of the encoding's size is allocated; the price
+    /// is a counting pass before the writing one.
+    pub fn fit(&self, max_bytes: u64) -> core::result::Result<Fitted<'_>, InputTooLarge> {
+        let encoder = self.encoder();
+        let plan = encoder.plan(max_bytes).map_err(|size| InputTooLarge { max_bytes, size })?;
+        Ok(Fitted { encoder, plan })
     }
 
     /// Validates one summariser reply against this input (O6.2) and returns the decoded summary
