@@ -37,58 +37,11 @@
 #include <string.h>
 
 #include "loopcompact.h"
+#include "read_input.h"
 
 enum { EXIT_VALID = 0, EXIT_REJECTED = 1, EXIT_USAGE_OR_IO = 2 };
 
 static const char *program = "compact_roundtrip";
-
-/* Reads the whole file into a malloc'd buffer. Returns 0 and sets *out (NULL when empty) and *out_len,
- * or prints the error and returns -1 with nothing allocated. */
-static int read_file(const char *path, uint8_t **out, size_t *out_len)
-{
-    FILE *stream = fopen(path, "rb");
-    uint8_t *buf = NULL;
-    size_t len = 0;
-    size_t cap = 0;
-
-    if (stream == NULL) {
-        fprintf(stderr, "%s: cannot open %s: %s\n", program, path, strerror(errno));
-        return -1;
-    }
-    for (;;) {
-        if (len == cap) {
-            size_t new_cap = cap == 0 ? 4096 : cap * 2;
-            uint8_t *grown = new_cap > cap ? realloc(buf, new_cap) : NULL;
-            if (grown == NULL) {
-                fprintf(stderr, "%s: out of memory reading %s\n", program, path);
-                free(buf);
-                fclose(stream);
-                return -1;
-            }
-            buf = grown;
-            cap = new_cap;
-        }
-        len += fread(buf + len, 1, cap - len, stream);
-        if (ferror(stream)) {
-            fprintf(stderr, "%s: cannot read %s\n", program, path);
-            free(buf);
-            fclose(stream);
-            return -1;
-        }
-        if (feof(stream)) {
-            break;
-        }
-    }
-    fclose(stream);
-    if (len == 0) {
-        /* (NULL, 0) is the empty buffer of the C ABI. */
-        free(buf);
-        buf = NULL;
-    }
-    *out = buf;
-    *out_len = len;
-    return 0;
-}
 
 /* A decimal uint64_t: digits only, no sign, no overflow. Returns 0 on success. */
 static int parse_u64(const char *text, uint64_t *out)
@@ -163,10 +116,10 @@ int main(int argc, char **argv)
         }
         have_max_output = 1;
     }
-    if (read_file(argv[arg], &wire, &wire_len) != 0) {
+    if (read_input(program, argv[arg], &wire, &wire_len) != 0) {
         goto done;
     }
-    if (read_file(argv[arg + 1], &reply, &reply_len) != 0) {
+    if (read_input(program, argv[arg + 1], &reply, &reply_len) != 0) {
         goto done;
     }
     if (!have_max_output) {

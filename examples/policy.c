@@ -46,6 +46,7 @@
 #include <string.h>
 
 #include "loopcompact.h"
+#include "read_input.h"
 
 enum { EXIT_VALID = 0, EXIT_REJECTED = 1, EXIT_USAGE_OR_IO = 2 };
 
@@ -92,81 +93,6 @@ static bool parse_basis_points(const char *text, uint16_t *out)
     }
     *out = (uint16_t)value;
     return true;
-}
-
-/* Reads all of `stream` into a malloc'd buffer. Returns 0 and sets *out (NULL when empty) and *out_len,
- * or returns -1 with errno set and nothing allocated. */
-static int read_all(FILE *stream, uint8_t **out, size_t *out_len)
-{
-    uint8_t *buf = NULL;
-    size_t len = 0;
-    size_t cap = 0;
-
-    for (;;) {
-        if (len == cap) {
-            size_t new_cap = cap == 0 ? 4096 : cap * 2;
-            uint8_t *grown;
-            if (new_cap < cap) {
-                free(buf);
-                errno = ENOMEM;
-                return -1;
-            }
-            grown = realloc(buf, new_cap);
-            if (grown == NULL) {
-                free(buf);
-                errno = ENOMEM;
-                return -1;
-            }
-            buf = grown;
-            cap = new_cap;
-        }
-        len += fread(buf + len, 1, cap - len, stream);
-        if (ferror(stream)) {
-            int saved = errno != 0 ? errno : EIO;
-            free(buf);
-            errno = saved;
-            return -1;
-        }
-        if (feof(stream)) {
-            break;
-        }
-    }
-
-    if (len == 0) {
-        free(buf);
-        buf = NULL;
-    }
-    *out = buf;
-    *out_len = len;
-    return 0;
-}
-
-/* Reads FILE ("-" for standard input). Returns 0, or prints the error and returns -1. */
-static int read_policy(const char *path, uint8_t **data, size_t *len)
-{
-    int from_stdin = strcmp(path, "-") == 0;
-    FILE *stream = from_stdin ? stdin : fopen(path, "rb");
-
-    if (stream == NULL) {
-        fprintf(stderr, "%s: cannot open %s: %s\n", program, path, strerror(errno));
-        return -1;
-    }
-    errno = 0;
-    if (read_all(stream, data, len) != 0) {
-        fprintf(stderr, "%s: cannot read %s: %s\n", program, from_stdin ? "standard input" : path,
-                strerror(errno));
-        if (!from_stdin) {
-            fclose(stream);
-        }
-        return -1;
-    }
-    if (!from_stdin && fclose(stream) != 0) {
-        fprintf(stderr, "%s: cannot close %s: %s\n", program, path, strerror(errno));
-        free(*data);
-        *data = NULL;
-        return -1;
-    }
-    return 0;
 }
 
 static const char *level_name(int32_t level)
@@ -251,7 +177,7 @@ int main(int argc, char **argv)
         return usage();
     }
 
-    if (read_policy(argv[1], &data, &len) != 0) {
+    if (read_input(program, argv[1], &data, &len) != 0) {
         free(occupancies);
         return EXIT_USAGE_OR_IO;
     }

@@ -26,61 +26,13 @@
 #include <string.h>
 
 #include "loopcompact.h"
+#include "read_input.h"
 
 enum { EXIT_VALID = 0, EXIT_REJECTED = 1, EXIT_USAGE_OR_IO = 2 };
-
-/* Reads all of `stream` into a malloc'd buffer. Returns 0 and sets *out (NULL when empty) and *out_len,
- * or returns -1 with errno set and nothing allocated. */
-static int read_all(FILE *stream, uint8_t **out, size_t *out_len)
-{
-    uint8_t *buf = NULL;
-    size_t len = 0;
-    size_t cap = 0;
-
-    for (;;) {
-        if (len == cap) {
-            size_t new_cap = cap == 0 ? 4096 : cap * 2;
-            uint8_t *grown;
-            if (new_cap < cap) {
-                free(buf);
-                errno = ENOMEM;
-                return -1;
-            }
-            grown = realloc(buf, new_cap);
-            if (grown == NULL) {
-                free(buf);
-                errno = ENOMEM;
-                return -1;
-            }
-            buf = grown;
-            cap = new_cap;
-        }
-        len += fread(buf + len, 1, cap - len, stream);
-        if (ferror(stream)) {
-            int saved = errno != 0 ? errno : EIO;
-            free(buf);
-            errno = saved;
-            return -1;
-        }
-        if (feof(stream)) {
-            break;
-        }
-    }
-
-    if (len == 0) {
-        free(buf);
-        buf = NULL;
-    }
-    *out = buf;
-    *out_len = len;
-    return 0;
-}
 
 int main(int argc, char **argv)
 {
     const char *path = argc > 1 ? argv[1] : "-";
-    int from_stdin;
-    FILE *stream;
     uint8_t *data = NULL;
     size_t len = 0;
     lc_status status;
@@ -91,24 +43,7 @@ int main(int argc, char **argv)
         return EXIT_USAGE_OR_IO;
     }
 
-    from_stdin = strcmp(path, "-") == 0;
-    stream = from_stdin ? stdin : fopen(path, "rb");
-    if (stream == NULL) {
-        fprintf(stderr, "validate_summary: cannot open %s: %s\n", path, strerror(errno));
-        return EXIT_USAGE_OR_IO;
-    }
-    errno = 0;
-    if (read_all(stream, &data, &len) != 0) {
-        fprintf(stderr, "validate_summary: cannot read %s: %s\n", from_stdin ? "standard input" : path,
-                strerror(errno));
-        if (!from_stdin) {
-            fclose(stream);
-        }
-        return EXIT_USAGE_OR_IO;
-    }
-    if (!from_stdin && fclose(stream) != 0) {
-        fprintf(stderr, "validate_summary: cannot close %s: %s\n", path, strerror(errno));
-        free(data);
+    if (read_input("validate_summary", path, &data, &len) != 0) {
         return EXIT_USAGE_OR_IO;
     }
 
