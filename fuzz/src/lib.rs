@@ -501,23 +501,16 @@ pub fn target_output_validate(data: &[u8]) {
 /// nested in a context config with a counter of the same quality gives the same status there
 /// (P8.8 step 9), for qualities 1–3 (a counter of quality 0 is invalid, P8.9).
 pub fn target_compaction_policy(data: &[u8]) {
-    let mut reader = Reader::new(data);
-    let quality = QUALITIES[usize::from(reader.u8()) % QUALITIES.len()];
-    let json = reader.rest();
-
-    let rc = compaction_policy(json, quality);
-    check_status("lc_compaction_policy_validate", rc, POLICY_CODES);
-    assert_eq!(rc, compaction_policy(json, quality), "not deterministic");
-    if !(0..=3).contains(&quality) {
-        let unknown = compaction_policy(json, 0);
-        assert_eq!(rc, unknown, "quality {quality} gave {} but quality 0 {}", name(rc), name(unknown));
-    }
-    let wrapped = compaction_policy(&padded(json), quality);
-    assert_eq!(wrapped, rc, "surrounding whitespace turned {} into {}", name(rc), name(wrapped));
-    if rc != 300 && (1..=3).contains(&quality) {
-        let nested = context_config(&config_around("Compaction", json, quality));
-        assert_eq!(nested, rc, "in a context config {} but alone {}", name(nested), name(rc));
-    }
+    quality_document(
+        data,
+        QualityDocument {
+            function: "lc_compaction_policy_validate",
+            call: compaction_policy,
+            codes: POLICY_CODES,
+            grammar_error: 300,
+            config_key: "Compaction",
+        },
+    );
 }
 
 /// `lc_context_observation_validate` (SPEC §8.2).
@@ -529,21 +522,48 @@ pub fn target_compaction_policy(data: &[u8]) {
 /// nested in a context config with a counter of the same quality gives the same status there with
 /// the config's codes 321–323 (P8.8 step 10), for qualities 1–3.
 pub fn target_context_observation(data: &[u8]) {
+    quality_document(
+        data,
+        QualityDocument {
+            function: "lc_context_observation_validate",
+            call: context_observation,
+            codes: OBSERVATION_CODES,
+            grammar_error: 320,
+            config_key: "ContextObservation",
+        },
+    );
+}
+
+/// A document validated with a counter quality, which a context config can also hold.
+struct QualityDocument {
+    function: &'static str,
+    call: fn(&[u8], i32) -> i32,
+    codes: &'static [RangeInclusive<i32>],
+    /// The status of a document that is not well-formed JSON (no nesting check then).
+    grammar_error: i32,
+    /// The key under which a context config holds such a document.
+    config_key: &'static str,
+}
+
+/// The body of the compaction-policy and context-observation targets (their invariants are the
+/// same): one byte selects `counter_quality` from `QUALITIES`, the rest is the document.
+fn quality_document(data: &[u8], doc: QualityDocument) {
     let mut reader = Reader::new(data);
     let quality = QUALITIES[usize::from(reader.u8()) % QUALITIES.len()];
     let json = reader.rest();
+    let call = doc.call;
 
-    let rc = context_observation(json, quality);
-    check_status("lc_context_observation_validate", rc, OBSERVATION_CODES);
-    assert_eq!(rc, context_observation(json, quality), "not deterministic");
+    let rc = call(json, quality);
+    check_status(doc.function, rc, doc.codes);
+    assert_eq!(rc, call(json, quality), "not deterministic");
     if !(0..=3).contains(&quality) {
-        let unknown = context_observation(json, 0);
+        let unknown = call(json, 0);
         assert_eq!(rc, unknown, "quality {quality} gave {} but quality 0 {}", name(rc), name(unknown));
     }
-    let wrapped = context_observation(&padded(json), quality);
+    let wrapped = call(&padded(json), quality);
     assert_eq!(wrapped, rc, "surrounding whitespace turned {} into {}", name(rc), name(wrapped));
-    if rc != 320 && (1..=3).contains(&quality) {
-        let nested = context_config(&config_around("ContextObservation", json, quality));
+    if rc != doc.grammar_error && (1..=3).contains(&quality) {
+        let nested = context_config(&config_around(doc.config_key, json, quality));
         assert_eq!(nested, rc, "in a context config {} but alone {}", name(nested), name(rc));
     }
 }
