@@ -18,6 +18,9 @@ pub(crate) enum Event<'a> {
     Null,
 }
 
+// Events are moved once per token: keep them small (see `JStr`).
+const _: () = assert!(core::mem::size_of::<Event<'static>>() <= 32);
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum State {
     /// A value is expected (document start, after `:` or after `,` in an array).

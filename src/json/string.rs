@@ -9,13 +9,19 @@ use super::{JResult, JsonError, Span};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct JStr<'a> {
     raw: &'a [u8],
-    /// Offset of the body in the document (the body is `raw`, so it ends at `start + raw.len()`).
-    start: usize,
-    escaped: bool,
-    /// The body may hold invalid UTF-8: it has a non-ASCII byte and its document is not known to
-    /// be valid UTF-8 as a whole.
-    unchecked: bool,
+    /// Offset of the body in the document (the body is `raw`, so it ends at `start + raw.len()`)
+    /// in the low bits, and two flags in the top two: [`ESCAPED`] and [`UNCHECKED`]. Offsets of a
+    /// slice never reach them (`isize::MAX`). Packed so that events stay 32 bytes: they are moved
+    /// once per token.
+    start_flags: usize,
 }
+
+/// Flag of [`JStr`]: the body holds an escape.
+const ESCAPED: usize = 1 << (usize::BITS - 1);
+/// Flag of [`JStr`]: the body may hold invalid UTF-8 (it has a non-ASCII byte and its document is
+/// not known to be valid UTF-8 as a whole).
+const UNCHECKED: usize = 1 << (usize::BITS - 2);
+const OFFSET: usize = UNCHECKED - 1;
 
 /// One decoded unit of a string body: a run of raw bytes or one character from an escape.
 pub(crate) enum Piece<'a> {
@@ -26,12 +32,17 @@ pub(crate) enum Piece<'a> {
 impl<'a> JStr<'a> {
     /// The body `raw`, found at offset `start` of its document.
     pub(crate) fn new(start: usize, raw: &'a [u8], escaped: bool, unchecked: bool) -> JStr<'a> {
-        JStr { raw, start, escaped, unchecked }
+        let flags = if escaped { ESCAPED } else { 0 } | if unchecked { UNCHECKED } else { 0 };
+        JStr { raw, start_flags: (start & OFFSET) | flags }
+    }
+
+    fn start(&self) -> usize {
+        self.start_flags & OFFSET
     }
 
     /// The span of the body (between the quotes) in the document.
     pub(crate) fn span(&self) -> Span {
-        Span { start: self.start, end: self.start + self.raw.len() }
+        Span { start: self.start(), end: self.start() + self.raw.len() }
     }
 
     /// The body bytes as written (escapes not decoded).
@@ -41,15 +52,15 @@ impl<'a> JStr<'a> {
 
     /// Whether the body holds any escape.
     pub(crate) fn has_escapes(&self) -> bool {
-        self.escaped
+        self.start_flags & ESCAPED != 0
     }
 
     /// J5.3: the body is valid UTF-8 (escapes are ASCII, so checking the raw body suffices).
     pub(crate) fn check_utf8(&self) -> JResult<()> {
-        if self.unchecked && simdutf8::basic::from_utf8(self.raw).is_err() {
+        if self.start_flags & UNCHECKED != 0 && simdutf8::basic::from_utf8(self.raw).is_err() {
             // The slow validator only on failure, for the offset.
             let valid = std::str::from_utf8(self.raw).err().map_or(0, |e| e.valid_up_to());
-            return Err(JsonError::invalid(self.start + valid));
+            return Err(JsonError::invalid(self.start() + valid));
         }
         Ok(())
     }
@@ -59,7 +70,7 @@ impl<'a> JStr<'a> {
         match self.decode_bytes()? {
             Cow::Borrowed(bytes) => Ok(Cow::Borrowed(simdutf8::basic::from_utf8(bytes).unwrap_or_default())),
             // Valid: the body was valid UTF-8 and escapes decode to whole characters.
-            Cow::Owned(bytes) => String::from_utf8(bytes).map(Cow::Owned).map_err(|_| JsonError::invalid(self.start)),
+            Cow::Owned(bytes) => String::from_utf8(bytes).map(Cow::Owned).map_err(|_| JsonError::invalid(self.start())),
         }
     }
 
@@ -73,7 +84,7 @@ impl<'a> JStr<'a> {
     /// The body with its escapes decoded (J5.4), without the UTF-8 check: for a caller that checks
     /// the result's characters itself and calls [`JStr::check_utf8`] when that fails.
     pub(crate) fn unescape_bytes(&self) -> Cow<'a, [u8]> {
-        if !self.escaped {
+        if !self.has_escapes() {
             return Cow::Borrowed(self.raw);
         }
         let mut out = Vec::with_capacity(self.raw.len());
