@@ -710,6 +710,28 @@ fn base64_bytes_t5_6() {
     for data in bad {
         c.input(format!("data {data}"), &audio(data), TRANSCRIPT);
     }
+    // The same strings after a long run of alphabet characters (a multiple of 4, so the verdict
+    // cannot change): the parser takes whole 32-byte chunks of such a run from the base64 scan,
+    // and these cross every chunk boundary.
+    for run in [28, 32, 36, 60, 64, 68, 124, 128] {
+        let long: String = "QUJD".repeat(run / 4);
+        for (data, want) in ok.iter().map(|d| (d, OK)).chain(bad.iter().map(|d| (d, TRANSCRIPT))) {
+            if let Some(body) = data.strip_prefix('"') {
+                c.input(format!("data of {run} + {data}"), &audio(&format!("\"{long}{body}")), want);
+            }
+        }
+        let raw = |bytes: &[u8]| splice(&audio(r#""QUJD""#), b"QUJD", &[long.as_bytes(), bytes].concat());
+        c.input(format!("data of {run} + raw LF"), &raw(b"QU\nJD"), WIRE);
+        c.input(format!("data of {run} + raw NUL"), &raw(b"\0QUJD"), WIRE);
+        c.input(format!("data of {run} + raw DEL"), &raw(b"QUJ\x7f"), TRANSCRIPT);
+        c.input(format!("data of {run} + invalid UTF-8"), &raw(b"QU\xff"), TRANSCRIPT);
+        c.input(format!("data of {run} + bad escape"), &raw(b"QU\\x"), WIRE);
+        // Unterminated: the document ends inside the string, right after the run.
+        let mut cut = raw(b"");
+        let end = cut.windows(long.len()).position(|w| w == long.as_bytes()).unwrap() + long.len();
+        cut.truncate(end);
+        c.input(format!("data of {run}, cut after the run"), &cut, WIRE);
+    }
     // A raw CR or LF inside the JSON string is a J5.1 error of the whole document (`wire`), unlike the
     // escaped forms above.
     c.input("raw LF in data", &splice(&audio(r#""QUJD""#), b"QUJD", b"QU\nJD"), WIRE);

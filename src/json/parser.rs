@@ -49,6 +49,9 @@ pub(crate) struct Parser<'a> {
     token_start: usize,
     /// The whole document is known to be valid UTF-8, so no string needs its own check (J5.3).
     utf8: bool,
+    /// Bytes at the start of the next string's body already known to be plain (see
+    /// [`Parser::next_with_plain_prefix`]); 0 otherwise.
+    plain_prefix: usize,
 }
 
 #[inline]
@@ -58,7 +61,16 @@ fn is_ws(b: u8) -> bool {
 
 impl<'a> Parser<'a> {
     pub(crate) fn new(src: &'a [u8]) -> Parser<'a> {
-        Parser { src, pos: 0, state: State::Value, depth: 0, kinds: [0; STACK_WORDS], token_start: 0, utf8: false }
+        Parser {
+            src,
+            pos: 0,
+            state: State::Value,
+            depth: 0,
+            kinds: [0; STACK_WORDS],
+            token_start: 0,
+            utf8: false,
+            plain_prefix: 0,
+        }
     }
 
     /// A parser that first checks the whole document's UTF-8 in one pass. When that passes, no
@@ -175,6 +187,24 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// [`Parser::next`] for a value whose strings are expected to start with a long run of bytes
+    /// that `plain` recognises faster than the generic string scan (base64 text, say). When the
+    /// value is a string, `plain` gets the rest of the document from the body's first byte and
+    /// returns how many bytes are plain: ASCII and none of `"`, `\` or a control byte (J5.1); the
+    /// scan resumes after them. Returns the event and that count (0 for any other value).
+    pub(crate) fn next_with_plain_prefix(&mut self, plain: fn(&[u8]) -> usize) -> JResult<(Event<'a>, usize)> {
+        self.skip_ws();
+        if matches!(self.state, State::Value | State::ValueOrEnd) && self.byte(self.pos) == Some(b'"') {
+            let body = self.src.get(self.pos + 1..).unwrap_or_default();
+            self.plain_prefix = plain(body).min(body.len());
+        }
+        let known = self.plain_prefix;
+        let event = self.next();
+        self.plain_prefix = 0;
+        let event = event?;
+        Ok((event, if matches!(event, Event::String(_)) { known } else { 0 }))
+    }
+
     fn close(&mut self, object: bool) -> Event<'a> {
         self.pos += 1;
         self.depth -= 1;
@@ -261,7 +291,7 @@ impl<'a> Parser<'a> {
     fn string(&mut self) -> JResult<JStr<'a>> {
         let open = self.pos;
         let body = open + 1;
-        let mut i = body;
+        let mut i = body + core::mem::take(&mut self.plain_prefix);
         let mut high = 0u8;
         let mut escaped = false;
         loop {

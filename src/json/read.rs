@@ -181,6 +181,18 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// [`Parser::str_or_null`] with a fast scanner for the start of the string (see
+    /// [`Parser::next_with_plain_prefix`]); also returns how many bytes `plain` vouched for.
+    pub(crate) fn str_or_null_with_plain_prefix(
+        &mut self,
+        plain: fn(&[u8]) -> usize,
+    ) -> JResult<Option<(JStr<'a>, usize)>> {
+        match self.next_with_plain_prefix(plain)? {
+            (Event::Null, _) => Ok(None),
+            (e, known) => self.str_of(e).map(|s| Some((s, known))),
+        }
+    }
+
     /// Pulls a raw value (J5.9): any JSON value, with UTF-8 and duplicate keys checked throughout.
     /// `keys` is scratch space reused between calls.
     pub(crate) fn raw(&mut self, keys: &mut KeyFrames<'a>) -> JResult<RawValue> {

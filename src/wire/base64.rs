@@ -22,20 +22,37 @@ pub(crate) struct Checked {
     pub(crate) canonical: bool,
 }
 
+/// Whole 32-byte chunks of alphabet characters checked at a time (branch-free, vectorised).
+const CHUNK: usize = 32;
+
+/// Length of the leading run of `text` made of whole [`CHUNK`]s of alphabet characters: plain JSON
+/// string bytes (ASCII, no quote, backslash or control byte), so the parser can take them
+/// without its own scan, and bytes [`check`] need not look at again.
+pub(crate) fn alphabet_run(text: &[u8]) -> usize {
+    text.chunks_exact(CHUNK).take_while(|chunk| all_alphabet(chunk)).count() * CHUNK
+}
+
+#[inline]
+fn all_alphabet(chunk: &[u8]) -> bool {
+    chunk.iter().fold(true, |ok, &b| ok & in_alphabet(b))
+}
+
 /// T5.6: CR and LF are ignored anywhere; the rest is a multiple of 4 characters of the standard
-/// alphabet with `=` padding at the very end only; unused low bits are ignored.
-pub(crate) fn check(text: &[u8]) -> Option<Checked> {
-    const CHUNK: usize = 32;
-    let mut count = 0usize; // significant characters, padding included
+/// alphabet with `=` padding at the very end only; unused low bits are ignored. The first `known`
+/// bytes are already known to be alphabet characters ([`alphabet_run`]).
+pub(crate) fn check(text: &[u8], known: usize) -> Option<Checked> {
+    let known = known.min(text.len());
+    let mut count = known; // significant characters, padding included
     let mut padding = 0usize;
     let mut newlines = false;
-    let mut last = 0u8; // the last alphabet character
-    // Fast path: whole chunks of alphabet characters (branch-free, vectorised). Padding and line
-    // breaks only occur at the end and every few dozen characters.
-    let mut rest = text;
+    // The last alphabet character.
+    let mut last = if known > 0 { text.get(known - 1).copied().unwrap_or(0) } else { 0 };
+    // Fast path: whole chunks of alphabet characters. Padding and line breaks only occur at the
+    // end and every few dozen characters.
+    let mut rest = text.get(known..).unwrap_or_default();
     loop {
         while let Some((chunk, tail)) = rest.split_first_chunk::<CHUNK>() {
-            if padding > 0 || !chunk.iter().fold(true, |ok, &b| ok & in_alphabet(b)) {
+            if padding > 0 || !all_alphabet(chunk) {
                 break;
             }
             count += CHUNK;
@@ -123,18 +140,44 @@ pub(crate) fn encoded_len(len: usize) -> usize {
 mod tests {
     use super::*;
 
+    fn check0(text: &[u8]) -> Option<Checked> {
+        check(text, 0)
+    }
+
+    /// The run the parser skips is alphabet only, whole chunks, and checking after it gives what
+    /// checking everything gives.
+    #[test]
+    fn alphabet_run_is_a_prefix_check_can_trust() {
+        let body: Vec<u8> = (0..200u32).map(|i| ALPHABET[(i * 7 % 64) as usize]).collect();
+        let mut texts: Vec<Vec<u8>> = Vec::new();
+        for cut in [0, 1, 31, 32, 33, 63, 64, 65, 100, 199, 200] {
+            let head = &body[..cut];
+            for tail in [&b""[..], b"=", b"==", b"\"", b"\\n", b"\r\n", b"\x01", b"\xc3\xa9", b"-", b"QQ=="] {
+                texts.push([head, tail, b"QUJD".as_slice()].concat());
+                texts.push([head, tail].concat());
+            }
+        }
+        for text in &texts {
+            let run = alphabet_run(text);
+            assert_eq!(run % CHUNK, 0);
+            assert!(text[..run].iter().all(|&b| in_alphabet(b)), "{text:?}");
+            assert!(text.get(run..run + CHUNK).is_none_or(|c| !all_alphabet(c)), "{text:?}: run stops early");
+            assert_eq!(check(text, run), check0(text), "{:?}", String::from_utf8_lossy(text));
+        }
+    }
+
     #[test]
     fn check_follows_t5_6() {
-        assert_eq!(check(b""), Some(Checked { len: 0, canonical: true }));
-        assert_eq!(check(b"QUJD"), Some(Checked { len: 3, canonical: true }));
-        assert_eq!(check(b"QQ=="), Some(Checked { len: 1, canonical: true }));
-        assert_eq!(check(b"QR=="), Some(Checked { len: 1, canonical: false }));
-        assert_eq!(check(b"QUI="), Some(Checked { len: 2, canonical: true }));
-        assert_eq!(check(b"QUJ="), Some(Checked { len: 2, canonical: false }));
-        assert_eq!(check(b"QU\r\nJD"), Some(Checked { len: 3, canonical: false }));
-        assert_eq!(check(b"QQ==\n"), Some(Checked { len: 1, canonical: false }));
+        assert_eq!(check0(b""), Some(Checked { len: 0, canonical: true }));
+        assert_eq!(check0(b"QUJD"), Some(Checked { len: 3, canonical: true }));
+        assert_eq!(check0(b"QQ=="), Some(Checked { len: 1, canonical: true }));
+        assert_eq!(check0(b"QR=="), Some(Checked { len: 1, canonical: false }));
+        assert_eq!(check0(b"QUI="), Some(Checked { len: 2, canonical: true }));
+        assert_eq!(check0(b"QUJ="), Some(Checked { len: 2, canonical: false }));
+        assert_eq!(check0(b"QU\r\nJD"), Some(Checked { len: 3, canonical: false }));
+        assert_eq!(check0(b"QQ==\n"), Some(Checked { len: 1, canonical: false }));
         for bad in [&b"QQ"[..], b"QQ=", b"Q===", b"QQ==QQ==", b"QQ=A", b"QU-_", b"QU J", b"====", b"QUJD="] {
-            assert_eq!(check(bad), None, "{:?}", String::from_utf8_lossy(bad));
+            assert_eq!(check0(bad), None, "{:?}", String::from_utf8_lossy(bad));
         }
     }
 

@@ -301,11 +301,14 @@ fn read_source(p: &mut Parser<'_>, data: &mut Option<Bytes>) -> JResult<Span> {
 
 /// T5.6: `null` or a standard base64 string (D4: arrays of numbers fail).
 fn read_bytes(p: &mut Parser<'_>) -> JResult<Option<Bytes>> {
-    let Some(s) = p.str_or_null()? else {
+    // The parser takes the leading whole chunks of alphabet characters from base64's own scan, and
+    // the check starts after them: the bulk of a byte field is looked at once.
+    let Some((s, known)) = p.str_or_null_with_plain_prefix(base64::alphabet_run)? else {
         return Ok(None);
     };
     let offset = s.span().start;
+    // Escapes can only come after the alphabet run, so decoding leaves that run in place.
     let decoded = s.decode_bytes()?;
-    let checked = base64::check(&decoded).ok_or(JsonError::invalid(offset))?;
+    let checked = base64::check(&decoded, known).ok_or(JsonError::invalid(offset))?;
     Ok(Some(Bytes { text: s.span(), escaped: s.has_escapes(), checked }))
 }
