@@ -87,12 +87,7 @@ impl<'a> JStr<'a> {
         if !self.has_escapes() {
             return Cow::Borrowed(self.raw);
         }
-        let mut out = Vec::with_capacity(self.raw.len());
-        for_each_piece(self.raw, |piece| match piece {
-            Piece::Raw(bytes) => out.extend_from_slice(bytes),
-            Piece::Char(c) => out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes()),
-        });
-        Cow::Owned(out)
+        Cow::Owned(unescape(self.raw))
     }
 
     /// Whether the decoded text is empty (escapes always decode to at least one character).
@@ -145,35 +140,134 @@ pub(crate) fn for_each_piece<'a>(body: &'a [u8], mut f: impl FnMut(Piece<'a>)) {
             i += run;
             continue;
         }
-        let c = match body.get(i + 1) {
-            Some(b'"') => '"',
-            Some(b'\\') => '\\',
-            Some(b'/') => '/',
-            Some(b'b') => '\u{8}',
-            Some(b'f') => '\u{c}',
-            Some(b'n') => '\n',
-            Some(b'r') => '\r',
-            Some(b't') => '\t',
-            Some(b'u') => {
-                let unit = hex4(body.get(i + 2..i + 6).unwrap_or_default());
-                i += 6;
-                if (0xD800..0xDC00).contains(&unit)
-                    && body.get(i..i + 2) == Some(b"\\u")
-                    && let low = hex4(body.get(i + 2..i + 6).unwrap_or_default())
-                    && (0xDC00..0xE000).contains(&low)
-                {
-                    i += 6;
-                    let c = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00);
-                    f(Piece::Char(char::from_u32(c).unwrap_or('\u{FFFD}')));
-                } else {
-                    f(Piece::Char(char::from_u32(unit).unwrap_or('\u{FFFD}')));
-                }
+        let (c, used) = escape_at(body, i);
+        f(Piece::Char(c));
+        i += used;
+    }
+}
+
+/// The character of the escape at `body[i]` (a `\`) and the bytes it takes. `\uD800`–`\uDBFF`
+/// directly followed by `\uDC00`–`\uDFFF` is one character; every other surrogate escape is
+/// U+FFFD on its own (J5.4).
+fn escape_at(body: &[u8], i: usize) -> (char, usize) {
+    let c = match body.get(i + 1) {
+        Some(b'"') => '"',
+        Some(b'\\') => '\\',
+        Some(b'/') => '/',
+        Some(b'b') => '\u{8}',
+        Some(b'f') => '\u{c}',
+        Some(b'n') => '\n',
+        Some(b'r') => '\r',
+        Some(b't') => '\t',
+        Some(b'u') => {
+            let unit = hex4(body.get(i + 2..i + 6).unwrap_or_default());
+            if (0xD800..0xDC00).contains(&unit)
+                && body.get(i + 6..i + 8) == Some(b"\\u")
+                && let low = hex4(body.get(i + 8..i + 12).unwrap_or_default())
+                && (0xDC00..0xE000).contains(&low)
+            {
+                let c = 0x10000 + ((unit - 0xD800) << 10) + (low - 0xDC00);
+                return (char::from_u32(c).unwrap_or('\u{FFFD}'), 12);
+            }
+            return (char::from_u32(unit).unwrap_or('\u{FFFD}'), 6);
+        }
+        // The parser admits no other escape.
+        _ => '\u{FFFD}',
+    };
+    (c, 2)
+}
+
+/// Decodes the escapes of a body whose escape grammar is valid (J5.4). Plain bytes are copied a
+/// word at a time, the word written whole before its first backslash is looked for: decoded text
+/// is never longer than its body (an escape of 2, 6 or 12 bytes gives at most 1, 3 or 4), so
+/// eight bytes of slack in the output are always enough.
+fn unescape(body: &[u8]) -> Vec<u8> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let mut out = vec![0u8; body.len() + 8];
+    let (mut i, mut o) = (0, 0);
+    while i < body.len() {
+        if let (Some(src), Some(dst)) = (body.get(i..i + 8), out.get_mut(o..o + 8)) {
+            dst.copy_from_slice(src);
+            let x = u64::from_le_bytes(src.try_into().unwrap_or_default()) ^ (ONES * u64::from(b'\\'));
+            let hit = x.wrapping_sub(ONES) & !x & (ONES << 7);
+            if hit == 0 {
+                i += 8;
+                o += 8;
                 continue;
             }
-            // The parser admits no other escape.
-            _ => '\u{FFFD}',
-        };
-        f(Piece::Char(c));
-        i += 2;
+            // The lowest flagged byte of a word is exact.
+            let run = (hit.trailing_zeros() / 8) as usize;
+            i += run;
+            o += run;
+        } else {
+            let rest = body.get(i..).unwrap_or_default();
+            let run = find_backslash(rest);
+            if let Some(dst) = out.get_mut(o..o + run) {
+                dst.copy_from_slice(rest.get(..run).unwrap_or_default());
+            }
+            i += run;
+            o += run;
+            if i >= body.len() {
+                break;
+            }
+        }
+        let (c, used) = escape_at(body, i);
+        let bytes = c.encode_utf8(&mut [0; 4]).len();
+        if let Some(dst) = out.get_mut(o..o + bytes) {
+            c.encode_utf8(dst);
+        }
+        i += used;
+        o += bytes;
+    }
+    out.truncate(o);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The decoding through pieces, one at a time: the reference for [`unescape`].
+    fn by_pieces(body: &[u8]) -> Vec<u8> {
+        let mut out = Vec::new();
+        for_each_piece(body, |piece| match piece {
+            Piece::Raw(bytes) => out.extend_from_slice(bytes),
+            Piece::Char(c) => out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes()),
+        });
+        out
+    }
+
+    #[test]
+    fn unescape_agrees_with_the_pieces_at_every_offset() {
+        let escapes: [&[u8]; 14] = [
+            br#"\n"#,
+            br#"\""#,
+            br#"\\"#,
+            br#"\/"#,
+            br#"\b\f\r\t"#,
+            br#"\u0041"#,
+            br#"\u00e9"#,
+            br#"\u20ac"#,
+            br#"\ud83d\ude00"#,
+            br#"\ud83d"#,
+            br#"\ude00"#,
+            br#"\ud83dx"#,
+            br#"\ud83d\u0041"#,
+            br#"\\\\\n"#,
+        ];
+        // Every offset modulo the word size, plain text of one and of two bytes per character,
+        // and escapes back to back.
+        for escape in escapes {
+            for before in 0..20 {
+                for filler in ["x", "é"] {
+                    for after in [0, 1, 7, 8, 9, 20] {
+                        let body =
+                            [filler.repeat(before).as_bytes(), escape, escape, "y".repeat(after).as_bytes()].concat();
+                        assert_eq!(unescape(&body), by_pieces(&body), "{:?}", String::from_utf8_lossy(&body));
+                    }
+                }
+            }
+        }
+        assert_eq!(unescape(br#"a\nb\u00e9\ud83d\ude00\ud800"#), "a\nbé😀\u{FFFD}".as_bytes());
     }
 }
