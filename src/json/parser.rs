@@ -86,6 +86,11 @@ impl<'a> Parser<'a> {
         self.depth
     }
 
+    /// The whole document.
+    pub(crate) fn src(&self) -> &'a [u8] {
+        self.src
+    }
+
     /// Offset where the last event's token started.
     pub(crate) fn token_start(&self) -> usize {
         self.token_start

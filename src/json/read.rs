@@ -195,13 +195,13 @@ impl<'a> Parser<'a> {
 
     /// Pulls a raw value (J5.9): any JSON value, with UTF-8 and duplicate keys checked throughout.
     /// `keys` is scratch space reused between calls.
-    pub(crate) fn raw(&mut self, keys: &mut KeyFrames<'a>) -> JResult<RawValue> {
+    pub(crate) fn raw(&mut self, keys: &mut KeyFrames) -> JResult<RawValue> {
         let first = self.next()?;
         self.raw_from(first, keys)
     }
 
     /// [`Parser::raw`] with its first event already pulled.
-    pub(crate) fn raw_from(&mut self, first: Event<'a>, keys: &mut KeyFrames<'a>) -> JResult<RawValue> {
+    pub(crate) fn raw_from(&mut self, first: Event<'a>, keys: &mut KeyFrames) -> JResult<RawValue> {
         let start = self.token_start();
         let base = match first {
             Event::ObjectStart | Event::ArrayStart => self.depth().saturating_sub(1),
@@ -215,8 +215,8 @@ impl<'a> Parser<'a> {
         let mut event = first;
         loop {
             match event {
-                Event::ObjectStart => keys.open(),
-                Event::ObjectEnd => keys.close(),
+                Event::ObjectStart => keys.open(self.token_start()),
+                Event::ObjectEnd => keys.close(self.src())?,
                 Event::Key(k) => keys.insert(&k)?,
                 Event::String(s) => s.check_utf8()?,
                 _ => {}

@@ -66,7 +66,7 @@ pub(crate) struct Message {
 
 /// Decodes the transcript value (T5.1): an array of messages. Every error here is `transcript`
 /// except grammar errors, which the caller reports as `wire`.
-pub(crate) fn decode<'a>(p: &mut Parser<'a>, keys: &mut KeyFrames<'a>) -> JResult<Vec<Message>> {
+pub(crate) fn decode<'a>(p: &mut Parser<'a>, keys: &mut KeyFrames) -> JResult<Vec<Message>> {
     let invalid = |p: &Parser<'a>| JsonError::invalid(p.token_start());
     if p.next()? != Event::ArrayStart {
         return Err(invalid(p));
@@ -88,7 +88,7 @@ const M_USAGE: u64 = 1 << 2;
 const M_TOOL_USE_ID: u64 = 1 << 3;
 const M_IS_ERROR: u64 = 1 << 4;
 
-fn message<'a>(p: &mut Parser<'a>, first: Event<'a>, keys: &mut KeyFrames<'a>) -> JResult<Message> {
+fn message<'a>(p: &mut Parser<'a>, first: Event<'a>, keys: &mut KeyFrames) -> JResult<Message> {
     let start = p.token_start();
     let mut role: Option<JStr<'a>> = None;
     let mut blocks = Vec::new();
@@ -145,7 +145,7 @@ fn read_usage(p: &mut Parser<'_>) -> JResult<Option<Usage>> {
 }
 
 /// T5.4: a block list (not `null`) at `depth`; T5.3: deeper than 128 fails on entry.
-fn block_list<'a>(p: &mut Parser<'a>, depth: usize, keys: &mut KeyFrames<'a>) -> JResult<Vec<Block>> {
+fn block_list<'a>(p: &mut Parser<'a>, depth: usize, keys: &mut KeyFrames) -> JResult<Vec<Block>> {
     if p.next()? != Event::ArrayStart || depth > MAX_BLOCK_DEPTH {
         return Err(JsonError::invalid(p.token_start()));
     }
@@ -217,7 +217,7 @@ struct BlockFields<'a> {
     is_error: bool,
 }
 
-fn block<'a>(p: &mut Parser<'a>, first: Event<'a>, depth: usize, keys: &mut KeyFrames<'a>) -> JResult<Block> {
+fn block<'a>(p: &mut Parser<'a>, first: Event<'a>, depth: usize, keys: &mut KeyFrames) -> JResult<Block> {
     let start = p.token_start();
     let mut f = BlockFields::default();
     let seen = p.read_object(first, BLOCK_FIELDS, |p, i| {
