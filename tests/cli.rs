@@ -9,6 +9,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
+mod common;
+
+use common::rows;
 use serde_json::Value;
 
 const BIN: &str = env!("CARGO_BIN_EXE_loopcompact");
@@ -73,38 +76,13 @@ fn temp_file(name: &str, bytes: &[u8]) -> PathBuf {
     path
 }
 
-fn rows(file: &str) -> Vec<Value> {
-    let text = std::fs::read_to_string(manifest_dir().join("tests/vectors").join(file)).unwrap();
-    text.lines().filter(|l| !l.trim().is_empty()).map(|l| serde_json::from_str(l).unwrap()).collect()
-}
-
 fn row(file: &str, name: &str) -> Value {
     rows(file).into_iter().find(|r| r["name"] == name).unwrap_or_else(|| panic!("{file} has no row {name:?}"))
 }
 
 /// A byte field of a vector row: `x`, or `x_base64` when it is not UTF-8 (V12.2).
 fn bytes(row: &Value, field: &str) -> Vec<u8> {
-    if let Some(text) = row[field].as_str() {
-        return text.as_bytes().to_vec();
-    }
-    let encoded = row[format!("{field}_base64")].as_str().unwrap_or_else(|| panic!("row without {field}: {row}"));
-    base64_decode(encoded)
-}
-
-fn base64_decode(text: &str) -> Vec<u8> {
-    const ALPHABET: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    let mut out = Vec::new();
-    let (mut acc, mut bits) = (0u32, 0);
-    for c in text.bytes().filter(|&c| c != b'=' && c != b'\n' && c != b'\r') {
-        let v = ALPHABET.iter().position(|&a| a == c).unwrap_or_else(|| panic!("bad base64 {text:?}")) as u32;
-        acc = (acc << 6) | v;
-        bits += 6;
-        if bits >= 8 {
-            bits -= 8;
-            out.push((acc >> bits) as u8);
-        }
-    }
-    out
+    common::bytes_field(row, field).unwrap_or_else(|| panic!("row without {field}: {row}"))
 }
 
 fn path_str(path: &Path) -> &str {

@@ -1635,49 +1635,34 @@ fn divergences_d3_utf8() {
     let template = t().bytes();
     for (what, seq) in bad_sequences {
         // Outside the transcript, inside strings: wire.
-        let mut inner = b":\"prov".to_vec();
-        inner.extend_from_slice(seq);
-        inner.extend_from_slice(b"ider\"");
+        let inner = [b":\"prov".as_slice(), seq, b"ider\""].concat();
         c.input(format!("{what} in provider"), &splice(&template, b":\"provider\"", &inner), WIRE);
-        let mut model_value = b"\"model".to_vec();
-        model_value.extend_from_slice(seq);
-        model_value.push(b'"');
+        let model_value = [b"\"model".as_slice(), seq, b"\""].concat();
         c.input(
             format!("{what} in model"),
             &splice(&template, b"\"model\"}", &[&model_value[..], b"}"].concat()),
             WIRE,
         );
-        let mut key = b"\"x".to_vec();
-        key.extend_from_slice(seq);
-        key.extend_from_slice(b"\":1,\"version\"");
+        let key = [b"\"x".as_slice(), seq, b"\":1,\"version\""].concat();
         c.input(format!("{what} in a top-level key"), &splice(&template, b"\"version\"", &key), WIRE);
         // Inside a string of the transcript: transcript.
-        let mut text = b"hel".to_vec();
-        text.extend_from_slice(seq);
-        text.extend_from_slice(b"lo");
+        let text = [b"hel".as_slice(), seq, b"lo"].concat();
         c.input(format!("{what} in a transcript text"), &splice(&template, b"hello", &text), TRANSCRIPT);
         let raw = tool_use_with_input(r#"{"key":"value"}"#);
-        let mut value = b"val".to_vec();
-        value.extend_from_slice(seq);
+        let value = [b"val".as_slice(), seq].concat();
         c.input(format!("{what} in a raw input string"), &splice(&raw, b"value", &value), TRANSCRIPT);
-        let mut raw_key = b"ke".to_vec();
-        raw_key.extend_from_slice(seq);
+        let raw_key = [b"ke".as_slice(), seq].concat();
         c.input(format!("{what} in a raw input key"), &splice(&raw, b"key", &raw_key), TRANSCRIPT);
-        let mut role = b"us".to_vec();
-        role.extend_from_slice(seq);
-        role.extend_from_slice(b"er");
+        let role = [b"us".as_slice(), seq, b"er"].concat();
         c.input(format!("{what} in a role"), &splice(&template, b"user", &role), TRANSCRIPT);
-        let mut tkey = b"te".to_vec();
-        tkey.extend_from_slice(seq);
-        tkey.extend_from_slice(b"xt\":\"a\",\"text");
+        let tkey = [b"te".as_slice(), seq, b"xt\":\"a\",\"text"].concat();
         c.input(
             format!("{what} in a block key"),
             &splice(&template, b"text\":\"hello", &[&tkey[..], b"\":\"hello"].concat()),
             TRANSCRIPT,
         );
         // Outside strings (in the transcript or not): a J5.1 error, wire.
-        let mut between = b"[".to_vec();
-        between.extend_from_slice(seq);
+        let between = [b"[".as_slice(), seq].concat();
         c.input(
             format!("{what} between transcript tokens"),
             &splice(&template, b"[{\"role\"", &[&between[..], b"{\"role\""].concat()),
@@ -1708,11 +1693,9 @@ fn divergences_d3_utf8() {
         // And in the output reply: wire.
         let h = parse(&doc(&format!("[{HELLO}]")));
         let reply = Top::output().bytes();
-        let mut goal = b"ship".to_vec();
-        goal.extend_from_slice(seq);
+        let goal = [b"ship".as_slice(), seq].concat();
         c.output_with(format!("{what} in summary"), &h, &splice(&reply, b"ship", &goal), 1, u64::MAX, S_WIRE);
-        let mut provider = b":\"prov".to_vec();
-        provider.extend_from_slice(seq);
+        let provider = [b":\"prov".as_slice(), seq].concat();
         c.output_with(
             format!("{what} in output provider"),
             &h,

@@ -123,35 +123,18 @@ fn host_byte_allowed(b: u8) -> bool {
 /// Rule 7 on host text: escapes are `%25` or encode a byte ≥ 0x80; raw ASCII bytes from the allowed
 /// set; non-ASCII bytes allowed. Returns the decoded bytes.
 fn decode_host(s: &[u8]) -> Option<Vec<u8>> {
-    let mut out = Vec::with_capacity(s.len());
-    let mut i = 0;
-    while let Some(&b) = s.get(i) {
-        if b == b'%' {
-            let hex = s.get(i + 1..i + 3);
-            let &[h, l] = hex? else { return None };
-            if !is_escape(hex) {
-                return None;
-            }
-            let v = hex_value(h) << 4 | hex_value(l);
-            if v < 0x80 && v != b'%' {
-                return None;
-            }
-            out.push(v);
-            i += 3;
-        } else {
-            if b < 0x80 && !host_byte_allowed(b) {
-                return None;
-            }
-            out.push(b);
-            i += 1;
-        }
-    }
-    Some(out)
+    decode_escapes(s, |v| v >= 0x80 || v == b'%')
 }
 
 /// Rule 6 zone text (from `%25` on): `%25` gives `%`; other escapes may encode a space or an
 /// ASCII byte that rule 7 allows; raw bytes follow rule 7. Returns the decoded bytes.
 fn decode_zone(s: &[u8]) -> Option<Vec<u8>> {
+    decode_escapes(s, |v| v == b'%' || v == b' ' || (v < 0x80 && host_byte_allowed(v)))
+}
+
+/// Host or zone text with `%XX` escapes decoded: an escape must give a byte `escaped` allows, a raw
+/// ASCII byte must be one rule 7 allows, raw non-ASCII bytes pass.
+fn decode_escapes(s: &[u8], escaped: impl Fn(u8) -> bool) -> Option<Vec<u8>> {
     let mut out = Vec::with_capacity(s.len());
     let mut i = 0;
     while let Some(&b) = s.get(i) {
@@ -162,8 +145,7 @@ fn decode_zone(s: &[u8]) -> Option<Vec<u8>> {
                 return None;
             }
             let v = hex_value(h) << 4 | hex_value(l);
-            let allowed = v == b'%' || v == b' ' || (v < 0x80 && host_byte_allowed(v));
-            if !allowed {
+            if !escaped(v) {
                 return None;
             }
             out.push(v);

@@ -91,7 +91,7 @@ impl KeyFrames {
                         return Err(key.span().start);
                     }
                 }
-                Event::ObjectEnd | Event::ArrayEnd if p.depth() == 0 => return Ok(()),
+                Event::ObjectEnd if p.depth() == 0 => return Ok(()),
                 _ => {}
             }
         }

@@ -99,13 +99,10 @@ impl<'a> JStr<'a> {
 /// Position of the first `\\` (or the length): runs between escapes are short, so eight bytes at a
 /// time without a call beats `memchr` here. The lowest flagged byte of a word is exact.
 fn find_backslash(bytes: &[u8]) -> usize {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
     let mut done = 0;
     let mut rest = bytes;
     while let Some((word, tail)) = rest.split_first_chunk::<8>() {
-        let x = u64::from_le_bytes(*word) ^ (ONES * u64::from(b'\\'));
-        let hit = x.wrapping_sub(ONES) & !x & HIGH;
+        let hit = backslashes(u64::from_le_bytes(*word));
         if hit != 0 {
             return done + (hit.trailing_zeros() / 8) as usize;
         }
@@ -113,6 +110,14 @@ fn find_backslash(bytes: &[u8]) -> usize {
         rest = tail;
     }
     done + rest.iter().position(|&b| b == b'\\').unwrap_or(rest.len())
+}
+
+/// Bit 7 of each byte of `word` (little-endian) that may be a backslash; the lowest one set is exact.
+#[inline]
+fn backslashes(word: u64) -> u64 {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    let x = word ^ (ONES * u64::from(b'\\'));
+    x.wrapping_sub(ONES) & !x & (ONES << 7)
 }
 
 fn hex4(bytes: &[u8]) -> u32 {
@@ -182,14 +187,12 @@ fn escape_at(body: &[u8], i: usize) -> (char, usize) {
 /// is never longer than its body (an escape of 2, 6 or 12 bytes gives at most 1, 3 or 4), so
 /// eight bytes of slack in the output are always enough.
 fn unescape(body: &[u8]) -> Vec<u8> {
-    const ONES: u64 = 0x0101_0101_0101_0101;
     let mut out = vec![0u8; body.len() + 8];
     let (mut i, mut o) = (0, 0);
     while i < body.len() {
         if let (Some(src), Some(dst)) = (body.get(i..i + 8), out.get_mut(o..o + 8)) {
             dst.copy_from_slice(src);
-            let x = u64::from_le_bytes(src.try_into().unwrap_or_default()) ^ (ONES * u64::from(b'\\'));
-            let hit = x.wrapping_sub(ONES) & !x & (ONES << 7);
+            let hit = backslashes(u64::from_le_bytes(src.try_into().unwrap_or_default()));
             if hit == 0 {
                 i += 8;
                 o += 8;

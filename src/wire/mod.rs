@@ -203,6 +203,7 @@ impl CompactionInput {
     /// The canonical encoding (E7) of the whole input, without any stub.
     #[must_use]
     pub fn encode(&self) -> Vec<u8> {
+        // Sized for the input: canonical bytes drop whitespace, so they are rarely longer.
         let mut out = Vec::with_capacity(self.src.len());
         self.encoder().document(&mut out, |_| false);
         out
@@ -211,19 +212,17 @@ impl CompactionInput {
     /// The exact bytes to send to the summariser, fitted under `max_bytes` (F7.1–F7.5). The same
     /// limit always gives the same bytes.
     ///
-    /// One encoding pass when everything fits (the common case), into a vector sized for the input
-    /// (canonical bytes drop whitespace, so they are rarely longer). Otherwise that vector is
-    /// dropped before the fitted bytes are built, so the two never coexist. [`CompactionInput::fit`]
-    /// gives the length without building anything.
+    /// One encoding pass when everything fits (the common case): [`CompactionInput::encode`].
+    /// Otherwise that encoding is dropped before the fitted bytes are built, so the two never
+    /// coexist. [`CompactionInput::fit`] gives the length without building anything.
     pub fn encode_within(&self, max_bytes: u64) -> core::result::Result<Vec<u8>, InputTooLarge> {
-        let encoder = self.encoder();
-        let mut full = Vec::with_capacity(self.src.len());
-        encoder.document(&mut full, |_| false);
+        let full = self.encode();
         if max_bytes != 0 && full.len() as u64 <= max_bytes {
             return Ok(full);
         }
         let full_len = full.len();
         drop(full);
+        let encoder = self.encoder();
         let plan = encoder.plan_from(full_len, max_bytes).map_err(|size| InputTooLarge { max_bytes, size })?;
         Ok(Fitted { encoder, plan }.to_vec())
     }
