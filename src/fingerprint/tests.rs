@@ -238,3 +238,34 @@ fn security_identity_is_an_array_of_decimal_integers() {
         "{text}"
     );
 }
+
+/// R10.6 ties: the exact value is the midpoint of two shortest digit strings, and the even one is
+/// written (Go's `strconv`). Each value is a short binary fraction, so its exact decimal expansion
+/// (worked by hand: k/2^m) ends in 5 one place past the shortest length.
+#[test]
+fn exact_ties_take_the_even_last_digit() {
+    for (x, want) in [
+        // 1 + 2^-17 = 1.00000762939453125 exactly; ...312 and ...313 are both shortest.
+        (1.0 + 2f64.powi(-17), "1.0000076293945312"),
+        (1.0 - 2f64.powi(-17), "0.9999923706054688"),
+        // 175949043212599.625 = 175949043212599 + 5/8 (exact): ...599.62 and ...599.63 tie.
+        (175_949_043_212_599.0 + 0.625, "175949043212599.62"),
+        (-(175_949_043_212_599.0 + 0.625), "-175949043212599.62"),
+        // 2 + 2^-18 = 2.000003814697265625 exactly.
+        (2.0 + 2f64.powi(-18), "2.0000038146972656"),
+    ] {
+        assert_eq!(f(x), want, "{x:e}");
+        // Both neighbours read back to x; the written one must too.
+        assert_eq!(want.parse::<f64>().unwrap(), x);
+    }
+}
+
+/// Near ties that are not exact stay with the closest digits.
+#[test]
+fn inexact_near_ties_keep_the_closest_digits() {
+    // 0.3 is not a dyadic rational: never a tie.
+    assert_eq!(f(0.3), "0.3");
+    assert_eq!(f(1.0 + 2f64.powi(-52)), "1.0000000000000002");
+    assert_eq!(f(5e-324), "5e-324");
+    assert_eq!(f(1.7976931348623157e308), "1.7976931348623157e+308");
+}

@@ -1,0 +1,3 @@
+module loopcompact.test/gofloat
+
+go 1.23
