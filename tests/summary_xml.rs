@@ -661,6 +661,19 @@ fn x4_14_processing_instructions() {
         (before("<?xml version=1.1?>"), "xml_structure"),
         (before("<?xml version = \"2.0\"?>"), "xml_structure"),
         (before("<?xml encoding=latin1 encoding='utf-8'?>"), "xml_structure"),
+        // Amended X4.14: after such an occurrence the scan resumes two bytes after its `=`, so an
+        // occurrence starting right after the `=` is never seen.
+        (before("<?xml version=version=\"2.0\"?>"), "xml_structure"),
+        (before("<?xml encoding=encoding=\"latin1\"?>"), "xml_structure"),
+        (before("<?xml version=version=\"1.0\" version=\"2\"?>"), "xml_syntax"),
+        (before("<?xml version=version=\"2.0\" version=\"1.0\"?>"), "xml_structure"),
+        (before("<?xml version= version=\"x\"?>"), "xml_syntax"),
+        (before("<?xml encoding= encoding=\"x\"?>"), "xml_syntax"),
+        (before("<?xml version==version=\"3\"?>"), "xml_syntax"),
+        // An occurrence at the very end, and the quote at the very end.
+        (before("<?xml a version=?>"), "xml_structure"),
+        (before("<?xml version=\"?>"), "xml_structure"),
+        (before("<?xml encoding='?>"), "xml_structure"),
         // The value runs to the next same quote; none before `?>` means no value.
         (before("<?xml version=\"2.0?>"), "xml_structure"),
         (before("<?xml version=\"1.0' encoding='x\"?>"), "xml_syntax"),

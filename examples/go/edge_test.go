@@ -28,8 +28,9 @@ func TestEdgeCases(t *testing.T) {
 		{`<x:conversation_summary>`, oracle.Structure},                                            // prefixed root
 		{`<:conversation_summary>`, oracle.Root},                                                  // X4.10 local ":..."
 		{`<conversation_summary:>`, oracle.Root},                                                  // X4.10 local "...:"
-		{`<?xml version=version="1.0" version="2"?>` + doc, oracle.Structure},                     // X4.14 first quoted occurrence
-		{`<?xml version=version="2.0" version="1.0"?>` + doc, oracle.Syntax},                      // X4.14
+		{`<?xml version=version="1.0" version="2"?>` + doc, oracle.Syntax},                        // X4.14 amended: "1.0" is not seen
+		{`<?xml version=version="2.0" version="1.0"?>` + doc, oracle.Structure},                   // X4.14 amended: "2.0" is not seen
+		{`<?xml version=version="2.0"?>` + doc, oracle.Structure},                                 // X4.14 amended: no value
 		{`<?xml version=1 version="2.0"?>`, oracle.Syntax},                                        // X4.14 example
 		{`<?xml version="1.0" encoding="UtF-8"?>`, oracle.Structure},                              // X4.14 any case
 		{`<?xml encoding="latin1"?>`, oracle.Syntax},                                              // X4.14

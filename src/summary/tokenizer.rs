@@ -103,23 +103,29 @@ pub(super) fn processing_instruction(xml: &[u8], lt: usize) -> Result<usize, usi
 /// X4.14: the version and encoding of an XML declaration, wherever it occurs. A non-empty version
 /// other than `1.0` or a non-empty encoding other than `utf-8` (any ASCII case) is unsupported.
 fn declaration_is_supported(content: &[u8]) -> bool {
-    let version = pseudo_attribute(content, b"version");
-    let encoding = pseudo_attribute(content, b"encoding");
+    let version = pseudo_attribute(content, b"version=");
+    let encoding = pseudo_attribute(content, b"encoding=");
     version.is_none_or(|v| v.is_empty() || v == b"1.0")
         && encoding.is_none_or(|e| e.is_empty() || e.eq_ignore_ascii_case(b"utf-8"))
 }
 
-/// The value of the first occurrence of `name=` directly followed by `"` or `'`, up to the next
-/// occurrence of that quote; `None` when there is no such occurrence or no closing quote.
-/// Occurrences not directly followed by a quote are skipped.
-fn pseudo_attribute<'a>(content: &'a [u8], name: &[u8]) -> Option<&'a [u8]> {
-    let (eq, quote) = memchr::memchr_iter(b'=', content).find_map(|eq| {
-        let before = content.get(eq.checked_sub(name.len())?..eq)?;
-        let quote = *content.get(eq + 1)?;
-        (before == name && matches!(quote, b'"' | b'\'')).then_some((eq, quote))
-    })?;
-    let value = content.get(eq + 2..)?;
-    memchr(quote, value).and_then(|end| value.get(..end))
+/// X4.14 (amended): the value of a pseudo-attribute, scanning `content` for `key` (`version=` or
+/// `encoding=`). At an occurrence directly followed by `"` or `'`, the value runs to the next
+/// occurrence of that quote (none: no value) and the scan stops. At an occurrence followed by any
+/// other byte, the scan resumes two bytes after its `=`, so an occurrence that starts right after
+/// that `=` is never seen; an occurrence at the very end ends the scan with no value.
+fn pseudo_attribute<'a>(content: &'a [u8], key: &[u8]) -> Option<&'a [u8]> {
+    let finder = memchr::memmem::Finder::new(key);
+    let mut from = 0;
+    loop {
+        let after = from + finder.find(content.get(from..)?)? + key.len();
+        let next = *content.get(after)?;
+        if matches!(next, b'"' | b'\'') {
+            let value = content.get(after + 1..)?;
+            return memchr(next, value).and_then(|end| value.get(..end));
+        }
+        from = after + 1;
+    }
 }
 
 /// X4.15: the construct that starts with `<!` at `lt`. A comment, a directive, or (for `<![`) a
@@ -281,11 +287,28 @@ mod tests {
 
     #[test]
     fn pseudo_attributes() {
-        assert_eq!(pseudo_attribute(b"version=1 version=\"2.0\"", b"version"), Some(&b"2.0"[..]));
-        assert_eq!(pseudo_attribute(b"version='1.0'", b"version"), Some(&b"1.0"[..]));
-        assert_eq!(pseudo_attribute(b"version=\"1.0", b"version"), None);
-        assert_eq!(pseudo_attribute(b"version=", b"version"), None);
-        assert_eq!(pseudo_attribute(b"=\"x\"", b"version"), None);
-        assert_eq!(pseudo_attribute(b"xencoding=\"\"", b"encoding"), Some(&b""[..]));
+        let version = |content: &'static [u8]| pseudo_attribute(content, b"version=");
+        let encoding = |content: &'static [u8]| pseudo_attribute(content, b"encoding=");
+        assert_eq!(version(b"version=1 version=\"2.0\""), Some(&b"2.0"[..]));
+        assert_eq!(version(b"version='1.0'"), Some(&b"1.0"[..]));
+        assert_eq!(version(b"version=\"1.0"), None);
+        assert_eq!(version(b"=\"x\""), None);
+        assert_eq!(encoding(b"xencoding=\"\""), Some(&b""[..]));
+        // The amended scan: resume two bytes after the `=` of an occurrence without a quote.
+        assert_eq!(version(b"version=version=\"2.0\""), None);
+        assert_eq!(encoding(b"encoding=encoding=\"latin1\""), None);
+        assert_eq!(version(b"version= version=\"x\""), Some(&b"x"[..]));
+        assert_eq!(encoding(b"encoding= encoding='x'"), Some(&b"x"[..]));
+        assert_eq!(version(b"version=xversion=\"3\""), Some(&b"3"[..]));
+        assert_eq!(version(b"version==version=\"3\""), Some(&b"3"[..]));
+        // An occurrence at the very end, a quote at the very end, an unclosed value.
+        assert_eq!(version(b"version="), None);
+        assert_eq!(version(b"a version="), None);
+        assert_eq!(version(b"version=\""), None);
+        assert_eq!(encoding(b"encoding='"), None);
+        assert_eq!(version(b"version=1 version="), None);
+        // The first quoted occurrence wins, even with a later one.
+        assert_eq!(version(b"version='1.0' version=\"2.0\""), Some(&b"1.0"[..]));
+        assert_eq!(encoding(b"version=\"1.0\" encoding=\"UTF-8\""), Some(&b"UTF-8"[..]));
     }
 }

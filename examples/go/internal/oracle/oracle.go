@@ -14,9 +14,9 @@
 //     rewritten as `&gt;`, which decodes to the same value, and the document is read again.
 //   - X4.12/X4.16: end tags are matched against an own stack of raw names (RawToken does not), and
 //     the end of the input with an open element is xml_syntax (RawToken returns io.EOF quietly).
-//   - X4.14: the version/encoding checks of an `xml` declaration follow the SPEC's search (which
-//     differs from encoding/xml's on overlapping occurrences); encoding/xml's own verdict is only
-//     used to know that the declaration was read completely.
+//   - X4.14: the version/encoding checks of an `xml` declaration follow the SPEC's scan (amended
+//     to encoding/xml's procInst); encoding/xml's own verdict is only used to know that the
+//     declaration was read completely.
 //
 // The classifier (X4.17–X4.21) is a direct transcription of the SPEC's table.
 package oracle
@@ -299,8 +299,10 @@ func procInst(content []byte) Result {
 	return Structure
 }
 
-// declValue finds the first occurrence of key directly followed by a quote and returns the bytes
-// up to the next occurrence of that quote (nil when there is none).
+// declValue scans content for key (X4.14 as amended on 2026-12-01, encoding/xml's procInst): at an
+// occurrence directly followed by a quote it returns the bytes up to the next occurrence of that
+// quote (nil when there is none); at an occurrence followed by any other byte the scan resumes two
+// bytes after its '=', and an occurrence at the very end ends it with no value.
 func declValue(content []byte, key string) []byte {
 	for i := 0; i < len(content); {
 		k := bytes.Index(content[i:], []byte(key))
@@ -308,14 +310,17 @@ func declValue(content []byte, key string) []byte {
 			return nil
 		}
 		p := i + k + len(key)
-		if p < len(content) && (content[p] == '"' || content[p] == '\'') {
-			e := bytes.IndexByte(content[p+1:], content[p])
+		if p >= len(content) {
+			return nil
+		}
+		if q := content[p]; q == '"' || q == '\'' {
+			e := bytes.IndexByte(content[p+1:], q)
 			if e < 0 {
 				return nil
 			}
 			return content[p+1 : p+1+e]
 		}
-		i += k + 1
+		i = p + 1
 	}
 	return nil
 }

@@ -6,14 +6,19 @@ func TestDeclValue(t *testing.T) {
 	cases := []struct{ content, key, want string }{
 		{` version="1.0"`, "version=", "1.0"},
 		{` version='1.0'`, "version=", "1.0"},
-		{`version=1 version="2.0"`, "version=", "2.0"},         // X4.14's example
-		{`version=version="2" version="1.0"`, "version=", "2"}, // overlapping occurrence
-		{`version="1.0`, "version=", ""},                       // no closing quote: no value
-		{`version='1.0"`, "version=", ""},                      // not the same quote
-		{`version=`, "version=", ""},                           // nothing after
-		{`encoding="a" encoding="b"`, "encoding=", "a"},        // the first one
-		{`xversion="3"`, "version=", "3"},                      // bytes, not attribute names
-		{`version = "2"`, "version=", ""},                      // not directly followed
+		{`version=1 version="2.0"`, "version=", "2.0"},           // X4.14's example
+		{`version=version="2" version="1.0"`, "version=", "1.0"}, // amended X4.14: resume 2 bytes after '='
+		{`version=version="2.0"`, "version=", ""},                // the amendment's example
+		{`encoding=encoding="x"`, "encoding=", ""},
+		{`version= version="x"`, "version=", "x"},
+		{`a version=`, "version=", ""},                  // an occurrence at the very end
+		{`version="`, "version=", ""},                   // the quote at the very end
+		{`version="1.0`, "version=", ""},                // no closing quote: no value
+		{`version='1.0"`, "version=", ""},               // not the same quote
+		{`version=`, "version=", ""},                    // nothing after
+		{`encoding="a" encoding="b"`, "encoding=", "a"}, // the first one
+		{`xversion="3"`, "version=", "3"},               // bytes, not attribute names
+		{`version = "2"`, "version=", ""},               // not directly followed
 	}
 	for _, c := range cases {
 		if got := string(declValue([]byte(c.content), c.key)); got != c.want {
