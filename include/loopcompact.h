@@ -1,6 +1,9 @@
 /*
  * loopcompact: the validation boundary of agent-loop context compaction.
  *
+ * The contract is docs/SPEC.md in the source distribution: "SPEC §N" and rule ids such as X4.12
+ * below cite it.
+ *
  * Conventions (SPEC §1): every function is reentrant and thread-safe; inputs are borrowed
  * (pointer, length) byte buffers, (NULL, 0) being the empty buffer; every fallible function returns
  * an lc_status (LC_OK = 0); out-parameters are written only on success, except *out_len on

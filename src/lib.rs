@@ -4,8 +4,8 @@
 //! An agent loop compacts its transcript by asking a summariser model for an XML summary that
 //! replaces the old history. Before that replacement is committed, loopcompact checks the
 //! summariser's input, its output, the compaction policy and the request fingerprint, giving the same
-//! verdicts as the reference system for every input. The contract is `SPEC.md` (rules cited as
-//! `X4.3`, `W5.2`, ... in the code).
+//! verdicts as the reference system for every input. The contract is `docs/SPEC.md` in the repository
+//! and the source package (rules cited as `X4.3`, `W5.2`, ... in the code; "SPEC §N" is its section N).
 //!
 //! # Example
 //!

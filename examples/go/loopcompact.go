@@ -1,6 +1,6 @@
 // Package loopcompact is a cgo binding of the loopcompact C library: the validation boundary of
 // agent-loop context compaction (summary XML grammar, compaction input and output wires, policies,
-// context limits and request fingerprints). The contract is SPEC.md; every function here wraps one
+// context limits and request fingerprints). The contract is docs/SPEC.md of the repository; every function here wraps one
 // function of include/loopcompact.h.
 //
 // Build the library first, from the repository root:

@@ -1,5 +1,7 @@
 """loopcompact for Python: a ctypes binding of every function of the C ABI (SPEC §2).
 
+SPEC is the contract, ``docs/SPEC.md`` of the repository; "SPEC §N" is its section N.
+
 The shared library is ``target/release/libloopcompact.so`` of this repository (``cargo build
 --release``), or the file named by the environment variable ``LOOPCOMPACT_LIB`` (for example an
 installed ``/usr/local/lib/libloopcompact.so.0``). Nothing else is needed: no compiler, no cffi.

@@ -39,7 +39,7 @@ options:
   --json       print the verdict as one JSON object:
                {\"ok\",\"document\",\"status\",\"name\",\"reason\",\"message\",\"offset\"}, plus
                \"fingerprint\" or \"summary\" on success of those commands
-  -h, --help   print this help
+  -h, --help   print this help (SPEC N: section N of docs/SPEC.md, the contract)
   --version    print the library and C ABI versions
 
 A rejection prints NAME (CODE), the reason, the byte offset where known and the message. Offsets
