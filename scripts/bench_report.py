@@ -145,7 +145,7 @@ for name in sorted(crit):
 w("")
 
 if go:
-    w("## Go benchmarks (examples/go, `go test -bench`)\n")
+    w("## Go benchmarks (bindings/go, `go test -bench`)\n")
     w("| benchmark | ns/op | MB/s |")
     w("|---|---|---|")
     for name, e in go.items():

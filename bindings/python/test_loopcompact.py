@@ -5,7 +5,7 @@
   when ../shared is present, the JSONTestSuite peer rows run through the binding.
 - The Pythonic API: exceptions, the Input handle's lifecycle, argument checks.
 
-Run from the repository root: ``python3 -m pytest -q examples/python`` (the library is
+Run from the repository root: ``python3 -m pytest -q bindings/python`` (the library is
 target/release/libloopcompact.so, or LOOPCOMPACT_LIB).
 """
 

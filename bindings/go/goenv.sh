@@ -1,5 +1,5 @@
 # shellcheck shell=bash
-# Sourced by scripts/test and .ci/run before any go command in examples/go: selects Go (Debian's
+# Sourced by scripts/test and .ci/run before any go command in bindings/go: selects Go (Debian's
 # golang-1.23-go when installed, else `go` on PATH), keeps go off the network (standard library
 # only, no toolchain download) and puts its build and fuzz caches under target/go.
 _lc_go_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
@@ -7,7 +7,7 @@ if [ -x /usr/lib/go-1.23/bin/go ]; then
   export PATH="/usr/lib/go-1.23/bin:$PATH"
 fi
 if ! command -v go >/dev/null 2>&1; then
-  echo "error: Go >= 1.23 with cgo is needed for the Go binding (examples/go)." >&2
+  echo "error: Go >= 1.23 with cgo is needed for the Go binding (bindings/go)." >&2
   echo "       On Debian bookworm: apt-get install -t bookworm-backports golang-1.23-go (.ci/run does it)." >&2
   return 1
 fi

@@ -2,7 +2,7 @@ package loopcompact_test
 
 // What validating a summary costs a Go program: the pure-Go oracle (encoding/xml) against the
 // library through cgo, for a realistic 4 KB and 1 MB summary, plus the bare cost of one cgo call
-// and the output path (JSON reply + XML). Run from examples/go:
+// and the output path (JSON reply + XML). Run from bindings/go:
 //
 //	go test -run='^$' -bench=. -benchtime=2s
 //
