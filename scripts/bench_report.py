@@ -161,7 +161,7 @@ if openssl:
     w("")
 
 if heap:
-    w("## Peak heap (counting allocator, examples/peak_heap.rs)\n")
+    w("## Peak heap (counting allocator, benches/tools/peak_heap.rs)\n")
     w("| call | input bytes | peak heap bytes | allocations |")
     w("|---|---|---|---|")
     for name, h in heap.items():
@@ -171,7 +171,7 @@ if heap:
 if ir:
     w("## Instruction counts (valgrind --tool=callgrind, CPU-independent)\n")
     w("Per call: (instructions with N calls − instructions with 0 calls) / N, from")
-    w("`examples/instructions.rs`. Compare these across machines and commits: a regression shows here")
+    w("`benches/tools/instructions.rs`. Compare these across machines and commits: a regression shows here")
     w("even when timings are noisy.\n")
     w("| case | instructions per call |")
     w("|---|---|")

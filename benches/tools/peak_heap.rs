@@ -8,9 +8,9 @@ use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
 use loopcompact::wire::CompactionInput;
 
-#[path = "../tests/summary_corpus/mod.rs"]
+#[path = "../../tests/summary_corpus/mod.rs"]
 mod summary_corpus;
-#[path = "../tests/wire_corpus/mod.rs"]
+#[path = "../../tests/wire_corpus/mod.rs"]
 mod wire_corpus;
 
 struct Counting;

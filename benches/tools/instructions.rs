@@ -9,12 +9,12 @@ use std::hint::black_box;
 
 use loopcompact::wire::CompactionInput;
 
-#[path = "../tests/summary_corpus/mod.rs"]
+#[path = "../../tests/summary_corpus/mod.rs"]
 mod summary_corpus;
-#[path = "../tests/wire_corpus/mod.rs"]
+#[path = "../../tests/wire_corpus/mod.rs"]
 mod wire_corpus;
 
-const FINGERPRINT_DOC: &str = include_str!("data/fingerprint_valid.json");
+const FINGERPRINT_DOC: &str = include_str!("../../examples/data/fingerprint_valid.json");
 
 fn main() {
     let mut args = std::env::args().skip(1);
