@@ -126,7 +126,7 @@ for name, h in heap.items():
         r = h["peak"] / h["input"]
         target(f"peak heap / input size, {name}", r, "<= 2x", "{:.2f}x", r <= 2)
 
-w("## Targets (issue 8)\n")
+w("## Targets\n")
 w("| what | measured | target | |")
 w("|---|---|---|---|")
 for r in rows:
