@@ -45,6 +45,13 @@ impl From<Status> for Error {
     }
 }
 
+/// The C ABI returns only the status (A3.7): `?` in an export turns an [`Error`] into it.
+impl From<Error> for Status {
+    fn from(error: Error) -> Status {
+        error.status
+    }
+}
+
 impl core::fmt::Display for Error {
     fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
         match self.offset {

@@ -74,20 +74,5 @@ pub use status::Status;
 /// The crate version, `"0.1.0"`, the same string as `lc_version()`.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 
-/// The C ABI version (`LC_ABI_VERSION`), from `package.metadata.loopcompact.abi-version` in
-/// `Cargo.toml`.
-pub const ABI_VERSION: u32 = parse_u32(env!("LOOPCOMPACT_ABI_VERSION"));
-
-const fn parse_u32(s: &str) -> u32 {
-    let bytes = s.as_bytes();
-    let mut value: u32 = 0;
-    let mut i = 0;
-    while i < bytes.len() {
-        // Digits only: build.rs writes this value from Cargo.toml after checking it.
-        #[allow(clippy::indexing_slicing)]
-        let digit = bytes[i].wrapping_sub(b'0');
-        value = value * 10 + digit as u32;
-        i += 1;
-    }
-    value
-}
+/// The C ABI version (`LC_ABI_VERSION`, `lc_abi_version()`), written once in `src/abi_version.rs`.
+pub const ABI_VERSION: u32 = include!("abi_version.rs");

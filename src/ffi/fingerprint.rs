@@ -30,7 +30,7 @@ pub unsafe extern "C" fn lc_request_fingerprint(json: *const u8, json_len: usize
         required(out.cast_const())?;
         // SAFETY: guaranteed by the caller (see above).
         let json = unsafe { json.slice() }?;
-        let fingerprint = RequestFingerprint::compute(json).map_err(|e| e.status())?;
+        let fingerprint = RequestFingerprint::compute(json)?;
         let digest: &[u8; LC_FINGERPRINT_LEN] = fingerprint.as_bytes();
         // SAFETY: `out` is non-NULL and, per the caller, writable for LC_FINGERPRINT_LEN bytes
         // that do not overlap the digest (which this function owns).

@@ -5,6 +5,8 @@
 //! anything about content.
 #![allow(unsafe_code)]
 
+// In the order a host calls them (the header follows it): meta, summary, input and output,
+// policies and limits, fingerprint.
 mod fingerprint;
 mod meta;
 mod policy;
@@ -119,15 +121,25 @@ impl OutBuf {
         Ok(())
     }
 
-    /// Answers a size query (`cap == 0`) for output of `len` bytes without the bytes themselves:
-    /// as [`OutBuf::write`] would, given data of that length.
+    /// Two-call pattern for output of `len` bytes that the core writes in place: too small →
+    /// `*out_len = len` and `LC_ERR_BUFFER_TOO_SMALL`, the buffer untouched; otherwise `fill`
+    /// gets exactly the first `len` bytes of `buf` (a slice is built only of that length, never
+    /// of the capacity, A3.2) and `*out_len = len`.
     ///
     /// # Safety
-    /// `out_len` must be valid for one write.
-    pub(crate) unsafe fn write_len_only(self, len: usize) -> Result<(), Status> {
+    /// `buf` must be valid for writes of `cap` bytes and `out_len` for one write.
+    pub(crate) unsafe fn fill(self, len: usize, fill: impl FnOnce(&mut [u8])) -> Result<(), Status> {
         // SAFETY: `out_len` was checked non-NULL; the caller guarantees it is writable.
         unsafe { self.out_len.write(len) };
-        if len > self.cap { Err(Status::BufferTooSmall) } else { Ok(()) }
+        if len > self.cap {
+            return Err(Status::BufferTooSmall);
+        }
+        if len > 0 {
+            // SAFETY: `len <= cap`, so `buf` is non-NULL and writable for `len` bytes (caller
+            // contract), and `len` is the length of data this process built, so <= isize::MAX.
+            fill(unsafe { core::slice::from_raw_parts_mut(self.buf, len) });
+        }
+        Ok(())
     }
 }
 

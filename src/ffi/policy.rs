@@ -1,7 +1,7 @@
 //! Policies (SPEC §8) and context limits, occupancy, pressure, replacement (SPEC §9).
 
 use super::{InBuf, ffi_guard, ffi_status, lc_status, required};
-use crate::limits::{self, ContextLimits};
+use crate::limits::{self, ContextLimits, ResolvedLimits};
 use crate::policy::{CompactionPolicy, ContextConfig, ContextObservationPolicy};
 
 /// A model's context limits in tokens (SPEC §9); 0 means "not known" for each field.
@@ -31,9 +31,63 @@ pub struct lc_resolved_limits {
     pub input_limit: u64,
 }
 
+/// Counter quality (SPEC P8.4), the `counter_quality` argument: unknown. Any value other than
+/// the four `LC_COUNTER_QUALITY_*` constants is treated as unknown (A3.5).
+pub const LC_COUNTER_QUALITY_UNKNOWN: i32 = 0;
+/// Counter quality: exact, from the provider.
+pub const LC_COUNTER_QUALITY_EXACT_PROVIDER: i32 = 1;
+/// Counter quality: exact, from a local tokenizer.
+pub const LC_COUNTER_QUALITY_EXACT_LOCAL: i32 = 2;
+/// Counter quality: a heuristic estimate.
+pub const LC_COUNTER_QUALITY_HEURISTIC: i32 = 3;
+
+/// Pressure level (SPEC L9.3) returned by `lc_pressure_level`: unknown, only if the library failed
+/// internally (A3.4).
+pub const LC_PRESSURE_UNKNOWN: i32 = 0;
+/// Pressure level: below the compaction threshold (or not automatic).
+pub const LC_PRESSURE_NORMAL: i32 = 1;
+/// Pressure level: compaction is due (or still due, inside the re-arm band).
+pub const LC_PRESSURE_COMPACT: i32 = 2;
+/// Pressure level: the context is full.
+pub const LC_PRESSURE_HARD_LIMIT: i32 = 3;
+
+// The header's literals are the core's values (cbindgen needs literals; the compiler checks them).
+const _: () = {
+    use crate::limits::PressureLevel;
+    use crate::policy::capability::quality;
+    assert!(LC_COUNTER_QUALITY_UNKNOWN == quality::UNKNOWN as i32);
+    assert!(LC_COUNTER_QUALITY_EXACT_PROVIDER == quality::EXACT_PROVIDER as i32);
+    assert!(LC_COUNTER_QUALITY_EXACT_LOCAL == quality::EXACT_LOCAL as i32);
+    assert!(LC_COUNTER_QUALITY_HEURISTIC == quality::HEURISTIC as i32);
+    assert!(LC_PRESSURE_UNKNOWN == PressureLevel::Unknown.code());
+    assert!(LC_PRESSURE_NORMAL == PressureLevel::Normal.code());
+    assert!(LC_PRESSURE_COMPACT == PressureLevel::Compact.code());
+    assert!(LC_PRESSURE_HARD_LIMIT == PressureLevel::HardLimit.code());
+};
+
+impl From<lc_context_limits> for ContextLimits {
+    fn from(c: lc_context_limits) -> ContextLimits {
+        ContextLimits {
+            window_tokens: c.window_tokens,
+            max_input_tokens: c.max_input_tokens,
+            max_output_tokens: c.max_output_tokens,
+        }
+    }
+}
+
+impl From<ResolvedLimits> for lc_resolved_limits {
+    fn from(r: ResolvedLimits) -> lc_resolved_limits {
+        lc_resolved_limits {
+            reserved_output: r.reserved_output,
+            raw_input_limit: r.raw_input_limit,
+            input_limit: r.input_limit,
+        }
+    }
+}
+
 /// Validates a compaction policy document (SPEC §8.1) for a token counter of quality
-/// `counter_quality`: 0 unknown, 1 exact provider, 2 exact local, 3 heuristic estimate; any other
-/// value is treated as unknown (259 is not 3).
+/// `counter_quality` (`LC_COUNTER_QUALITY_*`: 0 unknown, 1 exact provider, 2 exact local,
+/// 3 heuristic estimate); any other value is treated as unknown (259 is not 3).
 ///
 /// The document is the JSON a Go host gets from `json.Marshal` of the reference struct:
 /// `{"Automatic":true,"CounterPolicy":2,"CompactAt":8000,"RearmBelow":6000,"ReservedOutput":4096,
@@ -59,7 +113,7 @@ pub unsafe extern "C" fn lc_compaction_policy_validate(
         let json = InBuf::new(json, json_len)?;
         // SAFETY: guaranteed by the caller (see above).
         let json = unsafe { json.slice() }?;
-        CompactionPolicy::from_json(json).and_then(|p| p.validate(counter_quality)).map_err(|e| e.status())
+        Ok(CompactionPolicy::from_json(json).and_then(|p| p.validate(counter_quality))?)
     })
 }
 
@@ -83,7 +137,7 @@ pub unsafe extern "C" fn lc_context_observation_validate(
         let json = InBuf::new(json, json_len)?;
         // SAFETY: guaranteed by the caller (see above).
         let json = unsafe { json.slice() }?;
-        ContextObservationPolicy::from_json(json).and_then(|p| p.validate(counter_quality)).map_err(|e| e.status())
+        Ok(ContextObservationPolicy::from_json(json).and_then(|p| p.validate(counter_quality))?)
     })
 }
 
@@ -106,7 +160,7 @@ pub unsafe extern "C" fn lc_context_config_validate(json: *const u8, json_len: u
         let json = InBuf::new(json, json_len)?;
         // SAFETY: guaranteed by the caller (see above).
         let json = unsafe { json.slice() }?;
-        ContextConfig::from_json(json).and_then(|c| c.validate()).map_err(|e| e.status())
+        Ok(ContextConfig::from_json(json).and_then(|c| c.validate())?)
     })
 }
 
@@ -133,19 +187,9 @@ pub unsafe extern "C" fn lc_context_limits_resolve(
 ) -> lc_status {
     ffi_status!({
         required(out)?;
-        let limits = ContextLimits {
-            window_tokens: limits.window_tokens,
-            max_input_tokens: limits.max_input_tokens,
-            max_output_tokens: limits.max_output_tokens,
-        };
-        let resolved = limits::resolve(limits, reserved_output, safety_margin).map_err(|e| e.status())?;
-        let resolved = lc_resolved_limits {
-            reserved_output: resolved.reserved_output,
-            raw_input_limit: resolved.raw_input_limit,
-            input_limit: resolved.input_limit,
-        };
+        let resolved = limits::resolve(limits.into(), reserved_output, safety_margin)?;
         // SAFETY: `out` is non-NULL and writable (guaranteed by the caller).
-        unsafe { out.write(resolved) };
+        unsafe { out.write(resolved.into()) };
         Ok(())
     })
 }
@@ -162,15 +206,16 @@ pub unsafe extern "C" fn lc_context_limits_resolve(
 pub unsafe extern "C" fn lc_occupancy_basis_points(used: u64, limit: u64, out: *mut u16) -> lc_status {
     ffi_status!({
         required(out)?;
-        let occupancy = limits::occupancy_basis_points(used, limit).map_err(|e| e.status())?;
+        let occupancy = limits::occupancy_basis_points(used, limit)?;
         // SAFETY: `out` is non-NULL and writable (guaranteed by the caller).
         unsafe { out.write(occupancy) };
         Ok(())
     })
 }
 
-/// The context pressure level for `occupancy` basis points (SPEC L9.3): 1 normal, 2 compact,
-/// 3 hard limit; 0 (unknown) only if the library failed internally.
+/// The context pressure level for `occupancy` basis points (SPEC L9.3): `LC_PRESSURE_NORMAL` (1),
+/// `LC_PRESSURE_COMPACT` (2), `LC_PRESSURE_HARD_LIMIT` (3); `LC_PRESSURE_UNKNOWN` (0) only if the
+/// library failed internally.
 ///
 /// First match: `occupancy >= 10000` gives 3; not `automatic` gives 1; `previous_level` 2 or 3 and
 /// `occupancy >= rearm_below` (inclusive) gives 2 (compaction stays due until the occupancy drops
@@ -199,7 +244,7 @@ pub extern "C" fn lc_pressure_level(
 #[unsafe(no_mangle)]
 pub extern "C" fn lc_replacement_check(input_tokens: u64, input_limit: u64) -> lc_status {
     ffi_status!({
-        limits::replacement_check(input_tokens, input_limit).map_err(|e| e.status())?;
+        limits::replacement_check(input_tokens, input_limit)?;
         Ok(())
     })
 }

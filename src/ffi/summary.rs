@@ -15,6 +15,6 @@ pub unsafe extern "C" fn lc_summary_xml_validate(xml: *const u8, xml_len: usize)
         let xml = InBuf::new(xml, xml_len)?;
         // SAFETY: guaranteed by the caller (see above).
         let xml = unsafe { xml.slice() }?;
-        crate::summary::validate(xml).map_err(|e| e.status())
+        Ok(crate::summary::validate(xml)?)
     })
 }

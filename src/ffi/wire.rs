@@ -32,7 +32,7 @@ pub unsafe extern "C" fn lc_compaction_input_parse(
         required(out)?;
         // SAFETY: guaranteed by the caller.
         let wire = unsafe { wire.slice() }?;
-        let inner = CompactionInput::parse(wire).map_err(|e| e.status())?;
+        let inner = CompactionInput::parse(wire)?;
         let handle = Box::into_raw(Box::new(lc_compaction_input { inner }));
         // SAFETY: `out` is non-NULL and writable (caller contract).
         unsafe { out.write(handle) };
@@ -67,7 +67,7 @@ pub unsafe extern "C" fn lc_compaction_input_validate(wire: *const u8, wire_len:
         let wire = InBuf::new(wire, wire_len)?;
         // SAFETY: guaranteed by the caller.
         let wire = unsafe { wire.slice() }?;
-        CompactionInput::validate(wire).map_err(|e| e.status())
+        Ok(CompactionInput::validate(wire)?)
     })
 }
 
@@ -95,15 +95,14 @@ pub unsafe extern "C" fn lc_compaction_input_encode_within(
         let out = OutBuf::new(buf, buf_cap, out_len)?;
         // SAFETY: a live handle (caller contract); handles are immutable.
         let input = unsafe { &(*input).inner };
-        if buf_cap == 0 {
-            // The size query of the two-call pattern: counted, nothing built.
-            let fitted = input.fit(max_bytes).map_err(|e| e.status())?;
-            // SAFETY: `out_len` validity is the caller's contract; `buf` is not written.
-            return unsafe { out.write_len_only(fitted.len()) };
+        // Counted (once per handle), then written in place: nothing of the output's size is built.
+        let fitted = input.fit(max_bytes)?;
+        // SAFETY: buffer validity is the caller's contract.
+        unsafe {
+            out.fill(fitted.len(), |buf| {
+                fitted.write_to(buf);
+            })
         }
-        let bytes = input.encode_within(max_bytes).map_err(|e| e.status())?;
-        // SAFETY: buffer validity is the caller's contract; `bytes` is our own allocation.
-        unsafe { out.write(&bytes) }
     })
 }
 
@@ -143,7 +142,7 @@ pub unsafe extern "C" fn lc_compaction_output_validate(
         let output = unsafe { output.slice() }?;
         // SAFETY: a live handle (caller contract); handles are immutable.
         let input = unsafe { &(*input).inner };
-        let summary = input.validate_output(output, output_tokens, max_output_bytes).map_err(|e| e.status())?;
+        let summary = input.validate_output(output, output_tokens, max_output_bytes)?;
         // SAFETY: buffer validity is the caller's contract; the summary may borrow `output`, and
         // the caller's output and summary buffers must not overlap (documented contract).
         unsafe { out.write(summary.as_bytes()) }

@@ -191,16 +191,16 @@ impl Encoder<'_> {
         out.put(b"}");
     }
 
-    /// F7.2–F7.4: which tool messages to stub (old tool results, oldest first, while that shrinks
-    /// the encoding) and the length of the result, counted without building it. `Err(size)`
-    /// carries the last length reached.
-    pub(crate) fn plan(&self, max_bytes: u64) -> Result<Plan, u64> {
+    /// The length of the encoding without stubs, counted without building it.
+    pub(crate) fn count(&self) -> usize {
         let mut full = Counter::default();
         self.document(&mut full, |_| false);
-        self.plan_from(full.0, max_bytes)
+        full.0
     }
 
-    /// [`Encoder::plan`] when the length of the encoding without stubs, `full`, is known.
+    /// F7.2–F7.4: which tool messages to stub (old tool results, oldest first, while that shrinks
+    /// the encoding) and the length of the result, counted without building it, given the length
+    /// of the encoding without stubs, `full`. `Err(size)` carries the last length reached.
     pub(crate) fn plan_from(&self, full: usize, max_bytes: u64) -> Result<Plan, u64> {
         let mut current = full as u64;
         if max_bytes == 0 {

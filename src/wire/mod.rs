@@ -21,6 +21,7 @@ use crate::status::Status;
 pub struct CompactionInput {
     src: Box<[u8]>,
     doc: input::Document,
+    full_len: FullLen,
 }
 
 /// `lc_compaction_input_encode_within` failed: nothing fits under the limit (F7.4).
@@ -47,6 +48,61 @@ impl core::fmt::Display for InputTooLarge {
 }
 
 impl std::error::Error for InputTooLarge {}
+
+impl From<InputTooLarge> for Status {
+    fn from(_: InputTooLarge) -> Status {
+        Status::InputTooLarge
+    }
+}
+
+/// [`CompactionInput::encode_into`] failed: nothing fits under the limit, or the caller's buffer
+/// is too short for what does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EncodeIntoError {
+    /// Nothing fits under the byte limit (F7.4).
+    TooLarge(InputTooLarge),
+    /// The fitted bytes need `needed` bytes; the buffer was left untouched.
+    BufferTooSmall {
+        /// The length of the fitted bytes.
+        needed: usize,
+    },
+}
+
+impl From<EncodeIntoError> for Status {
+    fn from(error: EncodeIntoError) -> Status {
+        match error {
+            EncodeIntoError::TooLarge(_) => Status::InputTooLarge,
+            EncodeIntoError::BufferTooSmall { .. } => Status::BufferTooSmall,
+        }
+    }
+}
+
+impl core::fmt::Display for EncodeIntoError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            EncodeIntoError::TooLarge(e) => e.fmt(f),
+            EncodeIntoError::BufferTooSmall { needed } => {
+                write!(f, "{}: {needed} bytes needed", Status::BufferTooSmall)
+            }
+        }
+    }
+}
+
+impl std::error::Error for EncodeIntoError {}
+
+/// The length of the canonical encoding without stubs, counted once per input when fitting first
+/// needs it (a handle stays immutable to its users: the count is a function of the input). Every
+/// instance compares equal, so the cache never makes two equal inputs differ.
+#[derive(Debug, Clone, Default)]
+struct FullLen(std::sync::OnceLock<usize>);
+
+impl PartialEq for FullLen {
+    fn eq(&self, _: &FullLen) -> bool {
+        true
+    }
+}
+
+impl Eq for FullLen {}
 
 /// The bytes [`CompactionInput::encode_within`] returns, planned but not yet written
 /// (see [`CompactionInput::fit`]).
@@ -141,7 +197,7 @@ impl CompactionInput {
     /// Decodes and validates a compaction input wire document (W5.2; statuses 100–105).
     pub fn parse(wire: &[u8]) -> Result<CompactionInput> {
         let doc = input::decode(wire)?;
-        Ok(CompactionInput { src: wire.into(), doc })
+        Ok(CompactionInput { src: wire.into(), doc, full_len: FullLen::default() })
     }
 
     /// Validates a wire document without keeping it (same statuses as [`CompactionInput::parse`]).
@@ -217,10 +273,10 @@ impl CompactionInput {
     /// coexist. [`CompactionInput::fit`] gives the length without building anything.
     pub fn encode_within(&self, max_bytes: u64) -> core::result::Result<Vec<u8>, InputTooLarge> {
         let full = self.encode();
-        if max_bytes != 0 && full.len() as u64 <= max_bytes {
+        let full_len = *self.full_len.0.get_or_init(|| full.len());
+        if max_bytes != 0 && full_len as u64 <= max_bytes {
             return Ok(full);
         }
-        let full_len = full.len();
         drop(full);
         let encoder = self.encoder();
         let plan = encoder.plan_from(full_len, max_bytes).map_err(|size| InputTooLarge { max_bytes, size })?;
@@ -230,11 +286,21 @@ impl CompactionInput {
     /// Fits the input under `max_bytes` (F7.2–F7.4) without writing it yet: the result knows its
     /// length, so a buffer can be sized (or refused) before any byte is built, and then written
     /// in place with [`Fitted::write_to`]. Nothing of the encoding's size is allocated; the price
-    /// is a counting pass before the writing one.
+    /// is a counting pass before the writing one, paid once per input.
     pub fn fit(&self, max_bytes: u64) -> core::result::Result<Fitted<'_>, InputTooLarge> {
         let encoder = self.encoder();
-        let plan = encoder.plan(max_bytes).map_err(|size| InputTooLarge { max_bytes, size })?;
+        let full = *self.full_len.0.get_or_init(|| encoder.count());
+        let plan = encoder.plan_from(full, max_bytes).map_err(|size| InputTooLarge { max_bytes, size })?;
         Ok(Fitted { encoder, plan })
+    }
+
+    /// Writes the bytes [`CompactionInput::encode_within`] returns straight into `buf` and returns
+    /// their length (F7.6, the C ABI's two-call pattern). When they do not fit in `buf`,
+    /// [`EncodeIntoError::BufferTooSmall`] says how many bytes they need and `buf` is left
+    /// untouched; an empty `buf` is the size query. Nothing of the output's size is allocated.
+    pub fn encode_into(&self, max_bytes: u64, buf: &mut [u8]) -> core::result::Result<usize, EncodeIntoError> {
+        let fitted = self.fit(max_bytes).map_err(EncodeIntoError::TooLarge)?;
+        fitted.write_to(buf).ok_or(EncodeIntoError::BufferTooSmall { needed: fitted.len() })
     }
 
     /// Validates one summariser reply against this input (O6.2) and returns the decoded summary
