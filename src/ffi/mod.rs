@@ -7,11 +7,11 @@
 
 // In the order a host calls them (the header follows it): meta, summary, input and output,
 // policies and limits, fingerprint.
-mod fingerprint;
 mod meta;
-mod policy;
 mod summary;
 mod wire;
+mod policy;
+mod fingerprint;
 
 pub use fingerprint::*;
 pub use meta::*;
