@@ -3,8 +3,6 @@
 //! 8 KB and 1 MB buffers, to compare with `openssl speed -evp sha256` on the same machine: the
 //! `sha256` group in wall-clock time (compare with `openssl speed -elapsed`), the `sha256_cpu_time`
 //! group in thread CPU time (compare with plain `openssl speed`, which divides by user CPU time).
-// Calling the C ABI is what this benchmark measures.
-#![allow(unsafe_code)]
 
 use std::hint::black_box;
 use std::time::Duration;

@@ -1,8 +1,6 @@
 //! One benchmark per policy and limits entry point of the C ABI (SPEC §8, §9), on valid inputs that
 //! run every check: the automatic compaction policy, the observation policy, a full context
 //! configuration, and the four integer functions.
-// Calling the C ABI is what this file is for ([lints.rust] denies unsafe code elsewhere).
-#![allow(unsafe_code)]
 
 use std::hint::black_box;
 

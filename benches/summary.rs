@@ -1,6 +1,5 @@
 //! Throughput of the summary grammar (SPEC §4) on realistic valid summaries of 4 KB and 1 MB,
 //! through the C ABI (`lc_summary_xml_validate`) and the safe API (`summary::validate`).
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::hint::black_box;
 

@@ -2,7 +2,6 @@
 //! so two threads should give close to twice the throughput on two cores). Each measurement runs
 //! `iters` calls per thread and reports the wall time; throughput is per call, so the two-thread
 //! figure is the aggregate of both threads.
-#![allow(clippy::unwrap_used)]
 
 use std::hint::black_box;
 use std::time::{Duration, Instant};

@@ -11,7 +11,6 @@
 //! Runs as a plain stress test in `cargo test`, and under ThreadSanitizer in `scripts/tsan`
 //! (`-Zsanitizer=thread` with a std rebuilt by `-Zbuild-std`, so that std's own synchronisation is
 //! instrumented too).
-#![allow(unsafe_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::ffi::CStr;
 use std::ptr;

@@ -1,8 +1,6 @@
 //! The boundary contract of the C ABI (SPEC §1, §2 meta functions, §3, A3.1–A3.3), called through the
 //! `extern "C"` functions of the rlib. The status table is checked against a literal copy of SPEC §3
 //! written here by hand: the spec, not the implementation, is the oracle.
-// Calling the C ABI is what this file is for ([lints.rust] denies unsafe code elsewhere).
-#![allow(unsafe_code)]
 
 use std::collections::BTreeSet;
 use std::ffi::{CStr, c_char};

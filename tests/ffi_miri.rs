@@ -8,7 +8,6 @@
 //! query, a buffer one byte short, the exact size) for both output buffers, out-parameters left alone
 //! on failure, the handle lifecycle (parse, encode, output, free, `free(NULL)`), and a handle shared by
 //! two threads.
-#![allow(unsafe_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::ffi::CStr;
 use std::ptr;

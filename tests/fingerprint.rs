@@ -2,8 +2,6 @@
 //! vectors, the R10.7 worked example, each R10.2 step, each R10.3 condition, the R10.4 URL rules,
 //! D6/D7, the boundary rules of §1/A3.1, and property tests (idempotent canonical bytes, every field
 //! in the digest). Expected values come from the spec text.
-// Calling the C ABI is what this file is for ([lints.rust] denies unsafe code elsewhere).
-#![allow(unsafe_code)]
 
 mod common;
 

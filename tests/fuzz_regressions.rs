@@ -6,9 +6,7 @@
 //! runs: the smallest corpus input for every status (and, for `input_parse`, for "fits as is",
 //! "fitted" and "too large"; for `limits`, for every combination of results seen). A crash input
 //! found later goes into `fuzz/seeds/<target>/` under a name that says what it was, and becomes a
-//! regression test here and a seed there. No fuzz run has found a crash so far (see the issue
-//! note for the executions per target).
-#![allow(unsafe_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+//! regression test here and a seed there. No fuzz run has found a crash so far.
 
 #[path = "../fuzz/src/lib.rs"]
 mod fuzz;

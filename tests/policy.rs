@@ -2,8 +2,6 @@
 //! ABI: every row of `tests/vectors/policy.jsonl` (V12.3), then the field boundaries, every check
 //! order step, the capability tables (P8.9–P8.11) and the D6 divergences. Every expected value is
 //! taken from the spec text, not from running the implementation.
-// Calling the C ABI is what this file is for ([lints.rust] denies unsafe code elsewhere).
-#![allow(unsafe_code)]
 // The case tables are tuples on purpose: one line per case, read against the spec.
 #![allow(clippy::type_complexity)]
 

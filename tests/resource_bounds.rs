@@ -1,4 +1,4 @@
-//! Resource bounds (issue 7): every function that takes bytes, driven through the C ABI with hostile
+//! Resource bounds: every function that takes bytes, driven through the C ABI with hostile
 //! shapes — 10^6-deep JSON nesting (arrays and objects) in the input wire's `tool_use` input, in a
 //! policy, an observation, a context config and a fingerprint document; 10^6-deep XML nesting in a
 //! summary; 100 MB inputs (a summary text node, a transcript, a summariser reply); 10^5 keys in a raw
@@ -7,7 +7,7 @@
 //!
 //! Memory is asserted, never time. The bounds, with `n` the input length:
 //! - summary validation: no allocation at all (also inside output validation's XML step);
-//! - input parse: peak ≤ 2n + 1 MiB (issue 3's 2n; the handle keeps one copy of the wire), where the
+//! - input parse: peak ≤ 2n + 1 MiB (the design bound of 2n; the handle keeps one copy of the wire), where the
 //!   1 MiB covers the duplicate-key frames of up to 10000 open objects (J5.2, J5.9: 16 bytes per
 //!   frame and 8 per key, about 0.5 MiB at 10000 nested objects), plus 24 bytes per key of an
 //!   object with 10^5 keys (a 64-bit hash per key in a vector that grows by doubling, old and new
@@ -29,7 +29,6 @@
 //! The 100 MB cases are ignored in debug builds (slow there, not unbounded) and run with
 //! `cargo test --release --test resource_bounds` (scripts/test); a 4 MB variant of each runs
 //! everywhere with the same bounds.
-#![allow(unsafe_code, clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::cell::Cell;

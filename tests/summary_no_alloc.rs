@@ -1,7 +1,6 @@
 //! The summary grammar (SPEC §4) validates without touching the heap: a counting global allocator
 //! (this test binary only) sees no allocation during `summary::validate` and
 //! `lc_summary_xml_validate`, on valid summaries and on every kind of failure.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 mod summary_corpus;
 

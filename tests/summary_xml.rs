@@ -2,7 +2,6 @@
 //! vectors leave open (one test per X4.x), the safe API's offsets, huge inputs and property tests.
 //!
 //! Every expected verdict below was read off SPEC §4, not taken from a run of the code.
-#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
 
 mod common;
 mod summary_corpus;

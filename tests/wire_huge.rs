@@ -1,12 +1,10 @@
-//! A 100 MB transcript through the C ABI (issue 3 "done when"): one 100 MB text block, and 100 MB
-//! of many messages, parse and encode (W5.4, F7.2, F7.3); a 100 MB document with its one defect at
-//! the very end gets the status of that defect (W5.2).
+//! A 100 MB transcript through the C ABI: one 100 MB text block, and 100 MB of many messages, parse
+//! and encode (W5.4, F7.2, F7.3); a 100 MB document with its one defect at the very end gets the
+//! status of that defect (W5.2).
 //!
 //! The 100 MB runs take tens of seconds in a debug build, so they are ignored there
 //! (`cargo test --release --test wire_huge`, or `--include-ignored`); each has a 8 MB variant that
 //! runs everywhere.
-// Calling the C ABI is what this file is for.
-#![allow(unsafe_code)]
 
 use std::ptr;
 

@@ -9,8 +9,6 @@
 //! Mutated documents (bytes inserted, deleted, replaced; JSON and UTF-8 fragments spliced in) never
 //! panic and always give one of the codes of A3.9 (0, 100–105), with `_validate` equal to `_parse`.
 //! The output validator gets the same treatment (0, 200, 201, 203–209, never 202, O6.6).
-// Calling the C ABI is what this file is for.
-#![allow(unsafe_code)]
 
 use std::ptr;
 

@@ -7,8 +7,6 @@
 //! cited beside each case), never taken from running the code. Inputs are built from one small valid
 //! template (already in canonical form) by splicing in a transcript, a message or a block, so that a
 //! case differs from a valid document only where it says.
-// Calling the C ABI is what this file is for.
-#![allow(unsafe_code)]
 
 mod common;
 

@@ -3,7 +3,6 @@
 //!
 //! `cargo run --release --example instructions -- CASE ITERATIONS`; the script runs each case with
 //! 0 and N iterations and divides the difference by N, so input generation does not count.
-#![allow(clippy::unwrap_used, clippy::expect_used)]
 
 use std::hint::black_box;
 

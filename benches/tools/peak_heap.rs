@@ -1,7 +1,6 @@
 //! Peak heap of the main entry points, measured with a counting global allocator (used by
 //! `scripts/bench`; the bounds are asserted in `tests/resource_bounds.rs` and
 //! `tests/summary_no_alloc.rs`).
-#![allow(clippy::unwrap_used)]
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};

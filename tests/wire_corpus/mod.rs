@@ -1,7 +1,7 @@
 //! Deterministic realistic compaction inputs and replies for the wire benchmarks: user turns,
 //! assistant turns with thinking, text, tool use and usage, tool results with long outputs (text with
 //! an escape every few dozen bytes), and a few base64 images.
-#![allow(dead_code, clippy::unwrap_used)]
+#![allow(dead_code)]
 
 const FINGERPRINT: &str = "0102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f20";
 const EVENT_ID: &str = "7c9e6679-7425-40de-944b-e07fc1f90ae7";
