@@ -57,7 +57,6 @@
     )
 )]
 
-pub(crate) mod canonical;
 pub mod error;
 pub mod ffi;
 pub mod fingerprint;

@@ -30,8 +30,8 @@ pub unsafe extern "C" fn lc_request_fingerprint(json: *const u8, json_len: usize
         required(out.cast_const())?;
         // SAFETY: guaranteed by the caller (see above).
         let json = unsafe { json.slice() }?;
-        let fingerprint = RequestFingerprint::compute(json)?;
-        let digest: &[u8; LC_FINGERPRINT_LEN] = fingerprint.as_bytes();
+        // Hashed while the canonical bytes are written: they are never held in memory.
+        let digest: [u8; LC_FINGERPRINT_LEN] = RequestFingerprint::digest_of(json)?;
         // SAFETY: `out` is non-NULL and, per the caller, writable for LC_FINGERPRINT_LEN bytes
         // that do not overlap the digest (which this function owns).
         unsafe { core::ptr::copy_nonoverlapping(digest.as_ptr(), out, digest.len()) };

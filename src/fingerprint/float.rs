@@ -10,7 +10,7 @@
 
 use std::fmt::Write as _;
 
-use crate::canonical::{Sink, put_u64};
+use crate::json::write::{Sink, put_u64};
 
 /// `{:e}` of a binary64 is at most `d.dddddddddddddddde-324` (17 digits): 24 bytes.
 const SCRATCH: usize = 32;
@@ -142,7 +142,7 @@ pub(crate) fn put_f64<S: Sink>(out: &mut S, x: f64) {
     let decimal = shortest_digits(abs);
     let mut text = [0u8; 20];
     let n = {
-        let mut sink = crate::canonical::SliceSink::new(&mut text);
+        let mut sink = crate::json::write::SliceSink::new(&mut text);
         put_u64(&mut sink, decimal.digits);
         sink.len()
     };

@@ -7,18 +7,17 @@
 //! Any JSON error is 400 `wire`; the rules 401–407 apply only to a well-formed document. 408
 //! `Encoding` (NaN or an infinity, D7) can only come from a value built in Rust.
 
+mod decode;
+mod encode;
 mod float;
 mod url;
 
 #[cfg(test)]
 mod tests;
 
-use sha2::{Digest, Sha256};
-
-use crate::canonical::{Sink, put_bool, put_i64, put_str, put_u64};
 use crate::error::{Error, Result};
-use crate::json::{Event, Fields, JResult, JsonError, Parser};
-use crate::policy::capability::{CounterCapability, InferenceCapability, read_counter, read_inference};
+use crate::json::Parser;
+use crate::policy::capability::{CounterCapability, InferenceCapability};
 use crate::status::Status;
 
 /// Length of a fingerprint in bytes, `LC_FINGERPRINT_LEN` in C (private: cbindgen exports every
@@ -147,8 +146,23 @@ impl RequestFingerprint {
     pub fn of(input: &FingerprintInput) -> Result<RequestFingerprint> {
         input.validate()?;
         let canonical = input.canonical_bytes()?;
-        let digest: [u8; LEN] = Sha256::digest(&canonical).into();
-        Ok(RequestFingerprint { digest, canonical })
+        let mut hash = encode::HashSink::new();
+        crate::json::write::Sink::put(&mut hash, &canonical);
+        Ok(RequestFingerprint { digest: hash.finish(), canonical })
+    }
+
+    /// The digest alone, what `lc_request_fingerprint` writes: decoded, validated, and hashed while
+    /// the canonical bytes are written, which are never held in memory.
+    ///
+    /// # Errors
+    /// As [`RequestFingerprint::compute`].
+    pub fn digest_of(json: &[u8]) -> Result<[u8; LEN]> {
+        let input = FingerprintInput::from_json(json)?;
+        input.validate()?;
+        input.check_encodable()?;
+        let mut hash = encode::HashSink::new();
+        input.write(&mut hash);
+        Ok(hash.finish())
     }
 
     /// The 32-byte SHA-256 digest.
@@ -178,185 +192,13 @@ impl RequestFingerprint {
     }
 }
 
-const TOP_FIELDS: &Fields = &[
-    "SystemRevision",
-    "ToolPolicyRevision",
-    "Model",
-    "Basis",
-    "RuntimeContextRevision",
-    "CounterCapability",
-    "InferenceCapability",
-];
-const MODEL_FIELDS: &Fields = &["Provider", "APIFormat", "BaseURL", "Name", "Origin", "Caps", "Limits", "Sampling"];
-const CAPS_FIELDS: &Fields = &[
-    "AcceptsImages",
-    "Tools",
-    "Thinking",
-    "StructuredOutput",
-    "StructuredOutputWithTools",
-    "ThinkingDialect",
-    "PromptCaching",
-];
-const LIMITS_FIELDS: &Fields = &["WindowTokens", "MaxInputTokens", "MaxOutputTokens"];
-const SAMPLING_FIELDS: &Fields = &["Temperature", "TopP", "MaxTokens", "Stop", "Effort"];
-const BASIS_FIELDS: &Fields = &["revision", "through_event_id"];
-
-/// D6: every key of the layout was present (`mask` from [`Parser::object`]).
-fn all_keys(p: &Parser<'_>, mask: u64, fields: &Fields) -> JResult<()> {
-    if mask == (1u64 << fields.len()) - 1 { Ok(()) } else { Err(JsonError::invalid(p.token_start())) }
-}
-
-fn string(p: &mut Parser<'_>) -> JResult<String> {
-    Ok(p.str()?.decode()?.into_owned())
-}
-
-/// A J5.7 number or `null`.
-fn float_or_null(p: &mut Parser<'_>) -> JResult<Option<f64>> {
-    match p.next()? {
-        Event::Null => Ok(None),
-        e => p.float_of(e).map(Some),
-    }
-}
-
-/// A J5.6 i64 or `null`.
-fn i64_or_null(p: &mut Parser<'_>) -> JResult<Option<i64>> {
-    match p.next()? {
-        Event::Null => Ok(None),
-        e => p.signed_of(e).map(Some),
-    }
-}
-
-/// `null` or an array of strings (no `null` element).
-fn stop(p: &mut Parser<'_>) -> JResult<Option<Vec<String>>> {
-    match p.next()? {
-        Event::Null => Ok(None),
-        Event::ArrayStart => {
-            let mut out = Vec::new();
-            loop {
-                let e = p.next()?;
-                if e == Event::ArrayEnd {
-                    return Ok(Some(out));
-                }
-                out.push(p.str_of(e)?.decode()?.into_owned());
-            }
-        }
-        _ => Err(JsonError::invalid(p.token_start())),
-    }
-}
-
-fn caps(p: &mut Parser<'_>) -> JResult<Caps> {
-    let mut c = Caps::default();
-    let mask = p.object(CAPS_FIELDS, |p, i| {
-        match i {
-            0 => c.accepts_images = p.bool()?,
-            1 => c.tools = p.bool()?,
-            2 => c.thinking = p.bool()?,
-            3 => c.structured_output = p.bool()?,
-            4 => c.structured_output_with_tools = p.bool()?,
-            5 => c.thinking_dialect = string(p)?,
-            _ => c.prompt_caching = p.bool()?,
-        }
-        Ok(())
-    })?;
-    all_keys(p, mask, CAPS_FIELDS)?;
-    Ok(c)
-}
-
-fn limits(p: &mut Parser<'_>) -> JResult<Limits> {
-    let mut l = Limits::default();
-    let mask = p.object(LIMITS_FIELDS, |p, i| {
-        match i {
-            0 => l.window_tokens = p.u64()?,
-            1 => l.max_input_tokens = p.u64()?,
-            _ => l.max_output_tokens = p.u64()?,
-        }
-        Ok(())
-    })?;
-    all_keys(p, mask, LIMITS_FIELDS)?;
-    Ok(l)
-}
-
-fn sampling(p: &mut Parser<'_>) -> JResult<Sampling> {
-    let mut s = Sampling::default();
-    let mask = p.object(SAMPLING_FIELDS, |p, i| {
-        match i {
-            0 => s.temperature = float_or_null(p)?,
-            1 => s.top_p = float_or_null(p)?,
-            2 => s.max_tokens = i64_or_null(p)?,
-            3 => s.stop = stop(p)?,
-            _ => s.effort = string(p)?,
-        }
-        Ok(())
-    })?;
-    all_keys(p, mask, SAMPLING_FIELDS)?;
-    Ok(s)
-}
-
-fn model(p: &mut Parser<'_>) -> JResult<Model> {
-    let mut m = Model::default();
-    let mask = p.object(MODEL_FIELDS, |p, i| {
-        match i {
-            0 => m.provider = string(p)?,
-            1 => m.api_format = string(p)?,
-            2 => m.base_url = string(p)?,
-            3 => m.name = string(p)?,
-            4 => m.origin = p.u8()?,
-            5 => m.caps = caps(p)?,
-            6 => m.limits = limits(p)?,
-            _ => m.sampling = sampling(p)?,
-        }
-        Ok(())
-    })?;
-    all_keys(p, mask, MODEL_FIELDS)?;
-    Ok(m)
-}
-
 /// R10.1: 36 bytes, `-` at offsets 8, 13, 18 and 23, ASCII hex digits of either case elsewhere.
-fn is_uuid(text: &str) -> bool {
+pub(crate) fn is_uuid(text: &str) -> bool {
     text.len() == 36
         && text.bytes().enumerate().all(|(i, b)| match i {
             8 | 13 | 18 | 23 => b == b'-',
             _ => b.is_ascii_hexdigit(),
         })
-}
-
-fn basis(p: &mut Parser<'_>) -> JResult<Basis> {
-    let mut b = Basis::default();
-    let mask = p.object(BASIS_FIELDS, |p, i| {
-        if i == 0 {
-            b.revision = p.u64()?;
-        } else {
-            let token = p.str()?;
-            let text = token.decode()?;
-            if !is_uuid(&text) {
-                return Err(JsonError::invalid(token.span().start));
-            }
-            b.through_event_id = text.into_owned();
-        }
-        Ok(())
-    })?;
-    all_keys(p, mask, BASIS_FIELDS)?;
-    Ok(b)
-}
-
-fn document(p: &mut Parser<'_>) -> JResult<FingerprintInput> {
-    let mut input = FingerprintInput::default();
-    let mask = p.object(TOP_FIELDS, |p, i| {
-        match i {
-            0 => input.system_revision = string(p)?,
-            1 => input.tool_policy_revision = string(p)?,
-            2 => input.model = model(p)?,
-            3 => input.basis = basis(p)?,
-            4 => input.runtime_context_revision = string(p)?,
-            // `null` is a valid capability elsewhere (P8.7), not here (D6).
-            5 => input.counter = read_counter(p)?.ok_or_else(|| JsonError::invalid(p.token_start()))?,
-            _ => input.inference = read_inference(p)?.ok_or_else(|| JsonError::invalid(p.token_start()))?,
-        }
-        Ok(())
-    })?;
-    all_keys(p, mask, TOP_FIELDS)?;
-    p.finish()?;
-    Ok(input)
 }
 
 impl FingerprintInput {
@@ -369,7 +211,7 @@ impl FingerprintInput {
     /// not exactly 32 integers 0–255, or a `through_event_id` that is not a UUID.
     pub fn from_json(json: &[u8]) -> Result<FingerprintInput> {
         let mut p = Parser::new(json);
-        document(&mut p).map_err(|e| Error::at(Status::FingerprintWire, e.offset))
+        decode::document(&mut p).map_err(|e| Error::at(Status::FingerprintWire, e.offset))
     }
 
     /// Checks the input in the order of R10.2; the first failure wins.
@@ -403,115 +245,19 @@ impl FingerprintInput {
     /// # Errors
     /// 408 `Encoding` when `Temperature` or `TopP` is NaN or infinite (D7).
     pub fn canonical_bytes(&self) -> Result<Vec<u8>> {
-        let s = &self.model.sampling;
-        if [s.temperature, s.top_p].into_iter().flatten().any(|x| !x.is_finite()) {
-            return Err(Error::new(Status::FingerprintEncoding));
-        }
+        self.check_encodable()?;
         let mut out = Vec::with_capacity(1024);
         self.write(&mut out);
         Ok(out)
     }
 
-    /// R10.5, with every float finite.
-    fn write<S: Sink>(&self, out: &mut S) {
-        let m = &self.model;
-        out.put(b"{\"SystemRevision\":");
-        put_str(out, &self.system_revision);
-        out.put(b",\"ToolPolicyRevision\":");
-        put_str(out, &self.tool_policy_revision);
-        out.put(b",\"Model\":{\"Provider\":");
-        put_str(out, &m.provider);
-        out.put(b",\"APIFormat\":");
-        put_str(out, &m.api_format);
-        out.put(b",\"BaseURL\":");
-        put_str(out, &m.base_url);
-        out.put(b",\"Name\":");
-        put_str(out, &m.name);
-        out.put(b",\"Origin\":");
-        put_u64(out, u64::from(m.origin));
-
-        let c = &m.caps;
-        out.put(b",\"Caps\":{\"AcceptsImages\":");
-        put_bool(out, c.accepts_images);
-        out.put(b",\"Tools\":");
-        put_bool(out, c.tools);
-        out.put(b",\"Thinking\":");
-        put_bool(out, c.thinking);
-        out.put(b",\"StructuredOutput\":");
-        put_bool(out, c.structured_output);
-        out.put(b",\"StructuredOutputWithTools\":");
-        put_bool(out, c.structured_output_with_tools);
-        out.put(b",\"ThinkingDialect\":");
-        put_str(out, &c.thinking_dialect);
-        out.put(b",\"PromptCaching\":");
-        put_bool(out, c.prompt_caching);
-
-        let l = &m.limits;
-        out.put(b"},\"Limits\":{\"WindowTokens\":");
-        put_u64(out, l.window_tokens);
-        out.put(b",\"MaxInputTokens\":");
-        put_u64(out, l.max_input_tokens);
-        out.put(b",\"MaxOutputTokens\":");
-        put_u64(out, l.max_output_tokens);
-
-        let s = &m.sampling;
-        out.put(b"},\"Sampling\":{\"Temperature\":");
-        put_opt_f64(out, s.temperature);
-        out.put(b",\"TopP\":");
-        put_opt_f64(out, s.top_p);
-        out.put(b",\"MaxTokens\":");
-        match s.max_tokens {
-            Some(n) => put_i64(out, n),
-            None => out.put(b"null"),
+    /// D7: NaN and the infinities cannot be encoded (408).
+    fn check_encodable(&self) -> Result<()> {
+        let s = &self.model.sampling;
+        if [s.temperature, s.top_p].into_iter().flatten().any(|x| !x.is_finite()) {
+            return Err(Error::new(Status::FingerprintEncoding));
         }
-        out.put(b",\"Stop\":");
-        match &s.stop {
-            Some(stop) => {
-                out.put(b"[");
-                for (i, text) in stop.iter().enumerate() {
-                    if i > 0 {
-                        out.put(b",");
-                    }
-                    put_str(out, text);
-                }
-                out.put(b"]");
-            }
-            None => out.put(b"null"),
-        }
-        out.put(b",\"Effort\":");
-        put_str(out, &s.effort);
-
-        out.put(b"}},\"Basis\":{\"revision\":");
-        put_u64(out, self.basis.revision);
-        out.put(b",\"through_event_id\":");
-        put_str(out, &self.basis.through_event_id.to_ascii_lowercase());
-        out.put(b"},\"RuntimeContextRevision\":");
-        put_str(out, &self.runtime_context_revision);
-
-        let k = &self.counter;
-        out.put(b",\"CounterCapability\":{\"Provider\":");
-        put_str(out, &k.provider);
-        out.put(b",\"Transport\":");
-        put_u64(out, u64::from(k.transport));
-        out.put(b",\"SecurityIdentity\":");
-        put_identity(out, &k.security_identity);
-        out.put(b",\"Retention\":");
-        put_u64(out, u64::from(k.retention));
-        out.put(b",\"TokenizerRev\":");
-        put_str(out, &k.tokenizer_rev);
-        out.put(b",\"Quality\":");
-        put_u64(out, u64::from(k.quality));
-
-        let f = &self.inference;
-        out.put(b"},\"InferenceCapability\":{\"Provider\":");
-        put_str(out, &f.provider);
-        out.put(b",\"Transport\":");
-        put_u64(out, u64::from(f.transport));
-        out.put(b",\"SecurityIdentity\":");
-        put_identity(out, &f.security_identity);
-        out.put(b",\"Retention\":");
-        put_u64(out, u64::from(f.retention));
-        out.put(b"}}");
+        Ok(())
     }
 }
 
@@ -532,39 +278,4 @@ impl Model {
             || self.provider.is_empty();
         !invalid
     }
-}
-
-fn put_opt_f64<S: Sink>(out: &mut S, x: Option<f64>) {
-    match x {
-        Some(x) => float::put_f64(out, x),
-        None => out.put(b"null"),
-    }
-}
-
-/// `SecurityIdentity`: 32 decimal integers, not base64 (R10.5), written in one piece.
-fn put_identity<S: Sink>(out: &mut S, id: &[u8; 32]) {
-    // `[` + 32 × (up to 3 digits + `,` or `]`).
-    let mut buf = [0u8; 1 + 32 * 4];
-    let mut len = 0;
-    let mut push = |b: u8| {
-        if let Some(slot) = buf.get_mut(len) {
-            *slot = b;
-            len += 1;
-        }
-    };
-    push(b'[');
-    for (i, &v) in id.iter().enumerate() {
-        if i > 0 {
-            push(b',');
-        }
-        if v >= 100 {
-            push(b'0' + v / 100);
-        }
-        if v >= 10 {
-            push(b'0' + v / 10 % 10);
-        }
-        push(b'0' + v % 10);
-    }
-    push(b']');
-    out.put(buf.get(..len).unwrap_or_default());
 }

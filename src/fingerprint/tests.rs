@@ -3,7 +3,7 @@
 
 use super::float::put_f64;
 use super::{FingerprintInput, RequestFingerprint};
-use crate::canonical::put_str;
+use crate::json::write::put_str;
 
 fn f(x: f64) -> String {
     let mut out = Vec::new();

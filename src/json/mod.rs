@@ -11,14 +11,17 @@
 //! see duplicate keys inside raw values (J5.9), and recurses per nesting level (J5.2).
 
 mod keys;
+mod layout;
 mod parser;
 mod read;
 pub(crate) mod string;
+pub(crate) mod write;
 
 pub(crate) use keys::KeyFrames;
-pub(crate) use parser::{Event, Parser};
-pub(crate) use read::{Fields, RawValue};
-pub(crate) use string::JStr;
+pub(crate) use layout::{Layout, Seen, layout};
+pub(crate) use parser::{Event, Parser, PlainRun};
+pub(crate) use read::RawValue;
+pub(crate) use string::{DeferredUtf8, JStr, Text};
 
 /// What went wrong, and where.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

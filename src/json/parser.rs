@@ -59,6 +59,17 @@ fn is_ws(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r')
 }
 
+/// A scanner of string bodies the parser may trust to skip its own scan (see
+/// [`Parser::next_with_plain_prefix`]): the run it reports holds only plain JSON string bytes
+/// (ASCII, none of `"`, `\\` or a control byte, J5.1). The implementing type is the proof: only its
+/// own [`PlainRun::scan`] makes a value, so a run handed back with a string is that string's.
+pub(crate) trait PlainRun: Copy {
+    /// The run at the start of `body` (the rest of the document from the body's first byte).
+    fn scan(body: &[u8]) -> Self;
+    /// The run's length in bytes.
+    fn len(self) -> usize;
+}
+
 impl<'a> Parser<'a> {
     pub(crate) fn new(src: &'a [u8]) -> Parser<'a> {
         Parser {
@@ -193,21 +204,23 @@ impl<'a> Parser<'a> {
     }
 
     /// [`Parser::next`] for a value whose strings are expected to start with a long run of bytes
-    /// that `plain` recognises faster than the generic string scan (base64 text, say). When the
-    /// value is a string, `plain` gets the rest of the document from the body's first byte and
-    /// returns how many bytes are plain: ASCII and none of `"`, `\` or a control byte (J5.1); the
-    /// scan resumes after them. Returns the event and that count (0 for any other value).
-    pub(crate) fn next_with_plain_prefix(&mut self, plain: fn(&[u8]) -> usize) -> JResult<(Event<'a>, usize)> {
+    /// that `R` recognises faster than the generic string scan (base64 text, say). When the value
+    /// is a string, [`PlainRun::scan`] gets the rest of the document from the body's first byte;
+    /// the parser's own scan resumes after the run. Returns the event and, for a string, the run
+    /// (which then also proves what it counts to whoever reads the string next).
+    pub(crate) fn next_with_plain_prefix<R: PlainRun>(&mut self) -> JResult<(Event<'a>, Option<R>)> {
         self.skip_ws();
+        let mut run = None;
         if matches!(self.state, State::Value | State::ValueOrEnd) && self.byte(self.pos) == Some(b'"') {
             let body = self.src.get(self.pos + 1..).unwrap_or_default();
-            self.plain_prefix = plain(body).min(body.len());
+            let scanned = R::scan(body);
+            self.plain_prefix = scanned.len().min(body.len());
+            run = Some(scanned);
         }
-        let known = self.plain_prefix;
         let event = self.next();
         self.plain_prefix = 0;
         let event = event?;
-        Ok((event, if matches!(event, Event::String(_)) { known } else { 0 }))
+        Ok((event, run.filter(|_| matches!(event, Event::String(_)))))
     }
 
     fn close(&mut self, object: bool) -> Event<'a> {

@@ -1,10 +1,7 @@
 //! Typed reading on top of the parser: objects with a fixed set of keys, scalars with the J5.6–J5.8
 //! rules, and raw values with the J5.9 checks.
 
-use super::{Event, JResult, JStr, JsonError, KeyFrames, Parser, Span};
-
-/// The keys of an object layout, in the order the bit mask of [`Parser::read_object`] uses.
-pub(crate) type Fields = [&'static str];
+use super::{Event, JResult, JStr, JsonError, KeyFrames, Layout, Parser, PlainRun, Seen, Span};
 
 /// A raw JSON value kept as text (J5.9): its span in the document.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -15,32 +12,31 @@ impl<'a> Parser<'a> {
         JsonError::invalid(self.token_start())
     }
 
-    /// Reads an object whose first event is `first`: for each key, finds its index in `fields`
+    /// Reads an object of layout `L` whose first event is `first`: for each key, finds its field
     /// (exact bytes after decoding, J5.5) and calls `f` to read the value. Unknown and repeated
-    /// keys are errors. Returns the bit mask of the keys seen.
-    pub(crate) fn read_object(
+    /// keys are errors.
+    pub(crate) fn read_fields<L: Layout>(
         &mut self,
         first: Event<'a>,
-        fields: &Fields,
-        mut f: impl FnMut(&mut Parser<'a>, usize) -> JResult<()>,
-    ) -> JResult<u64> {
+        mut f: impl FnMut(&mut Parser<'a>, L) -> JResult<()>,
+    ) -> JResult<Seen<L>> {
         if first != Event::ObjectStart {
             return Err(self.invalid());
         }
         let mut seen = 0u64;
         loop {
             match self.next()? {
-                Event::ObjectEnd => return Ok(seen),
+                Event::ObjectEnd => return Ok(Seen::new(seen)),
                 Event::Key(key) => {
                     // Layout names are ASCII: an unescaped key matches by its raw bytes, and one
                     // that matches nothing is an error whatever its encoding.
                     let index = if key.has_escapes() {
                         let name = key.decode()?;
-                        fields.iter().position(|f| *f == name)
+                        L::NAMES.iter().position(|f| *f == name)
                     } else {
-                        fields.iter().position(|f| short_eq(f.as_bytes(), key.raw()))
+                        L::NAMES.iter().position(|f| short_eq(f.as_bytes(), key.raw()))
                     };
-                    let Some(index) = index else {
+                    let Some((index, &field)) = index.and_then(|i| Some((i, L::ALL.get(i)?))) else {
                         return Err(JsonError::invalid(key.span().start));
                     };
                     let bit = 1u64 << index;
@@ -48,7 +44,7 @@ impl<'a> Parser<'a> {
                         return Err(JsonError::invalid(key.span().start));
                     }
                     seen |= bit;
-                    f(self, index)?;
+                    f(self, field)?;
                 }
                 // The parser only yields keys and ends inside an object.
                 _ => return Err(self.invalid()),
@@ -56,25 +52,44 @@ impl<'a> Parser<'a> {
         }
     }
 
-    /// Pulls a value that must be an object with these fields (see [`Parser::read_object`]).
-    pub(crate) fn object(
-        &mut self,
-        fields: &Fields,
-        f: impl FnMut(&mut Parser<'a>, usize) -> JResult<()>,
-    ) -> JResult<u64> {
+    /// Pulls a value that must be an object of layout `L` (see [`Parser::read_fields`]).
+    pub(crate) fn fields<L: Layout>(&mut self, f: impl FnMut(&mut Parser<'a>, L) -> JResult<()>) -> JResult<Seen<L>> {
         let first = self.next()?;
-        self.read_object(first, fields, f)
+        self.read_fields(first, f)
     }
 
-    /// Pulls a value that is `null` (→ `None`) or an object with these fields.
-    pub(crate) fn object_or_null(
+    /// Pulls a value that is `null` (→ `None`) or an object of layout `L`.
+    pub(crate) fn fields_or_null<L: Layout>(
         &mut self,
-        fields: &Fields,
-        f: impl FnMut(&mut Parser<'a>, usize) -> JResult<()>,
-    ) -> JResult<Option<u64>> {
+        f: impl FnMut(&mut Parser<'a>, L) -> JResult<()>,
+    ) -> JResult<Option<Seen<L>>> {
         match self.next()? {
             Event::Null => Ok(None),
-            first => self.read_object(first, fields, f).map(Some),
+            first => self.read_fields(first, f).map(Some),
+        }
+    }
+
+    /// Pulls an array and calls `element` with the first event of each element (J5.1 has
+    /// checked the grammar; `element` decides what an element may be).
+    pub(crate) fn array_of(&mut self, element: impl FnMut(&mut Parser<'a>, Event<'a>) -> JResult<()>) -> JResult<()> {
+        let first = self.next()?;
+        self.read_array(first, element)
+    }
+
+    /// [`Parser::array_of`] with its first event already pulled: anything but an array is an error.
+    pub(crate) fn read_array(
+        &mut self,
+        first: Event<'a>,
+        mut element: impl FnMut(&mut Parser<'a>, Event<'a>) -> JResult<()>,
+    ) -> JResult<()> {
+        if first != Event::ArrayStart {
+            return Err(self.invalid());
+        }
+        loop {
+            match self.next()? {
+                Event::ArrayEnd => return Ok(()),
+                e => element(self, e)?,
+            }
         }
     }
 
@@ -148,6 +163,27 @@ impl<'a> Parser<'a> {
         if value.is_finite() { Ok(value) } else { Err(self.invalid()) }
     }
 
+    /// Pulls an i64 (J5.6) or `null`.
+    pub(crate) fn i64_or_null(&mut self) -> JResult<Option<i64>> {
+        match self.next()? {
+            Event::Null => Ok(None),
+            e => self.signed_of(e).map(Some),
+        }
+    }
+
+    /// Pulls a float (J5.7) or `null`.
+    pub(crate) fn f64_or_null(&mut self) -> JResult<Option<f64>> {
+        match self.next()? {
+            Event::Null => Ok(None),
+            e => self.float_of(e).map(Some),
+        }
+    }
+
+    /// Pulls a string (J5.8) and decodes it (J5.4) into an owned `String`.
+    pub(crate) fn owned_string(&mut self) -> JResult<String> {
+        Ok(self.str()?.decode()?.into_owned())
+    }
+
     /// Pulls a boolean (J5.8).
     pub(crate) fn bool(&mut self) -> JResult<bool> {
         match self.next()? {
@@ -182,14 +218,14 @@ impl<'a> Parser<'a> {
     }
 
     /// [`Parser::str_or_null`] with a fast scanner for the start of the string (see
-    /// [`Parser::next_with_plain_prefix`]); also returns how many bytes `plain` vouched for.
-    pub(crate) fn str_or_null_with_plain_prefix(
-        &mut self,
-        plain: fn(&[u8]) -> usize,
-    ) -> JResult<Option<(JStr<'a>, usize)>> {
-        match self.next_with_plain_prefix(plain)? {
+    /// [`Parser::next_with_plain_prefix`]); also returns the run `R` found at its start.
+    pub(crate) fn str_or_null_with_plain_prefix<R: PlainRun>(&mut self) -> JResult<Option<(JStr<'a>, R)>> {
+        match self.next_with_plain_prefix::<R>()? {
             (Event::Null, _) => Ok(None),
-            (e, known) => self.str_of(e).map(|s| Some((s, known))),
+            (e, run) => {
+                let s = self.str_of(e)?;
+                run.map(|run| Some((s, run))).ok_or_else(|| self.invalid())
+            }
         }
     }
 

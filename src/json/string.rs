@@ -23,6 +23,78 @@ const ESCAPED: usize = 1 << (usize::BITS - 1);
 const UNCHECKED: usize = 1 << (usize::BITS - 2);
 const OFFSET: usize = UNCHECKED - 1;
 
+/// A string token whose UTF-8 check (J5.3) is deferred, because a later check of its decoded text
+/// rejects invalid UTF-8 anyway (the summary grammar checks every character, X4.8): escapes decode
+/// to whole characters, so invalid UTF-8 in the token stays in the decoded text. Its bytes can only
+/// be had through [`DeferredUtf8::decode_checked`], which runs that check and, when it fails, makes
+/// the J5.3 check too so that a UTF-8 error is reported first, as the rule order wants.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct DeferredUtf8<'a>(JStr<'a>);
+
+impl<'a> DeferredUtf8<'a> {
+    pub(crate) const fn new(token: JStr<'a>) -> DeferredUtf8<'a> {
+        DeferredUtf8(token)
+    }
+
+    /// J5.3 now, for a path that ends here without decoding.
+    pub(crate) fn check_utf8(&self) -> JResult<()> {
+        self.0.check_utf8()
+    }
+
+    /// The decoded bytes once `check` accepted them. `check` must reject invalid UTF-8 (that is
+    /// what makes deferring J5.3 sound); when it fails, J5.3's error (through `utf8`) wins over
+    /// its own.
+    pub(crate) fn decode_checked<E>(
+        self,
+        check: impl FnOnce(&[u8]) -> Result<(), E>,
+        utf8: impl FnOnce(JsonError) -> E,
+    ) -> Result<Cow<'a, [u8]>, E> {
+        let text = self.0.unescape_bytes();
+        if let Err(e) = check(&text) {
+            self.0.check_utf8().map_err(utf8)?;
+            return Err(e);
+        }
+        Ok(text)
+    }
+}
+
+/// A string field kept after parsing: the span of its body and whether the body holds an escape,
+/// packed into the span's end as [`JStr`] packs its flags (offsets never reach the top bit), so a
+/// field stays 16 bytes and nobody scans the body again to learn what the parser already knew.
+/// Its UTF-8 was checked when it was read.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct Text {
+    start: usize,
+    end_escaped: usize,
+}
+
+impl Text {
+    /// The span of the body in the document.
+    pub(crate) const fn span(self) -> Span {
+        Span { start: self.start, end: self.end_escaped & !ESCAPED }
+    }
+
+    /// Whether the body holds an escape (then it must be decoded to be read).
+    pub(crate) const fn has_escapes(self) -> bool {
+        self.end_escaped & ESCAPED != 0
+    }
+
+    /// Whether the body (and so the decoded text) is empty.
+    pub(crate) const fn is_empty(self) -> bool {
+        self.span().is_empty()
+    }
+
+    /// The body bytes in `src`, escapes as written.
+    pub(crate) fn of(self, src: &[u8]) -> &[u8] {
+        self.span().of(src)
+    }
+
+    /// The string token again, to decode it (J5.4).
+    pub(crate) fn token(self, src: &[u8]) -> JStr<'_> {
+        JStr::new(self.start, self.of(src), self.has_escapes(), false)
+    }
+}
+
 /// One decoded unit of a string body: a run of raw bytes or one character from an escape.
 pub(crate) enum Piece<'a> {
     Raw(&'a [u8]),
@@ -43,6 +115,12 @@ impl<'a> JStr<'a> {
     /// The span of the body (between the quotes) in the document.
     pub(crate) fn span(&self) -> Span {
         Span { start: self.start(), end: self.start() + self.raw.len() }
+    }
+
+    /// The field to keep: span and escape flag (the UTF-8 check is the caller's, see [`Text`]).
+    pub(crate) fn text(&self) -> Text {
+        let span = self.span();
+        Text { start: span.start, end_escaped: span.end | (self.start_flags & ESCAPED) }
     }
 
     /// The body bytes as written (escapes not decoded).
@@ -81,9 +159,9 @@ impl<'a> JStr<'a> {
         Ok(self.unescape_bytes())
     }
 
-    /// The body with its escapes decoded (J5.4), without the UTF-8 check: for a caller that checks
-    /// the result's characters itself and calls [`JStr::check_utf8`] when that fails.
-    pub(crate) fn unescape_bytes(&self) -> Cow<'a, [u8]> {
+    /// The body with its escapes decoded (J5.4), without the UTF-8 check: only for
+    /// [`DeferredUtf8`], which proves it another way.
+    fn unescape_bytes(&self) -> Cow<'a, [u8]> {
         if !self.has_escapes() {
             return Cow::Borrowed(self.raw);
         }

@@ -1,7 +1,7 @@
 //! Counter and inference capabilities (SPEC P8.7, P8.9–P8.11), shared by the context config
 //! (P8.8) and the request fingerprint (R10.2).
 
-use crate::json::{Event, JResult, JsonError, Parser};
+use crate::json::{JResult, JsonError, Parser};
 
 /// Counter transports (P8.7).
 pub mod counter_transport {
@@ -168,74 +168,81 @@ impl InferenceCapability {
     }
 }
 
-const COUNTER_FIELDS: &[&str] = &["Provider", "Transport", "SecurityIdentity", "Retention", "TokenizerRev", "Quality"];
-const INFERENCE_FIELDS: &[&str] = &["Provider", "Transport", "SecurityIdentity", "Retention"];
+crate::json::layout! {
+    /// The keys of a counter capability (P8.7).
+    enum CounterField {
+        Provider = "Provider",
+        Transport = "Transport",
+        SecurityIdentity = "SecurityIdentity",
+        Retention = "Retention",
+        TokenizerRev = "TokenizerRev",
+        Quality = "Quality",
+    }
+}
+
+crate::json::layout! {
+    /// The keys of an inference capability (P8.7).
+    enum InferenceField {
+        Provider = "Provider",
+        Transport = "Transport",
+        SecurityIdentity = "SecurityIdentity",
+        Retention = "Retention",
+    }
+}
 
 /// Reads `SecurityIdentity`: an array of exactly 32 integers 0–255 (D6).
 fn read_identity(p: &mut Parser<'_>) -> JResult<[u8; 32]> {
     let mut id = [0u8; 32];
-    if p.next()? != Event::ArrayStart {
-        return Err(JsonError::invalid(p.token_start()));
-    }
     let mut n = 0;
-    loop {
-        let e = p.next()?;
-        if e == Event::ArrayEnd {
-            break;
-        }
+    p.array_of(|p, e| {
         let v = p.unsigned_of(e, 255)? as u8;
         let Some(slot) = id.get_mut(n) else {
             return Err(JsonError::invalid(p.token_start()));
         };
         *slot = v;
         n += 1;
-    }
+        Ok(())
+    })?;
     if n != id.len() {
         return Err(JsonError::invalid(p.token_start()));
     }
     Ok(id)
 }
 
-fn owned(p: &mut Parser<'_>) -> JResult<String> {
-    Ok(p.str()?.decode()?.into_owned())
-}
-
 /// Reads a counter capability object or `null`; every key required (D6).
 pub(crate) fn read_counter(p: &mut Parser<'_>) -> JResult<Option<CounterCapability>> {
     let mut c = CounterCapability::default();
-    let seen = p.object_or_null(COUNTER_FIELDS, |p, i| {
-        match i {
-            0 => c.provider = owned(p)?,
-            1 => c.transport = p.u8()?,
-            2 => c.security_identity = read_identity(p)?,
-            3 => c.retention = p.u8()?,
-            4 => c.tokenizer_rev = owned(p)?,
-            _ => c.quality = p.u8()?,
+    let seen = p.fields_or_null(|p, field| {
+        match field {
+            CounterField::Provider => c.provider = p.owned_string()?,
+            CounterField::Transport => c.transport = p.u8()?,
+            CounterField::SecurityIdentity => c.security_identity = read_identity(p)?,
+            CounterField::Retention => c.retention = p.u8()?,
+            CounterField::TokenizerRev => c.tokenizer_rev = p.owned_string()?,
+            CounterField::Quality => c.quality = p.u8()?,
         }
         Ok(())
     })?;
     match seen {
         None => Ok(None),
-        Some(mask) if mask == (1 << COUNTER_FIELDS.len()) - 1 => Ok(Some(c)),
-        Some(_) => Err(JsonError::invalid(p.token_start())),
+        Some(seen) => seen.require_all(p).map(|()| Some(c)),
     }
 }
 
 /// Reads an inference capability object or `null`; every key required (D6).
 pub(crate) fn read_inference(p: &mut Parser<'_>) -> JResult<Option<InferenceCapability>> {
     let mut c = InferenceCapability::default();
-    let seen = p.object_or_null(INFERENCE_FIELDS, |p, i| {
-        match i {
-            0 => c.provider = owned(p)?,
-            1 => c.transport = p.u8()?,
-            2 => c.security_identity = read_identity(p)?,
-            _ => c.retention = p.u8()?,
+    let seen = p.fields_or_null(|p, field| {
+        match field {
+            InferenceField::Provider => c.provider = p.owned_string()?,
+            InferenceField::Transport => c.transport = p.u8()?,
+            InferenceField::SecurityIdentity => c.security_identity = read_identity(p)?,
+            InferenceField::Retention => c.retention = p.u8()?,
         }
         Ok(())
     })?;
     match seen {
         None => Ok(None),
-        Some(mask) if mask == (1 << INFERENCE_FIELDS.len()) - 1 => Ok(Some(c)),
-        Some(_) => Err(JsonError::invalid(p.token_start())),
+        Some(seen) => seen.require_all(p).map(|()| Some(c)),
     }
 }

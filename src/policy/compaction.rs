@@ -1,6 +1,6 @@
 //! The compaction policy (SPEC P8.2–P8.5): layout, check order, counter table, hustle name.
 
-use super::{decode_document, is_heuristic, require_all};
+use super::{decode_document, is_heuristic};
 use crate::error::Result;
 use crate::json::{JResult, Parser};
 use crate::status::Status;
@@ -44,18 +44,20 @@ pub struct CompactionPolicy {
     pub hustle: String,
 }
 
-/// The keys of P8.2, in the order of the fields above.
-const FIELDS: &[&str] = &[
-    "Automatic",
-    "CounterPolicy",
-    "CompactAt",
-    "RearmBelow",
-    "ReservedOutput",
-    "SafetyMargin",
-    "MaxSummaryTokens",
-    "CountTimeout",
-    "Hustle",
-];
+crate::json::layout! {
+    /// The keys of P8.2, in the order of the fields above.
+    enum Field {
+        Automatic = "Automatic",
+        CounterPolicy = "CounterPolicy",
+        CompactAt = "CompactAt",
+        RearmBelow = "RearmBelow",
+        ReservedOutput = "ReservedOutput",
+        SafetyMargin = "SafetyMargin",
+        MaxSummaryTokens = "MaxSummaryTokens",
+        CountTimeout = "CountTimeout",
+        Hustle = "Hustle",
+    }
+}
 
 /// P8.3 step 8: occupancy at or above full scale can never trigger compaction before the hard limit.
 const FULL_SCALE: u16 = 10_000;
@@ -136,23 +138,23 @@ fn is_valid_hustle(name: &str) -> bool {
 /// Reads a compaction policy object or `null`; every key required (P8.1, D6).
 pub(super) fn read(p: &mut Parser<'_>) -> JResult<Option<CompactionPolicy>> {
     let mut c = CompactionPolicy::default();
-    let seen = p.object_or_null(FIELDS, |p, i| {
-        match i {
-            0 => c.automatic = p.bool()?,
-            1 => c.counter_policy = p.u8()?,
-            2 => c.compact_at = p.u16()?,
-            3 => c.rearm_below = p.u16()?,
-            4 => c.reserved_output = p.u64()?,
-            5 => c.safety_margin = p.u64()?,
-            6 => c.max_summary_tokens = p.u64()?,
-            7 => c.count_timeout_ns = p.i64()?,
-            _ => c.hustle = p.str()?.decode()?.into_owned(),
+    let seen = p.fields_or_null(|p, field| {
+        match field {
+            Field::Automatic => c.automatic = p.bool()?,
+            Field::CounterPolicy => c.counter_policy = p.u8()?,
+            Field::CompactAt => c.compact_at = p.u16()?,
+            Field::RearmBelow => c.rearm_below = p.u16()?,
+            Field::ReservedOutput => c.reserved_output = p.u64()?,
+            Field::SafetyMargin => c.safety_margin = p.u64()?,
+            Field::MaxSummaryTokens => c.max_summary_tokens = p.u64()?,
+            Field::CountTimeout => c.count_timeout_ns = p.i64()?,
+            Field::Hustle => c.hustle = p.owned_string()?,
         }
         Ok(())
     })?;
     match seen {
         None => Ok(None),
-        Some(mask) => require_all(p, mask, FIELDS.len()).map(|()| Some(c)),
+        Some(seen) => seen.require_all(p).map(|()| Some(c)),
     }
 }
 

@@ -2,7 +2,7 @@
 //! token counter, for which inference endpoint.
 
 use super::capability::{self, CounterCapability, InferenceCapability};
-use super::{CompactionPolicy, ContextObservationPolicy, compaction, decode_document, observation, require_all};
+use super::{CompactionPolicy, ContextObservationPolicy, compaction, decode_document, observation};
 use crate::error::Result;
 use crate::json::{JResult, Parser};
 use crate::status::Status;
@@ -21,8 +21,15 @@ pub struct ContextConfig {
     pub inference: Option<InferenceCapability>,
 }
 
-/// The keys of P8.7, in the order of the fields above.
-const FIELDS: &[&str] = &["Compaction", "ContextObservation", "CounterCapability", "InferenceCapability"];
+crate::json::layout! {
+    /// The keys of P8.7, in the order of the fields above.
+    enum Field {
+        Compaction = "Compaction",
+        ContextObservation = "ContextObservation",
+        CounterCapability = "CounterCapability",
+        InferenceCapability = "InferenceCapability",
+    }
+}
 
 impl ContextConfig {
     /// Checks the configuration in the order of P8.8: which options are present, then the
@@ -84,17 +91,17 @@ impl ContextConfig {
 /// Reads the context configuration object or `null`; every key required (P8.1, D6).
 fn read(p: &mut Parser<'_>) -> JResult<Option<ContextConfig>> {
     let mut c = ContextConfig::default();
-    let seen = p.object_or_null(FIELDS, |p, i| {
-        match i {
-            0 => c.compaction = compaction::read(p)?,
-            1 => c.context_observation = observation::read(p)?,
-            2 => c.counter = capability::read_counter(p)?,
-            _ => c.inference = capability::read_inference(p)?,
+    let seen = p.fields_or_null(|p, field| {
+        match field {
+            Field::Compaction => c.compaction = compaction::read(p)?,
+            Field::ContextObservation => c.context_observation = observation::read(p)?,
+            Field::CounterCapability => c.counter = capability::read_counter(p)?,
+            Field::InferenceCapability => c.inference = capability::read_inference(p)?,
         }
         Ok(())
     })?;
     match seen {
         None => Ok(None),
-        Some(mask) => require_all(p, mask, FIELDS.len()).map(|()| Some(c)),
+        Some(seen) => seen.require_all(p).map(|()| Some(c)),
     }
 }

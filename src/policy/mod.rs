@@ -42,9 +42,3 @@ fn decode_document<T>(
     });
     value.map_err(|e| Error::at(wire, e.offset))
 }
-
-/// `Ok(())` when every key of a `fields.len()`-key layout was seen (P8.1: every key is required).
-fn require_all(p: &Parser<'_>, seen: u64, fields: usize) -> JResult<()> {
-    let all = if fields >= 64 { u64::MAX } else { (1u64 << fields) - 1 };
-    if seen == all { Ok(()) } else { Err(JsonError::invalid(p.token_start())) }
-}

@@ -1,6 +1,6 @@
 //! The context observation policy (SPEC P8.6): measure occupancy without ever compacting.
 
-use super::{decode_document, is_heuristic, require_all};
+use super::{decode_document, is_heuristic};
 use crate::error::Result;
 use crate::json::{JResult, Parser};
 use crate::status::Status;
@@ -16,8 +16,14 @@ pub struct ContextObservationPolicy {
     pub count_timeout_ns: i64,
 }
 
-/// The keys of P8.6, in the order of the fields above.
-const FIELDS: &[&str] = &["ReservedOutput", "SafetyMargin", "CountTimeout"];
+crate::json::layout! {
+    /// The keys of P8.6, in the order of the fields above.
+    enum Field {
+        ReservedOutput = "ReservedOutput",
+        SafetyMargin = "SafetyMargin",
+        CountTimeout = "CountTimeout",
+    }
+}
 
 impl ContextObservationPolicy {
     /// Checks the policy for a token counter of quality `counter_quality` (A3.5: only 3 is
@@ -52,16 +58,16 @@ impl ContextObservationPolicy {
 /// Reads an observation policy object or `null`; every key required (P8.1, D6).
 pub(super) fn read(p: &mut Parser<'_>) -> JResult<Option<ContextObservationPolicy>> {
     let mut o = ContextObservationPolicy::default();
-    let seen = p.object_or_null(FIELDS, |p, i| {
-        match i {
-            0 => o.reserved_output = p.u64()?,
-            1 => o.safety_margin = p.u64()?,
-            _ => o.count_timeout_ns = p.i64()?,
+    let seen = p.fields_or_null(|p, field| {
+        match field {
+            Field::ReservedOutput => o.reserved_output = p.u64()?,
+            Field::SafetyMargin => o.safety_margin = p.u64()?,
+            Field::CountTimeout => o.count_timeout_ns = p.i64()?,
         }
         Ok(())
     })?;
     match seen {
         None => Ok(None),
-        Some(mask) => require_all(p, mask, FIELDS.len()).map(|()| Some(o)),
+        Some(seen) => seen.require_all(p).map(|()| Some(o)),
     }
 }

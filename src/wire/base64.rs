@@ -22,14 +22,26 @@ pub(crate) struct Checked {
     pub(crate) canonical: bool,
 }
 
+use crate::json::PlainRun;
+
 /// Whole 32-byte chunks of alphabet characters checked at a time (branch-free, vectorised).
 const CHUNK: usize = 32;
 
-/// Length of the leading run of `text` made of whole [`CHUNK`]s of alphabet characters: plain JSON
-/// string bytes (ASCII, no quote, backslash or control byte), so the parser can take them
-/// without its own scan, and bytes [`check`] need not look at again.
-pub(crate) fn alphabet_run(text: &[u8]) -> usize {
-    text.chunks_exact(CHUNK).take_while(|chunk| all_alphabet(chunk)).count() * CHUNK
+/// The leading run of a text made of whole [`CHUNK`]s of alphabet characters: plain JSON string
+/// bytes (ASCII, no quote, backslash or control byte), so the parser can take them without its own
+/// scan, and bytes [`check`] need not look at again. Only [`AlphabetRun::scan`] makes one, so
+/// `check` can trust it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct AlphabetRun(usize);
+
+impl PlainRun for AlphabetRun {
+    fn scan(text: &[u8]) -> AlphabetRun {
+        AlphabetRun(text.chunks_exact(CHUNK).take_while(|chunk| all_alphabet(chunk)).count() * CHUNK)
+    }
+
+    fn len(self) -> usize {
+        self.0
+    }
 }
 
 #[inline]
@@ -39,9 +51,10 @@ fn all_alphabet(chunk: &[u8]) -> bool {
 
 /// T5.6: CR and LF are ignored anywhere; the rest is a multiple of 4 characters of the standard
 /// alphabet with `=` padding at the very end only; unused low bits are ignored. The first `known`
-/// bytes are already known to be alphabet characters ([`alphabet_run`]).
-pub(crate) fn check(text: &[u8], known: usize) -> Option<Checked> {
-    let known = known.min(text.len());
+/// bytes are alphabet characters, as the scan that made `run` found (escapes in a JSON string
+/// can only follow that run, so decoding leaves it in place).
+pub(crate) fn check(text: &[u8], run: AlphabetRun) -> Option<Checked> {
+    let known = run.0.min(text.len());
     let mut count = known; // significant characters, padding included
     let mut padding = 0usize;
     let mut newlines = false;
@@ -141,7 +154,7 @@ mod tests {
     use super::*;
 
     fn check0(text: &[u8]) -> Option<Checked> {
-        check(text, 0)
+        check(text, AlphabetRun(0))
     }
 
     /// The run the parser skips is alphabet only, whole chunks, and checking after it gives what
@@ -158,11 +171,12 @@ mod tests {
             }
         }
         for text in &texts {
-            let run = alphabet_run(text);
-            assert_eq!(run % CHUNK, 0);
+            let run = AlphabetRun::scan(text);
+            assert_eq!(run.len() % CHUNK, 0);
+            let (check_run, run) = (run, run.len());
             assert!(text[..run].iter().all(|&b| in_alphabet(b)), "{text:?}");
             assert!(text.get(run..run + CHUNK).is_none_or(|c| !all_alphabet(c)), "{text:?}: run stops early");
-            assert_eq!(check(text, run), check0(text), "{:?}", String::from_utf8_lossy(text));
+            assert_eq!(check(text, check_run), check0(text), "{:?}", String::from_utf8_lossy(text));
         }
     }
 

@@ -3,7 +3,7 @@
 use super::base64;
 use super::input::Document;
 use super::transcript::{Block, Bytes, Message, ProviderState, Role, Text};
-use crate::canonical::{Counter, Sink, put_bool, put_json_str, put_raw, put_u64};
+use crate::json::write::{Counter, Sink, put_bool, put_json_str, put_raw, put_u64};
 
 /// F7.3: the text of the block that replaces an old tool result.
 pub(crate) const STUB_TEXT: &str = "[old tool result omitted for compaction]";
@@ -17,7 +17,7 @@ pub(crate) struct Encoder<'a> {
 
 impl Encoder<'_> {
     fn text<S: Sink>(&self, out: &mut S, t: Text) {
-        put_json_str(out, t.of(self.src));
+        put_json_str(out, t.of(self.src), t.has_escapes());
     }
 
     fn bytes<S: Sink>(&self, out: &mut S, data: Option<Bytes>) {
@@ -26,11 +26,10 @@ impl Encoder<'_> {
             return;
         };
         out.put(b"\"");
-        if b.checked.canonical && !b.escaped {
+        if b.checked.canonical && !b.text.has_escapes() {
             out.put(b.text.of(self.src));
         } else {
-            let text = crate::json::JStr::new(b.text.start, b.text.of(self.src), b.escaped, true);
-            let decoded = text.decode().unwrap_or_default();
+            let decoded = b.text.token(self.src).decode().unwrap_or_default();
             let mut encoded = Vec::with_capacity(base64::encoded_len(b.checked.len));
             base64::encode(&base64::decode(decoded.as_bytes()), &mut encoded);
             out.put(&encoded);

@@ -2,7 +2,7 @@
 
 use super::transcript::{self, Message};
 use crate::error::{Error, Result};
-use crate::json::{ErrorKind, Event, JResult, JStr, JsonError, KeyFrames, Parser, Span};
+use crate::json::{ErrorKind, Event, JResult, JStr, JsonError, KeyFrames, Parser, Text, layout};
 use crate::status::Status;
 
 /// The decoded document: identity, budget and transcript, as spans of the wire bytes.
@@ -12,17 +12,50 @@ pub(crate) struct Document {
     /// W5.3 canonical UUID (ASCII).
     pub(crate) through_event_id: [u8; 36],
     /// Bodies of the `provider` and `model` string tokens.
-    pub(crate) provider: Span,
-    pub(crate) model: Span,
+    pub(crate) provider: Text,
+    pub(crate) model: Text,
     /// 64 lower-case hex characters.
     pub(crate) request_fingerprint: [u8; 64],
     pub(crate) transcript: Vec<Message>,
     pub(crate) max_summary_tokens: u64,
 }
 
-const TOP_FIELDS: &[&str] = &["version", "basis", "model", "request_fingerprint", "transcript", "max_summary_tokens"];
-const BASIS_FIELDS: &[&str] = &["revision", "through_event_id"];
-const MODEL_FIELDS: &[&str] = &["provider", "model"];
+layout! {
+    /// The keys of the input wire (W5.1).
+    enum Top {
+        Version = "version",
+        Basis = "basis",
+        Model = "model",
+        RequestFingerprint = "request_fingerprint",
+        Transcript = "transcript",
+        MaxSummaryTokens = "max_summary_tokens",
+    }
+}
+
+/// The identity keys both wires start with (W5.1, O6.1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum IdentityField {
+    Version,
+    Basis,
+    Model,
+    RequestFingerprint,
+}
+
+layout! {
+    /// The keys of `basis`.
+    enum BasisField {
+        Revision = "revision",
+        ThroughEventId = "through_event_id",
+    }
+}
+
+layout! {
+    /// The keys of `model`.
+    enum ModelField {
+        Provider = "provider",
+        Model = "model",
+    }
+}
 
 /// Identity fields as read (step 1), before the presence checks.
 #[derive(Default)]
@@ -48,39 +81,37 @@ pub(crate) struct Identity<'a> {
 }
 
 impl<'a> RawIdentity<'a> {
-    /// Reads the value of key `index` of the layout prefix both wires share: `version`, `basis`,
-    /// `model`, `request_fingerprint` (W5.2 step 1, O6.2 step 4).
-    pub(crate) fn read(&mut self, p: &mut Parser<'a>, index: usize) -> JResult<()> {
-        match index {
-            0 => {
+    /// Reads the value of one key of the identity both wires share: `version`, `basis`, `model`,
+    /// `request_fingerprint` (W5.2 step 1, O6.2 step 4).
+    pub(crate) fn read(&mut self, p: &mut Parser<'a>, field: IdentityField) -> JResult<()> {
+        match field {
+            IdentityField::Version => {
                 self.version = match p.next()? {
                     Event::Null => None,
                     e => Some(p.unsigned_of(e, u64::from(u8::MAX))? as u8),
                 }
             }
-            1 => {
-                let seen = p.object_or_null(BASIS_FIELDS, |p, i| {
-                    if i == 0 {
-                        self.revision = p.u64_or_null()?;
-                    } else {
-                        self.through_event_id = p.str_or_null()?;
+            IdentityField::Basis => {
+                let seen = p.fields_or_null(|p, field| {
+                    match field {
+                        BasisField::Revision => self.revision = p.u64_or_null()?,
+                        BasisField::ThroughEventId => self.through_event_id = p.str_or_null()?,
                     }
                     Ok(())
                 })?;
                 self.basis = Some(seen.map(|_| ()));
             }
-            2 => {
-                let seen = p.object_or_null(MODEL_FIELDS, |p, i| {
-                    if i == 0 {
-                        self.provider = p.str_or_null()?;
-                    } else {
-                        self.model_name = p.str_or_null()?;
+            IdentityField::Model => {
+                let seen = p.fields_or_null(|p, field| {
+                    match field {
+                        ModelField::Provider => self.provider = p.str_or_null()?,
+                        ModelField::Model => self.model_name = p.str_or_null()?,
                     }
                     Ok(())
                 })?;
                 self.model = Some(seen.map(|_| ()));
             }
-            _ => self.request_fingerprint = p.str_or_null()?,
+            IdentityField::RequestFingerprint => self.request_fingerprint = p.str_or_null()?,
         }
         Ok(())
     }
@@ -134,28 +165,29 @@ pub(crate) fn decode(src: &[u8]) -> Result<Document> {
     // the transcript value are `wire`. A transcript failure is remembered and the rest of its value
     // is still checked for grammar.
     let first = p.next().map_err(wire)?;
-    let seen = p
-        .read_object(first, TOP_FIELDS, |p, i| {
-            match i {
-                0..=3 => id.read(p, i)?,
-                4 => {
-                    let depth = p.depth();
-                    transcript = Some(match transcript::decode(p, &mut keys) {
-                        Ok(messages) => Ok(messages),
-                        Err(e) if e.kind == ErrorKind::Syntax => return Err(e),
-                        Err(e) => {
-                            p.skip_to_depth(depth + 1)?;
-                            Err(e.offset)
-                        }
-                    });
-                }
-                _ => max_summary_tokens = Some(p.u64_or_null()?),
+    p.read_fields(first, |p, field| {
+        match field {
+            Top::Version => id.read(p, IdentityField::Version)?,
+            Top::Basis => id.read(p, IdentityField::Basis)?,
+            Top::Model => id.read(p, IdentityField::Model)?,
+            Top::RequestFingerprint => id.read(p, IdentityField::RequestFingerprint)?,
+            Top::Transcript => {
+                let depth = p.depth();
+                transcript = Some(match transcript::decode(p, &mut keys) {
+                    Ok(messages) => Ok(messages),
+                    Err(e) if e.kind == ErrorKind::Syntax => return Err(e),
+                    Err(e) => {
+                        p.skip_to_depth(depth + 1)?;
+                        Err(e.offset)
+                    }
+                });
             }
-            Ok(())
-        })
-        .map_err(wire)?;
+            Top::MaxSummaryTokens => max_summary_tokens = Some(p.u64_or_null()?),
+        }
+        Ok(())
+    })
+    .map_err(wire)?;
     p.finish().map_err(wire)?;
-    let _ = seen;
 
     // Steps 2 and 3.
     let (Some(identity), Some(Some(max_summary_tokens)), Some(transcript)) =
@@ -197,8 +229,8 @@ pub(crate) fn decode(src: &[u8]) -> Result<Document> {
     Ok(Document {
         revision,
         through_event_id,
-        provider: provider.span(),
-        model: model.span(),
+        provider: provider.text(),
+        model: model.text(),
         request_fingerprint,
         transcript,
         max_summary_tokens,

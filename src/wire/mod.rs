@@ -131,7 +131,7 @@ impl Fitted<'_> {
         if buf.len() < self.plan.len {
             return None;
         }
-        let mut sink = crate::canonical::SliceSink::new(buf);
+        let mut sink = crate::json::write::SliceSink::new(buf);
         self.encoder.write(&self.plan, &mut sink);
         debug_assert_eq!(sink.len(), self.plan.len, "the plan counted what the writer writes");
         Some(self.plan.len)
@@ -247,9 +247,8 @@ impl CompactionInput {
         self.doc.transcript.len()
     }
 
-    fn text(&self, span: crate::json::Span) -> Cow<'_, str> {
-        let body = span.of(&self.src);
-        crate::json::JStr::new(span.start, body, body.contains(&b'\\'), true).decode().unwrap_or_default()
+    fn text(&self, text: crate::json::Text) -> Cow<'_, str> {
+        text.token(&self.src).decode().unwrap_or_default()
     }
 
     fn encoder(&self) -> encode::Encoder<'_> {

@@ -3,12 +3,21 @@
 use super::Summary;
 
 use super::CompactionInput;
-use super::input::{Identity, RawIdentity, canonical_uuid, lower_hex_64};
+use super::input::{Identity, IdentityField, RawIdentity, canonical_uuid, lower_hex_64};
 use crate::error::{Error, Result};
-use crate::json::{Event, JStr, JsonError, Parser};
+use crate::json::{DeferredUtf8, Event, JStr, JsonError, Parser};
 use crate::status::Status;
 
-const OUTPUT_FIELDS: &[&str] = &["version", "basis", "model", "request_fingerprint", "summary"];
+crate::json::layout! {
+    /// The keys of the output wire (O6.1).
+    enum Top {
+        Version = "version",
+        Basis = "basis",
+        Model = "model",
+        RequestFingerprint = "request_fingerprint",
+        Summary = "summary",
+    }
+}
 
 /// O6.2, first failure wins; on success the decoded summary text (O6.4).
 pub(crate) fn validate<'o>(
@@ -32,16 +41,19 @@ pub(crate) fn validate<'o>(
     let wire = |e: JsonError| Error::at(Status::SummaryWire, e.offset);
     let mut p = Parser::new(output);
     let mut id = RawIdentity::default();
-    let mut summary: Option<JStr<'o>> = None;
+    let mut summary: Option<DeferredUtf8<'o>> = None;
     let first = p.next().map_err(wire)?;
-    p.read_object(first, OUTPUT_FIELDS, |p, i| {
-        match i {
-            0..=3 => id.read(p, i)?,
+    p.read_fields(first, |p, field| {
+        match field {
+            Top::Version => id.read(p, IdentityField::Version)?,
+            Top::Basis => id.read(p, IdentityField::Basis)?,
+            Top::Model => id.read(p, IdentityField::Model)?,
+            Top::RequestFingerprint => id.read(p, IdentityField::RequestFingerprint)?,
             // The summary's UTF-8 (J5.3, still step 4) is checked lazily, see below.
-            _ => {
+            Top::Summary => {
                 summary = match p.next()? {
                     Event::Null => None,
-                    Event::String(s) => Some(s),
+                    Event::String(s) => Some(DeferredUtf8::new(s)),
                     _ => return Err(JsonError::invalid(p.token_start())),
                 }
             }
@@ -63,9 +75,8 @@ pub(crate) fn validate<'o>(
     // Step 8: exact equality with the input's identity.
     let doc = &input.doc;
     let src = &input.src;
-    let same_text = |ours: crate::json::Span, theirs: JStr<'_>| -> bool {
-        let ours = JStr::new(ours.start, ours.of(src), ours.of(src).contains(&b'\\'), true);
-        matches!((ours.decode(), theirs.decode()), (Ok(a), Ok(b)) if a == b)
+    let same_text = |ours: crate::json::Text, theirs: JStr<'_>| -> bool {
+        matches!((ours.token(src).decode(), theirs.decode()), (Ok(a), Ok(b)) if a == b)
     };
     if revision != doc.revision
         || event_id != doc.through_event_id
@@ -77,13 +88,8 @@ pub(crate) fn validate<'o>(
         return Err(Error::new(Status::SummaryIdentity));
     }
     // Step 9. The summary token's UTF-8 check belongs to step 4, but it only matters when something
-    // fails: escapes decode to whole characters, so invalid UTF-8 in the token stays in the
-    // decoded text, where the grammar rejects it (X4.8). An accepted summary therefore proves the
-    // token valid, and a rejected one is checked again so that step 4's `wire` wins.
-    let text = summary.unescape_bytes();
-    if let Err(e) = crate::summary::validate(&text) {
-        summary.check_utf8().map_err(wire)?;
-        return Err(e);
-    }
+    // fails: the grammar rejects invalid UTF-8 itself (X4.8), and a rejected summary is checked
+    // again so that step 4's `wire` wins (see `DeferredUtf8`).
+    let text = summary.decode_checked(crate::summary::validate, wire)?;
     Ok(Summary { bytes: text })
 }

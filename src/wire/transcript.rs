@@ -2,22 +2,20 @@
 //! document so that a handle stores the input bytes once and nothing else of size.
 
 use super::base64;
-use crate::json::{Event, JResult, JStr, JsonError, KeyFrames, Parser, RawValue, Span};
+use crate::json::{Event, JResult, JStr, JsonError, KeyFrames, Parser, RawValue, Seen, layout};
 
 /// T5.3: block lists nest at most this deep (the message's own list is depth 0).
 pub(crate) const MAX_BLOCK_DEPTH: usize = 128;
 
-/// A string field: the body of its JSON string token (escapes as written, UTF-8 checked). It is
-/// decoded (J5.4) and re-escaped (E7.6) only when encoded.
-pub(crate) type Text = Span;
+/// A string field: the body of its JSON string token (escapes as written, UTF-8 checked) and
+/// whether it holds an escape. It is decoded (J5.4) and re-escaped (E7.6) only when encoded.
+pub(crate) use crate::json::Text;
 
 /// A byte field (T5.6): `None` for `null`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Bytes {
-    /// The body of the JSON string token.
-    pub(crate) text: Span,
-    /// The token has escapes, so its body must be decoded before base64.
-    pub(crate) escaped: bool,
+    /// The body of the JSON string token; with escapes, it must be decoded before base64.
+    pub(crate) text: Text,
     pub(crate) checked: base64::Checked,
 }
 
@@ -81,63 +79,82 @@ pub(crate) fn decode<'a>(p: &mut Parser<'a>, keys: &mut KeyFrames) -> JResult<Ve
     }
 }
 
-const MESSAGE_FIELDS: &[&str] = &["role", "blocks", "usage", "tool_use_id", "is_error"];
-const M_ROLE: u64 = 1;
-const M_BLOCKS: u64 = 1 << 1;
-const M_USAGE: u64 = 1 << 2;
-const M_TOOL_USE_ID: u64 = 1 << 3;
-const M_IS_ERROR: u64 = 1 << 4;
+layout! {
+    /// The keys of a message (T5.2).
+    enum MessageField {
+        Role = "role",
+        Blocks = "blocks",
+        Usage = "usage",
+        ToolUseId = "tool_use_id",
+        IsError = "is_error",
+    }
+}
 
 fn message<'a>(p: &mut Parser<'a>, first: Event<'a>, keys: &mut KeyFrames) -> JResult<Message> {
     let start = p.token_start();
     let mut role: Option<JStr<'a>> = None;
     let mut blocks = Vec::new();
     let mut usage = None;
-    let mut tool_use_id = Span::default();
+    let mut tool_use_id = Text::default();
     let mut is_error = false;
-    let seen = p.read_object(first, MESSAGE_FIELDS, |p, i| {
-        match i {
-            0 => role = Some(p.str()?),
-            1 => blocks = block_list(p, 0, keys)?,
-            2 => usage = read_usage(p)?,
-            3 => tool_use_id = p.str()?.span(),
-            _ => is_error = p.bool()?,
+    let seen = p.read_fields(first, |p, field| {
+        match field {
+            MessageField::Role => role = Some(p.str()?),
+            MessageField::Blocks => blocks = block_list(p, 0, keys)?,
+            MessageField::Usage => usage = read_usage(p)?,
+            MessageField::ToolUseId => tool_use_id = p.str()?.text(),
+            MessageField::IsError => is_error = p.bool()?,
         }
         Ok(())
     })?;
     let invalid = JsonError::invalid(start);
     let name = role.map(|r| r.decode_bytes()).transpose()?;
     let role = role_of(name.as_deref(), seen, usage, tool_use_id, is_error).ok_or(invalid)?;
-    if seen & M_BLOCKS == 0 {
+    if seen.mask() & MessageField::Blocks.bit() == 0 {
         return Err(invalid);
     }
     Ok(Message { role, blocks })
 }
 
-fn role_of(name: Option<&[u8]>, seen: u64, usage: Option<Usage>, tool_use_id: Span, is_error: bool) -> Option<Role> {
-    let extra = seen & !(M_ROLE | M_BLOCKS);
+fn role_of(
+    name: Option<&[u8]>,
+    seen: Seen<MessageField>,
+    usage: Option<Usage>,
+    tool_use_id: Text,
+    is_error: bool,
+) -> Option<Role> {
+    use MessageField as F;
+    let extra = seen.mask() & !(F::Role.bit() | F::Blocks.bit());
     match name? {
         b"user" if extra == 0 => Some(Role::User),
         b"system" if extra == 0 => Some(Role::System),
-        b"assistant" if extra & !M_USAGE == 0 => Some(Role::Assistant { usage }),
-        b"tool" if extra == M_TOOL_USE_ID | M_IS_ERROR => Some(Role::Tool { tool_use_id, is_error }),
+        b"assistant" if extra & !F::Usage.bit() == 0 => Some(Role::Assistant { usage }),
+        b"tool" if extra == F::ToolUseId.bit() | F::IsError.bit() => Some(Role::Tool { tool_use_id, is_error }),
         _ => None,
     }
 }
 
-const USAGE_FIELDS: &[&str] =
-    &["input_tokens", "output_tokens", "cache_read_tokens", "cache_creation_tokens", "reasoning_tokens"];
+layout! {
+    /// The keys of an assistant message's `usage` (T5.2).
+    enum UsageField {
+        InputTokens = "input_tokens",
+        OutputTokens = "output_tokens",
+        CacheReadTokens = "cache_read_tokens",
+        CacheCreationTokens = "cache_creation_tokens",
+        ReasoningTokens = "reasoning_tokens",
+    }
+}
 
 fn read_usage(p: &mut Parser<'_>) -> JResult<Option<Usage>> {
     let mut u = Usage::default();
-    let seen = p.object_or_null(USAGE_FIELDS, |p, i| {
+    let seen = p.fields_or_null(|p, field| {
         let v = p.u64_or_null()?.unwrap_or(0);
-        match i {
-            0 => u.input_tokens = v,
-            1 => u.output_tokens = v,
-            2 => u.cache_read_tokens = v,
-            3 => u.cache_creation_tokens = v,
-            _ => u.reasoning_tokens = v,
+        match field {
+            UsageField::InputTokens => u.input_tokens = v,
+            UsageField::OutputTokens => u.output_tokens = v,
+            UsageField::CacheReadTokens => u.cache_read_tokens = v,
+            UsageField::CacheCreationTokens => u.cache_creation_tokens = v,
+            UsageField::ReasoningTokens => u.reasoning_tokens = v,
         }
         Ok(())
     })?;
@@ -159,60 +176,48 @@ fn block_list<'a>(p: &mut Parser<'a>, depth: usize, keys: &mut KeyFrames) -> JRe
     }
 }
 
-const BLOCK_FIELDS: &[&str] = &[
-    "type",
-    "text",
-    "media_type",
-    "source",
-    "data",
-    "name",
-    "thinking",
-    "signature",
-    "signature_format",
-    "provider_state",
-    "provider_state_format",
-    "id",
-    "input",
-    "tool_use_id",
-    "content",
-    "is_error",
-];
-const B_TYPE: u64 = 1;
-const B_TEXT: u64 = 1 << 1;
-const B_MEDIA_TYPE: u64 = 1 << 2;
-const B_SOURCE: u64 = 1 << 3;
-const B_DATA: u64 = 1 << 4;
-const B_NAME: u64 = 1 << 5;
-const B_THINKING: u64 = 1 << 6;
-const B_SIGNATURE: u64 = 1 << 7;
-const B_SIGNATURE_FORMAT: u64 = 1 << 8;
-const B_PROVIDER_STATE: u64 = 1 << 9;
-const B_PROVIDER_STATE_FORMAT: u64 = 1 << 10;
-const B_ID: u64 = 1 << 11;
-const B_INPUT: u64 = 1 << 12;
-const B_TOOL_USE_ID: u64 = 1 << 13;
-const B_CONTENT: u64 = 1 << 14;
-const B_IS_ERROR: u64 = 1 << 15;
+layout! {
+    /// Every key a block may have (T5.5); which ones a block's `type` allows and needs is checked
+    /// once the whole object has been read.
+    enum BlockField {
+        Type = "type",
+        Text = "text",
+        MediaType = "media_type",
+        Source = "source",
+        Data = "data",
+        Name = "name",
+        Thinking = "thinking",
+        Signature = "signature",
+        SignatureFormat = "signature_format",
+        ProviderState = "provider_state",
+        ProviderStateFormat = "provider_state_format",
+        Id = "id",
+        Input = "input",
+        ToolUseId = "tool_use_id",
+        Content = "content",
+        IsError = "is_error",
+    }
+}
 
 /// Every field a block may carry, read by its own type rule; which ones the block's `type` allows
 /// and needs is checked once the whole object has been read (keys may come in any order).
 #[derive(Default)]
 struct BlockFields<'a> {
     kind: Option<JStr<'a>>,
-    text: Span,
-    media_type: Span,
-    url: Span,
+    text: Text,
+    media_type: Text,
+    url: Text,
     data: Option<Bytes>,
-    name: Span,
-    thinking: Span,
-    signature: Span,
+    name: Text,
+    thinking: Text,
+    signature: Text,
     /// Optional strings: `None` for absent or `null`.
-    signature_format: Option<Span>,
+    signature_format: Option<Text>,
     provider_state: Option<RawValue>,
-    provider_state_format: Option<Span>,
-    id: Span,
+    provider_state_format: Option<Text>,
+    id: Text,
     input: Option<RawValue>,
-    tool_use_id: Span,
+    tool_use_id: Text,
     content: Vec<Block>,
     is_error: bool,
 }
@@ -220,41 +225,43 @@ struct BlockFields<'a> {
 fn block<'a>(p: &mut Parser<'a>, first: Event<'a>, depth: usize, keys: &mut KeyFrames) -> JResult<Block> {
     let start = p.token_start();
     let mut f = BlockFields::default();
-    let seen = p.read_object(first, BLOCK_FIELDS, |p, i| {
-        match i {
-            0 => f.kind = Some(p.str()?),
-            1 => f.text = p.str()?.span(),
-            2 => f.media_type = p.str()?.span(),
-            3 => f.url = read_source(p, &mut f.data)?,
-            4 => f.data = read_bytes(p)?,
-            5 => f.name = p.str()?.span(),
-            6 => f.thinking = p.str()?.span(),
-            7 => f.signature = p.str()?.span(),
-            8 => f.signature_format = p.str_or_null()?.map(|s| s.span()),
-            9 => f.provider_state = Some(p.raw(keys)?),
-            10 => f.provider_state_format = p.str_or_null()?.map(|s| s.span()),
-            11 => f.id = p.str()?.span(),
-            12 => f.input = Some(p.raw(keys)?),
-            13 => f.tool_use_id = p.str()?.span(),
-            14 => f.content = block_list(p, depth + 1, keys)?,
-            _ => f.is_error = p.bool()?,
+    let seen = p.read_fields(first, |p, field| {
+        match field {
+            BlockField::Type => f.kind = Some(p.str()?),
+            BlockField::Text => f.text = p.str()?.text(),
+            BlockField::MediaType => f.media_type = p.str()?.text(),
+            BlockField::Source => f.url = read_source(p, &mut f.data)?,
+            BlockField::Data => f.data = read_bytes(p)?,
+            BlockField::Name => f.name = p.str()?.text(),
+            BlockField::Thinking => f.thinking = p.str()?.text(),
+            BlockField::Signature => f.signature = p.str()?.text(),
+            BlockField::SignatureFormat => f.signature_format = p.str_or_null()?.map(|s| s.text()),
+            BlockField::ProviderState => f.provider_state = Some(p.raw(keys)?),
+            BlockField::ProviderStateFormat => f.provider_state_format = p.str_or_null()?.map(|s| s.text()),
+            BlockField::Id => f.id = p.str()?.text(),
+            BlockField::Input => f.input = Some(p.raw(keys)?),
+            BlockField::ToolUseId => f.tool_use_id = p.str()?.text(),
+            BlockField::Content => f.content = block_list(p, depth + 1, keys)?,
+            BlockField::IsError => f.is_error = p.bool()?,
         }
         Ok(())
     })?;
     let invalid = JsonError::invalid(start);
     let kind = f.kind.ok_or(invalid)?.decode_bytes()?;
+    use BlockField as B;
     // (required keys, optional keys) per T5.5.
+    let provider_state_pair = B::ProviderState.bit() | B::ProviderStateFormat.bit();
     let (required, optional) = match &*kind {
-        b"text" | b"refusal" => (B_TEXT, 0),
-        b"image" => (B_MEDIA_TYPE | B_SOURCE, 0),
-        b"audio" => (B_MEDIA_TYPE | B_DATA, 0),
-        b"document" => (B_MEDIA_TYPE | B_NAME | B_TEXT | B_DATA, 0),
-        b"thinking" => (B_THINKING | B_SIGNATURE, B_SIGNATURE_FORMAT | B_PROVIDER_STATE | B_PROVIDER_STATE_FORMAT),
-        b"tool_use" => (B_ID | B_NAME | B_INPUT, B_PROVIDER_STATE | B_PROVIDER_STATE_FORMAT),
-        b"tool_result" => (B_TOOL_USE_ID | B_CONTENT | B_IS_ERROR, 0),
+        b"text" | b"refusal" => (B::Text.bit(), 0),
+        b"image" => (B::MediaType.bit() | B::Source.bit(), 0),
+        b"audio" => (B::MediaType.bit() | B::Data.bit(), 0),
+        b"document" => (B::MediaType.bit() | B::Name.bit() | B::Text.bit() | B::Data.bit(), 0),
+        b"thinking" => (B::Thinking.bit() | B::Signature.bit(), B::SignatureFormat.bit() | provider_state_pair),
+        b"tool_use" => (B::Id.bit() | B::Name.bit() | B::Input.bit(), provider_state_pair),
+        b"tool_result" => (B::ToolUseId.bit() | B::Content.bit() | B::IsError.bit(), 0),
         _ => return Err(invalid),
     };
-    let fields = seen & !B_TYPE;
+    let fields = seen.mask() & !B::Type.bit();
     if fields & required != required || fields & !(required | optional) != 0 {
         return Err(invalid);
     }
@@ -283,32 +290,37 @@ fn block<'a>(p: &mut Parser<'a>, first: Event<'a>, depth: usize, keys: &mut KeyF
 }
 
 /// An image `source`: exactly `url` (string) and `data` (required, may be `null`).
-fn read_source(p: &mut Parser<'_>, data: &mut Option<Bytes>) -> JResult<Span> {
-    let mut url = Span::default();
-    let seen = p.object(&["url", "data"], |p, i| {
-        if i == 0 {
-            url = p.str()?.span();
-        } else {
-            *data = read_bytes(p)?;
+fn read_source(p: &mut Parser<'_>, data: &mut Option<Bytes>) -> JResult<Text> {
+    let mut url = Text::default();
+    p.fields(|p, field| {
+        match field {
+            SourceField::Url => url = p.str()?.text(),
+            SourceField::Data => *data = read_bytes(p)?,
         }
         Ok(())
-    })?;
-    if seen != 0b11 {
-        return Err(JsonError::invalid(p.token_start()));
-    }
+    })?
+    .require_all(p)?;
     Ok(url)
+}
+
+layout! {
+    /// The keys of an image block's `source` (T5.5).
+    enum SourceField {
+        Url = "url",
+        Data = "data",
+    }
 }
 
 /// T5.6: `null` or a standard base64 string (D4: arrays of numbers fail).
 fn read_bytes(p: &mut Parser<'_>) -> JResult<Option<Bytes>> {
     // The parser takes the leading whole chunks of alphabet characters from base64's own scan, and
     // the check starts after them: the bulk of a byte field is looked at once.
-    let Some((s, known)) = p.str_or_null_with_plain_prefix(base64::alphabet_run)? else {
+    let Some((s, run)) = p.str_or_null_with_plain_prefix::<base64::AlphabetRun>()? else {
         return Ok(None);
     };
     let offset = s.span().start;
     // Escapes can only come after the alphabet run, so decoding leaves that run in place.
     let decoded = s.decode_bytes()?;
-    let checked = base64::check(&decoded, known).ok_or(JsonError::invalid(offset))?;
-    Ok(Some(Bytes { text: s.span(), escaped: s.has_escapes(), checked }))
+    let checked = base64::check(&decoded, run).ok_or(JsonError::invalid(offset))?;
+    Ok(Some(Bytes { text: s.text(), checked }))
 }

@@ -157,12 +157,17 @@ pub(crate) fn put_str<S: Sink>(out: &mut S, text: &str) {
 
 /// E7.6: a string from the body of a JSON string token (escapes as written, UTF-8 checked):
 /// escapes are decoded (J5.4) and the text re-escaped canonically, in one pass.
-pub(crate) fn put_json_str<S: Sink>(out: &mut S, body: &[u8]) {
+pub(crate) fn put_json_str<S: Sink>(out: &mut S, body: &[u8], escaped: bool) {
     out.put(b"\"");
-    for_each_piece(body, |piece| match piece {
-        Piece::Raw(bytes) => put_text_body(out, bytes),
-        Piece::Char(c) => put_char_escaped(out, c),
-    });
+    if escaped {
+        for_each_piece(body, |piece| match piece {
+            Piece::Raw(bytes) => put_text_body(out, bytes),
+            Piece::Char(c) => put_char_escaped(out, c),
+        });
+    } else {
+        // No escape to decode: the body is plain text (the parser said so, see `json::Text`).
+        put_text_body(out, body);
+    }
     out.put(b"\"");
 }
 

@@ -1,0 +1,186 @@
+//! R10.5: the canonical bytes of a [`FingerprintInput`] (strings E7.6, floats R10.6), written into
+//! any sink: a vector for [`FingerprintInput::canonical_bytes`], or straight into SHA-256 for the C
+//! path, which never holds the canonical bytes.
+
+use sha2::{Digest, Sha256};
+
+use super::{FingerprintInput, LEN, float};
+use crate::json::write::{Sink, put_bool, put_i64, put_str, put_u64};
+
+impl FingerprintInput {
+    /// R10.5, with every float finite.
+    pub(super) fn write<S: Sink>(&self, out: &mut S) {
+        let m = &self.model;
+        out.put(b"{\"SystemRevision\":");
+        put_str(out, &self.system_revision);
+        out.put(b",\"ToolPolicyRevision\":");
+        put_str(out, &self.tool_policy_revision);
+        out.put(b",\"Model\":{\"Provider\":");
+        put_str(out, &m.provider);
+        out.put(b",\"APIFormat\":");
+        put_str(out, &m.api_format);
+        out.put(b",\"BaseURL\":");
+        put_str(out, &m.base_url);
+        out.put(b",\"Name\":");
+        put_str(out, &m.name);
+        out.put(b",\"Origin\":");
+        put_u64(out, u64::from(m.origin));
+
+        let c = &m.caps;
+        out.put(b",\"Caps\":{\"AcceptsImages\":");
+        put_bool(out, c.accepts_images);
+        out.put(b",\"Tools\":");
+        put_bool(out, c.tools);
+        out.put(b",\"Thinking\":");
+        put_bool(out, c.thinking);
+        out.put(b",\"StructuredOutput\":");
+        put_bool(out, c.structured_output);
+        out.put(b",\"StructuredOutputWithTools\":");
+        put_bool(out, c.structured_output_with_tools);
+        out.put(b",\"ThinkingDialect\":");
+        put_str(out, &c.thinking_dialect);
+        out.put(b",\"PromptCaching\":");
+        put_bool(out, c.prompt_caching);
+
+        let l = &m.limits;
+        out.put(b"},\"Limits\":{\"WindowTokens\":");
+        put_u64(out, l.window_tokens);
+        out.put(b",\"MaxInputTokens\":");
+        put_u64(out, l.max_input_tokens);
+        out.put(b",\"MaxOutputTokens\":");
+        put_u64(out, l.max_output_tokens);
+
+        let s = &m.sampling;
+        out.put(b"},\"Sampling\":{\"Temperature\":");
+        put_opt_f64(out, s.temperature);
+        out.put(b",\"TopP\":");
+        put_opt_f64(out, s.top_p);
+        out.put(b",\"MaxTokens\":");
+        match s.max_tokens {
+            Some(n) => put_i64(out, n),
+            None => out.put(b"null"),
+        }
+        out.put(b",\"Stop\":");
+        match &s.stop {
+            Some(stop) => {
+                out.put(b"[");
+                for (i, text) in stop.iter().enumerate() {
+                    if i > 0 {
+                        out.put(b",");
+                    }
+                    put_str(out, text);
+                }
+                out.put(b"]");
+            }
+            None => out.put(b"null"),
+        }
+        out.put(b",\"Effort\":");
+        put_str(out, &s.effort);
+
+        out.put(b"}},\"Basis\":{\"revision\":");
+        put_u64(out, self.basis.revision);
+        out.put(b",\"through_event_id\":");
+        put_str(out, &self.basis.through_event_id.to_ascii_lowercase());
+        out.put(b"},\"RuntimeContextRevision\":");
+        put_str(out, &self.runtime_context_revision);
+
+        let k = &self.counter;
+        out.put(b",\"CounterCapability\":{\"Provider\":");
+        put_str(out, &k.provider);
+        out.put(b",\"Transport\":");
+        put_u64(out, u64::from(k.transport));
+        out.put(b",\"SecurityIdentity\":");
+        put_identity(out, &k.security_identity);
+        out.put(b",\"Retention\":");
+        put_u64(out, u64::from(k.retention));
+        out.put(b",\"TokenizerRev\":");
+        put_str(out, &k.tokenizer_rev);
+        out.put(b",\"Quality\":");
+        put_u64(out, u64::from(k.quality));
+
+        let f = &self.inference;
+        out.put(b"},\"InferenceCapability\":{\"Provider\":");
+        put_str(out, &f.provider);
+        out.put(b",\"Transport\":");
+        put_u64(out, u64::from(f.transport));
+        out.put(b",\"SecurityIdentity\":");
+        put_identity(out, &f.security_identity);
+        out.put(b",\"Retention\":");
+        put_u64(out, u64::from(f.retention));
+        out.put(b"}}");
+    }
+}
+
+/// A sink that hashes what is put into it, in chunks of a stack buffer (SHA-256 is streaming).
+pub(super) struct HashSink {
+    hasher: Sha256,
+    buf: [u8; 512],
+    len: usize,
+}
+
+impl HashSink {
+    pub(super) fn new() -> HashSink {
+        HashSink { hasher: Sha256::new(), buf: [0; 512], len: 0 }
+    }
+
+    pub(super) fn finish(mut self) -> [u8; LEN] {
+        self.hasher.update(self.buf.get(..self.len).unwrap_or_default());
+        self.hasher.finalize().into()
+    }
+}
+
+impl Sink for HashSink {
+    fn put(&mut self, bytes: &[u8]) {
+        match self.buf.get_mut(self.len..self.len + bytes.len()) {
+            Some(slot) => {
+                slot.copy_from_slice(bytes);
+                self.len += bytes.len();
+            }
+            None => {
+                self.hasher.update(self.buf.get(..self.len).unwrap_or_default());
+                self.len = 0;
+                if bytes.len() >= self.buf.len() {
+                    self.hasher.update(bytes);
+                } else if let Some(slot) = self.buf.get_mut(..bytes.len()) {
+                    slot.copy_from_slice(bytes);
+                    self.len = bytes.len();
+                }
+            }
+        }
+    }
+}
+
+fn put_opt_f64<S: Sink>(out: &mut S, x: Option<f64>) {
+    match x {
+        Some(x) => float::put_f64(out, x),
+        None => out.put(b"null"),
+    }
+}
+
+/// `SecurityIdentity`: 32 decimal integers, not base64 (R10.5), written in one piece.
+fn put_identity<S: Sink>(out: &mut S, id: &[u8; 32]) {
+    // `[` + 32 × (up to 3 digits + `,` or `]`).
+    let mut buf = [0u8; 1 + 32 * 4];
+    let mut len = 0;
+    let mut push = |b: u8| {
+        if let Some(slot) = buf.get_mut(len) {
+            *slot = b;
+            len += 1;
+        }
+    };
+    push(b'[');
+    for (i, &v) in id.iter().enumerate() {
+        if i > 0 {
+            push(b',');
+        }
+        if v >= 100 {
+            push(b'0' + v / 100);
+        }
+        if v >= 10 {
+            push(b'0' + v / 10 % 10);
+        }
+        push(b'0' + v % 10);
+    }
+    push(b']');
+    out.put(buf.get(..len).unwrap_or_default());
+}
