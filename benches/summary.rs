@@ -4,9 +4,7 @@
 use std::hint::black_box;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
-
-#[path = "../tests/summary_corpus/mod.rs"]
-mod summary_corpus;
+use testkit::corpus::summary as summary_corpus;
 
 fn summary_validate(c: &mut Criterion) {
     let mut group = c.benchmark_group("summary_xml_validate");

@@ -8,11 +8,7 @@ use std::time::{Duration, Instant};
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use loopcompact::wire::CompactionInput;
-
-#[path = "../tests/summary_corpus/mod.rs"]
-mod summary_corpus;
-#[path = "../tests/wire_corpus/mod.rs"]
-mod wire_corpus;
+use testkit::corpus::{summary as summary_corpus, wire as wire_corpus};
 
 /// (name, input, one call).
 type Case<'a> = (&'a str, &'a [u8], &'a (dyn Fn() + Sync));

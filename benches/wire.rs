@@ -7,10 +7,7 @@ use std::ptr;
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use loopcompact::ffi::*;
 use loopcompact::wire::CompactionInput;
-
-#[path = "../tests/wire_corpus/mod.rs"]
-mod wire_corpus;
-use wire_corpus::{reply_4k, transcript_wire};
+use testkit::corpus::wire::{reply_4k, transcript_wire};
 
 fn bench(c: &mut Criterion) {
     let wire = transcript_wire(1 << 20);

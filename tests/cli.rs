@@ -9,10 +9,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-mod common;
-
-use common::rows;
 use serde_json::Value;
+use testkit::vectors::{bytes_field, rows};
 
 const BIN: &str = env!("CARGO_BIN_EXE_loopcompact");
 
@@ -82,7 +80,7 @@ fn row(file: &str, name: &str) -> Value {
 
 /// A byte field of a vector row: `x`, or `x_base64` when it is not UTF-8 (V12.2).
 fn bytes(row: &Value, field: &str) -> Vec<u8> {
-    common::bytes_field(row, field).unwrap_or_else(|| panic!("row without {field}: {row}"))
+    bytes_field(row, field).unwrap_or_else(|| panic!("row without {field}: {row}"))
 }
 
 fn path_str(path: &Path) -> &str {

@@ -13,19 +13,20 @@
 //! instrumented too).
 
 use std::ffi::CStr;
-use std::ptr;
 use std::sync::Barrier;
 
 use loopcompact::ffi::*;
+// A handle is shareable between threads (W5.4): the test kit's wrapper is `Send + Sync`, and this
+// test exists to check that claim.
+use testkit::abi::Input;
+use testkit::spec::{FINGERPRINT_EXAMPLE as FINGERPRINT, POLICY};
 
 const THREADS: usize = 8;
 const ROUNDS: usize = 12;
 
 const IDENTITY: &str = r#""basis":{"revision":7,"through_event_id":"7c9e6679-7425-40de-944b-e07fc1f90ae7"},"model":{"provider":"provider","model":"model"},"request_fingerprint":"0102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f20""#;
 const SUMMARY: &str = "<conversation_summary><goal>ship &amp; verify</goal><constraints/><decisions>kept the API</decisions><state>tests pass</state><open_items/></conversation_summary>";
-const POLICY: &str = r#"{"Automatic":true,"CounterPolicy":2,"CompactAt":8000,"RearmBelow":6000,"ReservedOutput":4096,"SafetyMargin":512,"MaxSummaryTokens":2048,"CountTimeout":2000000000,"Hustle":"context.compact"}"#;
 const OBSERVATION: &str = r#"{"ReservedOutput":4096,"SafetyMargin":0,"CountTimeout":2000000000}"#;
-const FINGERPRINT: &str = r#"{"SystemRevision":"system-v1","ToolPolicyRevision":"tools-v1","Model":{"Provider":"lmstudio","APIFormat":"openai","BaseURL":"http://localhost:1234","Name":"m","Origin":0,"Caps":{"AcceptsImages":false,"Tools":false,"Thinking":false,"StructuredOutput":false,"StructuredOutputWithTools":false,"ThinkingDialect":"","PromptCaching":false},"Limits":{"WindowTokens":0,"MaxInputTokens":0,"MaxOutputTokens":0},"Sampling":{"Temperature":0.5,"TopP":null,"MaxTokens":null,"Stop":null,"Effort":""}},"Basis":{"revision":1,"through_event_id":"01000000-0000-0000-0000-000000000000"},"RuntimeContextRevision":"runtime-v1","CounterCapability":{"Provider":"","Transport":1,"SecurityIdentity":[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0],"Retention":1,"TokenizerRev":"exact-v1","Quality":2},"InferenceCapability":{"Provider":"","Transport":1,"SecurityIdentity":[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0],"Retention":1}}"#;
 
 /// An input with every block kind and 12 tool results of different sizes (so that fitting stubs a
 /// different number of them at each limit), written with whitespace and escapes that the canonical
@@ -60,69 +61,6 @@ fn reply(summary: &str, revision: u64) -> Vec<u8> {
     format!(r#"{{"version":1,{identity},"summary":{}}}"#, serde_json::to_string(summary).unwrap()).into_bytes()
 }
 
-/// A handle that may be shared between threads (W5.4).
-struct Handle(*mut lc_compaction_input);
-// SAFETY: handles are immutable and documented as shareable between threads (SPEC §1, W5.4);
-// this test exists to check that claim.
-unsafe impl Send for Handle {}
-// SAFETY: as above.
-unsafe impl Sync for Handle {}
-
-impl Handle {
-    fn parse(wire: &[u8]) -> Handle {
-        let mut out = ptr::null_mut();
-        // SAFETY: a live buffer and a writable pointer.
-        assert_eq!(unsafe { lc_compaction_input_parse(wire.as_ptr(), wire.len(), &mut out) }, 0);
-        Handle(out)
-    }
-
-    /// `encode_within` with the two-call pattern: the size query, then a buffer of that size.
-    fn encode(&self, max_bytes: u64) -> Result<Vec<u8>, i32> {
-        let mut len = 0;
-        // SAFETY: a live handle; the size query.
-        let rc = unsafe { lc_compaction_input_encode_within(self.0, max_bytes, ptr::null_mut(), 0, &mut len) };
-        if rc != 2 {
-            return Err(rc);
-        }
-        let mut buf = vec![0u8; len];
-        let mut written = 0;
-        // SAFETY: `buf` is writable for its length.
-        let rc = unsafe { lc_compaction_input_encode_within(self.0, max_bytes, buf.as_mut_ptr(), len, &mut written) };
-        assert_eq!((rc, written), (0, len), "the two-call pattern broke under concurrency");
-        Ok(buf)
-    }
-
-    fn output(&self, reply: &[u8], tokens: u64, max_bytes: u64) -> Result<Vec<u8>, i32> {
-        let mut buf = vec![0u8; reply.len()];
-        let mut len = 0;
-        // SAFETY: a live handle and buffers.
-        let rc = unsafe {
-            lc_compaction_output_validate(
-                self.0,
-                reply.as_ptr(),
-                reply.len(),
-                tokens,
-                max_bytes,
-                buf.as_mut_ptr(),
-                buf.len(),
-                &mut len,
-            )
-        };
-        if rc != 0 {
-            return Err(rc);
-        }
-        buf.truncate(len);
-        Ok(buf)
-    }
-}
-
-impl Drop for Handle {
-    fn drop(&mut self) {
-        // SAFETY: a live handle, freed once.
-        unsafe { lc_compaction_input_free(self.0) }
-    }
-}
-
 /// One call of the mix, and its result in a comparable form.
 #[derive(Debug, Clone, PartialEq, Eq)]
 enum Outcome {
@@ -135,7 +73,7 @@ enum Outcome {
 }
 
 /// Every call of the mix, as closures over shared data.
-fn calls<'a>(handle: &'a Handle, data: &'a Data) -> Vec<Box<dyn Fn() -> Outcome + Sync + 'a>> {
+fn calls<'a>(handle: &'a Input, data: &'a Data) -> Vec<Box<dyn Fn() -> Outcome + Sync + 'a>> {
     let mut calls: Vec<Box<dyn Fn() -> Outcome + Sync + 'a>> = Vec::new();
     for &limit in &data.limits {
         calls.push(Box::new(move || Outcome::Bytes(handle.encode(limit))));
@@ -213,7 +151,7 @@ struct Data {
     fingerprints: Vec<Vec<u8>>,
 }
 
-fn data(handle: &Handle, wire: &[u8]) -> Data {
+fn data(handle: &Input, wire: &[u8]) -> Data {
     let full = handle.encode(u64::MAX).unwrap().len() as u64;
     // No limit, the exact size, and fractions that stub more and more tool results, down to
     // LC_INPUT_TOO_LARGE; 0 is always too large.
@@ -256,7 +194,7 @@ fn data(handle: &Handle, wire: &[u8]) -> Data {
 #[test]
 fn threads_share_one_handle() {
     let wire = input_wire();
-    let handle = Handle::parse(&wire);
+    let handle = Input::parse(&wire).unwrap();
     let data = data(&handle, &wire);
     let calls = calls(&handle, &data);
     let expected: Vec<Outcome> = calls.iter().map(|call| call()).collect();
@@ -296,10 +234,10 @@ fn threads_share_one_handle() {
 #[test]
 fn handles_move_between_threads() {
     let wire = input_wire();
-    let expected = Handle::parse(&wire).encode(u64::MAX).unwrap();
+    let expected = Input::parse(&wire).unwrap().encode(u64::MAX).unwrap();
     // Parsed on worker threads, used and freed on others; parse and free race with each other.
-    let handles: Vec<Handle> = std::thread::scope(|scope| {
-        let workers: Vec<_> = (0..THREADS).map(|_| scope.spawn(|| Handle::parse(&wire))).collect();
+    let handles: Vec<Input> = std::thread::scope(|scope| {
+        let workers: Vec<_> = (0..THREADS).map(|_| scope.spawn(|| Input::parse(&wire).unwrap())).collect();
         workers.into_iter().map(|w| w.join().unwrap()).collect()
     });
     std::thread::scope(|scope| {
@@ -310,7 +248,7 @@ fn handles_move_between_threads() {
                 assert_eq!(&handle.encode(u64::MAX).unwrap(), expected);
                 drop(handle);
                 for _ in 0..ROUNDS {
-                    let other = Handle::parse(wire);
+                    let other = Input::parse(wire).unwrap();
                     assert_eq!(&other.encode(u64::MAX).unwrap(), expected);
                 }
             });

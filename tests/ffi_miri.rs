@@ -13,10 +13,16 @@ use std::ffi::CStr;
 use std::ptr;
 
 use loopcompact::ffi::*;
+// The test kit's checked wrappers run under Miri too (no file access, no foreign code): its handle
+// is parsed, encoded with the whole two-call pattern (size query, a buffer one byte short, the
+// exact size), shared by threads and freed here, so Miri checks those paths of `src/ffi/` as well.
+use testkit::abi::Input;
+use testkit::spec::{FINGERPRINT_EXAMPLE, FINGERPRINT_EXAMPLE_SHA256, OBSERVATION, POLICY, STUB};
+use testkit::status::{
+    LC_ERR_BUFFER_TOO_SMALL as BUFFER_TOO_SMALL, LC_ERR_LENGTH_OVERFLOW as LENGTH_OVERFLOW,
+    LC_ERR_NULL_ARGUMENT as NULL_ARGUMENT,
+};
 
-const NULL_ARGUMENT: i32 = 1;
-const BUFFER_TOO_SMALL: i32 = 2;
-const LENGTH_OVERFLOW: i32 = 3;
 /// A length above `isize::MAX`, with a non-NULL pointer that is never read (A3.1).
 const TOO_LONG: usize = isize::MAX as usize + 1;
 
@@ -43,25 +49,9 @@ const REPLY: &str = concat!(
 
 /// `WIRE` with the tool message stubbed (F7.3).
 fn fitted() -> String {
-    WIRE.replace(&"x".repeat(64), "[old tool result omitted for compaction]")
+    WIRE.replace(&"x".repeat(64), STUB)
 }
 
-/// The worked example of R10.7 and its digest.
-const FINGERPRINT_DOC: &str = concat!(
-    r#"{"SystemRevision":"system-v1","ToolPolicyRevision":"tools-v1","Model":{"Provider":"lmstudio","APIFormat":"openai","#,
-    r#""BaseURL":"http://localhost:1234","Name":"m","Origin":0,"Caps":{"AcceptsImages":false,"Tools":false,"Thinking":false,"#,
-    r#""StructuredOutput":false,"StructuredOutputWithTools":false,"ThinkingDialect":"","PromptCaching":false},"#,
-    r#""Limits":{"WindowTokens":0,"MaxInputTokens":0,"MaxOutputTokens":0},"Sampling":{"Temperature":0.5,"TopP":null,"#,
-    r#""MaxTokens":null,"Stop":null,"Effort":""}},"Basis":{"revision":1,"through_event_id":"01000000-0000-0000-0000-000000000000"},"#,
-    r#""RuntimeContextRevision":"runtime-v1","CounterCapability":{"Provider":"","Transport":1,"SecurityIdentity":"#,
-    r#"[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0],"Retention":1,"TokenizerRev":"exact-v1","Quality":2},"#,
-    r#""InferenceCapability":{"Provider":"","Transport":1,"SecurityIdentity":"#,
-    r#"[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0],"Retention":1}}"#
-);
-const FINGERPRINT_SHA256: &str = "f0c4cabef8241dc5e6550b771cc4bed570508cfbc820a697efc8439438bde5e0";
-
-const POLICY: &str = r#"{"Automatic":true,"CounterPolicy":2,"CompactAt":8000,"RearmBelow":6000,"ReservedOutput":4096,"SafetyMargin":512,"MaxSummaryTokens":2048,"CountTimeout":2000000000,"Hustle":"context.compact"}"#;
-const OBSERVATION: &str = r#"{"ReservedOutput":4096,"SafetyMargin":512,"CountTimeout":2000000000}"#;
 const CONFIG_NONE: &str =
     r#"{"Compaction":null,"ContextObservation":null,"CounterCapability":null,"InferenceCapability":null}"#;
 
@@ -70,99 +60,6 @@ fn text(p: *const std::ffi::c_char) -> &'static str {
     // SAFETY: the meta functions return static NUL-terminated strings.
     unsafe { CStr::from_ptr(p) }.to_str().unwrap()
 }
-
-/// A parsed handle, freed on drop.
-struct Handle(*mut lc_compaction_input);
-
-impl Handle {
-    fn parse(wire: &[u8]) -> Handle {
-        let mut out = ptr::null_mut();
-        // SAFETY: a live buffer and a writable out-pointer.
-        assert_eq!(unsafe { lc_compaction_input_parse(wire.as_ptr(), wire.len(), &mut out) }, 0);
-        assert!(!out.is_null());
-        Handle(out)
-    }
-
-    /// The two-call pattern of A3.2, checked: size query, a buffer one byte short, the exact size.
-    fn encode(&self, max_bytes: u64) -> Result<Vec<u8>, i32> {
-        let mut len = usize::MAX;
-        // SAFETY: a live handle; NULL with capacity 0 is the size query.
-        let rc = unsafe { lc_compaction_input_encode_within(self.0, max_bytes, ptr::null_mut(), 0, &mut len) };
-        if rc != BUFFER_TOO_SMALL {
-            assert_eq!(len, usize::MAX, "*out_len written on {rc}");
-            return Err(rc);
-        }
-        let mut short = vec![0xA5u8; len - 1];
-        let mut short_len = 0;
-        // SAFETY: `short` is writable for its length.
-        let rc = unsafe {
-            lc_compaction_input_encode_within(self.0, max_bytes, short.as_mut_ptr(), short.len(), &mut short_len)
-        };
-        assert_eq!((rc, short_len), (BUFFER_TOO_SMALL, len));
-        assert!(short.iter().all(|&b| b == 0xA5), "written into a too-small buffer");
-        let mut buf = vec![0u8; len];
-        let mut written = 0;
-        // SAFETY: `buf` is writable for its length.
-        let rc = unsafe { lc_compaction_input_encode_within(self.0, max_bytes, buf.as_mut_ptr(), len, &mut written) };
-        assert_eq!((rc, written), (0, len));
-        Ok(buf)
-    }
-
-    /// Output validation with a buffer of `reply.len()` bytes (O6.4), then the two-call pattern.
-    fn output(&self, reply: &[u8], tokens: u64, max_bytes: u64) -> Result<Vec<u8>, i32> {
-        let mut buf = vec![0u8; reply.len()];
-        let mut len = usize::MAX;
-        // SAFETY: a live handle and buffers.
-        let rc = unsafe {
-            lc_compaction_output_validate(
-                self.0,
-                reply.as_ptr(),
-                reply.len(),
-                tokens,
-                max_bytes,
-                buf.as_mut_ptr(),
-                buf.len(),
-                &mut len,
-            )
-        };
-        if rc != 0 {
-            assert_eq!(len, usize::MAX, "*summary_len written on {rc}");
-            return Err(rc);
-        }
-        buf.truncate(len);
-        let mut short = vec![0xA5u8; len - 1];
-        let mut short_len = 0;
-        // SAFETY: `short` is writable for its length.
-        let rc = unsafe {
-            lc_compaction_output_validate(
-                self.0,
-                reply.as_ptr(),
-                reply.len(),
-                tokens,
-                max_bytes,
-                short.as_mut_ptr(),
-                short.len(),
-                &mut short_len,
-            )
-        };
-        assert_eq!((rc, short_len), (BUFFER_TOO_SMALL, len));
-        assert!(short.iter().all(|&b| b == 0xA5), "written into a too-small buffer");
-        Ok(buf)
-    }
-}
-
-impl Drop for Handle {
-    fn drop(&mut self) {
-        // SAFETY: a live handle from lc_compaction_input_parse, freed once.
-        unsafe { lc_compaction_input_free(self.0) }
-    }
-}
-
-// SAFETY: handles are immutable and shareable between threads (SPEC §1, W5.4); the point of the
-// thread test is to let Miri check that claim.
-unsafe impl Send for Handle {}
-// SAFETY: as above.
-unsafe impl Sync for Handle {}
 
 #[test]
 fn meta_functions() {
@@ -222,7 +119,7 @@ fn input_parse_and_validate_boundaries() {
 
 #[test]
 fn handle_lifecycle_encode() {
-    let handle = Handle::parse(WIRE.as_bytes());
+    let handle = Input::parse(WIRE.as_bytes()).unwrap();
     let full = handle.encode(u64::MAX).unwrap();
     assert_eq!(full, WIRE.as_bytes(), "a canonical input encodes to itself");
     let fitted = fitted();
@@ -241,22 +138,28 @@ fn handle_lifecycle_encode() {
             NULL_ARGUMENT
         );
         assert_eq!(
-            lc_compaction_input_encode_within(handle.0, u64::MAX, buf.as_mut_ptr(), 4, ptr::null_mut()),
+            lc_compaction_input_encode_within(handle.as_ptr(), u64::MAX, buf.as_mut_ptr(), 4, ptr::null_mut()),
             NULL_ARGUMENT
         );
         // A3.2: NULL with a capacity above 0.
-        assert_eq!(lc_compaction_input_encode_within(handle.0, u64::MAX, ptr::null_mut(), 4, &mut len), NULL_ARGUMENT);
+        assert_eq!(
+            lc_compaction_input_encode_within(handle.as_ptr(), u64::MAX, ptr::null_mut(), 4, &mut len),
+            NULL_ARGUMENT
+        );
         assert_eq!(len, usize::MAX);
         // A3.2: any capacity is accepted, it is only compared with the length needed.
         let mut big = vec![0u8; full.len()];
-        assert_eq!(lc_compaction_input_encode_within(handle.0, u64::MAX, big.as_mut_ptr(), usize::MAX, &mut len), 0);
+        assert_eq!(
+            lc_compaction_input_encode_within(handle.as_ptr(), u64::MAX, big.as_mut_ptr(), usize::MAX, &mut len),
+            0
+        );
         assert_eq!((len, &big[..]), (full.len(), &full[..]));
     }
 }
 
 #[test]
 fn handle_lifecycle_output() {
-    let handle = Handle::parse(WIRE.as_bytes());
+    let handle = Input::parse(WIRE.as_bytes()).unwrap();
     let reply = REPLY.as_bytes();
     let n = reply.len() as u64;
     assert_eq!(handle.output(reply, 32, n).unwrap(), SUMMARY.as_bytes());
@@ -272,7 +175,10 @@ fn handle_lifecycle_output() {
     // SAFETY (all calls): NULL arguments rejected before use, or live buffers.
     unsafe {
         // (NULL, 0) is the empty reply: not JSON (O6.2 step 4).
-        assert_eq!(lc_compaction_output_validate(handle.0, ptr::null(), 0, 32, n, buf.as_mut_ptr(), 8, &mut len), 200);
+        assert_eq!(
+            lc_compaction_output_validate(handle.as_ptr(), ptr::null(), 0, 32, n, buf.as_mut_ptr(), 8, &mut len),
+            200
+        );
         assert_eq!(
             lc_compaction_output_validate(
                 ptr::null(),
@@ -287,16 +193,25 @@ fn handle_lifecycle_output() {
             NULL_ARGUMENT
         );
         assert_eq!(
-            lc_compaction_output_validate(handle.0, ptr::null(), 5, 32, n, buf.as_mut_ptr(), 8, &mut len),
-            NULL_ARGUMENT
-        );
-        assert_eq!(
-            lc_compaction_output_validate(handle.0, reply.as_ptr(), reply.len(), 32, n, ptr::null_mut(), 8, &mut len),
+            lc_compaction_output_validate(handle.as_ptr(), ptr::null(), 5, 32, n, buf.as_mut_ptr(), 8, &mut len),
             NULL_ARGUMENT
         );
         assert_eq!(
             lc_compaction_output_validate(
-                handle.0,
+                handle.as_ptr(),
+                reply.as_ptr(),
+                reply.len(),
+                32,
+                n,
+                ptr::null_mut(),
+                8,
+                &mut len
+            ),
+            NULL_ARGUMENT
+        );
+        assert_eq!(
+            lc_compaction_output_validate(
+                handle.as_ptr(),
                 reply.as_ptr(),
                 reply.len(),
                 32,
@@ -308,18 +223,45 @@ fn handle_lifecycle_output() {
             NULL_ARGUMENT
         );
         assert_eq!(
-            lc_compaction_output_validate(handle.0, reply.as_ptr(), TOO_LONG, 32, n, buf.as_mut_ptr(), 8, &mut len),
+            lc_compaction_output_validate(
+                handle.as_ptr(),
+                reply.as_ptr(),
+                TOO_LONG,
+                32,
+                n,
+                buf.as_mut_ptr(),
+                8,
+                &mut len
+            ),
             LENGTH_OVERFLOW
         );
         assert_eq!(len, usize::MAX, "*summary_len written on a boundary error");
         // A3.1: the content is checked before the buffer: a too-small buffer with an invalid reply
         // gives the content's status.
         assert_eq!(
-            lc_compaction_output_validate(handle.0, reply.as_ptr(), reply.len(), 0, n, ptr::null_mut(), 0, &mut len),
+            lc_compaction_output_validate(
+                handle.as_ptr(),
+                reply.as_ptr(),
+                reply.len(),
+                0,
+                n,
+                ptr::null_mut(),
+                0,
+                &mut len
+            ),
             204
         );
         assert_eq!(
-            lc_compaction_output_validate(handle.0, reply.as_ptr(), reply.len(), 32, n, ptr::null_mut(), 0, &mut len),
+            lc_compaction_output_validate(
+                handle.as_ptr(),
+                reply.as_ptr(),
+                reply.len(),
+                32,
+                n,
+                ptr::null_mut(),
+                0,
+                &mut len
+            ),
             BUFFER_TOO_SMALL
         );
         assert_eq!(len, SUMMARY.len());
@@ -328,7 +270,7 @@ fn handle_lifecycle_output() {
 
 #[test]
 fn handle_shared_by_two_threads() {
-    let handle = Handle::parse(WIRE.as_bytes());
+    let handle = Input::parse(WIRE.as_bytes()).unwrap();
     let fitted = fitted();
     std::thread::scope(|scope| {
         let workers: Vec<_> = (0..2)
@@ -410,13 +352,13 @@ fn limits_and_levels() {
 
 #[test]
 fn fingerprint_buffers() {
-    let doc = FINGERPRINT_DOC.as_bytes();
+    let doc = FINGERPRINT_EXAMPLE.as_bytes();
     let mut out = [0xA5u8; LC_FINGERPRINT_LEN];
     // SAFETY (all calls): live buffers and 32 writable bytes, or arguments rejected before use.
     unsafe {
         assert_eq!(lc_request_fingerprint(doc.as_ptr(), doc.len(), out.as_mut_ptr()), 0);
         let hex: String = out.iter().map(|b| format!("{b:02x}")).collect();
-        assert_eq!(hex, FINGERPRINT_SHA256);
+        assert_eq!(hex, FINGERPRINT_EXAMPLE_SHA256);
         let mut untouched = [0xA5u8; LC_FINGERPRINT_LEN];
         assert_eq!(lc_request_fingerprint(doc.as_ptr(), doc.len() - 1, untouched.as_mut_ptr()), 400);
         assert_eq!(lc_request_fingerprint(ptr::null(), 0, untouched.as_mut_ptr()), 400);

@@ -3,8 +3,6 @@
 //! D6/D7, the boundary rules of §1/A3.1, and property tests (idempotent canonical bytes, every field
 //! in the digest). Expected values come from the spec text.
 
-mod common;
-
 use std::ptr;
 
 use loopcompact::Status;
@@ -13,11 +11,9 @@ use loopcompact::fingerprint::{Basis, Caps, FingerprintInput, Limits, Model, Req
 use loopcompact::policy::capability::{CounterCapability, InferenceCapability};
 use proptest::prelude::*;
 use serde_json::Value;
-
-/// The 943 canonical bytes of R10.7, copied from the spec text.
-const WORKED_EXAMPLE: &str = r#"{"SystemRevision":"system-v1","ToolPolicyRevision":"tools-v1","Model":{"Provider":"lmstudio","APIFormat":"openai","BaseURL":"http://localhost:1234","Name":"m","Origin":0,"Caps":{"AcceptsImages":false,"Tools":false,"Thinking":false,"StructuredOutput":false,"StructuredOutputWithTools":false,"ThinkingDialect":"","PromptCaching":false},"Limits":{"WindowTokens":0,"MaxInputTokens":0,"MaxOutputTokens":0},"Sampling":{"Temperature":0.5,"TopP":null,"MaxTokens":null,"Stop":null,"Effort":""}},"Basis":{"revision":1,"through_event_id":"01000000-0000-0000-0000-000000000000"},"RuntimeContextRevision":"runtime-v1","CounterCapability":{"Provider":"","Transport":1,"SecurityIdentity":[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0],"Retention":1,"TokenizerRev":"exact-v1","Quality":2},"InferenceCapability":{"Provider":"","Transport":1,"SecurityIdentity":[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0],"Retention":1}}"#;
-/// Its SHA-256, from the spec text.
-const WORKED_EXAMPLE_SHA256: &str = "f0c4cabef8241dc5e6550b771cc4bed570508cfbc820a697efc8439438bde5e0";
+use testkit::spec::{FINGERPRINT_EXAMPLE as WORKED_EXAMPLE, FINGERPRINT_EXAMPLE_SHA256 as WORKED_EXAMPLE_SHA256};
+use testkit::status;
+use testkit::vectors;
 
 /// `lc_request_fingerprint` on `json` (a pointer to its bytes, also when empty): status and digest.
 fn call(json: &[u8]) -> (i32, [u8; 32]) {
@@ -108,28 +104,28 @@ fn key_paths(v: &Value, prefix: &str, out: &mut Vec<String>) {
 
 #[test]
 fn vectors() {
-    let rows = common::rows("fingerprint.jsonl");
+    let rows = vectors::rows("fingerprint.jsonl");
     assert!(!rows.is_empty());
     let mut failures = Vec::new();
     let mut passed = 0;
     for row in &rows {
-        let name = common::name(row);
-        let input = common::bytes_field(row, "input").unwrap_or_else(|| panic!("{name}: no input"));
+        let name = vectors::name(row);
+        let input = vectors::bytes_field(row, "input").unwrap_or_else(|| panic!("{name}: no input"));
         let expect = row.get("expect").and_then(Value::as_str).unwrap();
         let mut out = [0u8; LC_FINGERPRINT_LEN];
-        let rc = unsafe { lc_request_fingerprint(common::ptr_of(row, &input), input.len(), out.as_mut_ptr()) };
-        let got = common::verdict(rc);
+        let rc = unsafe { lc_request_fingerprint(vectors::ptr_of(row, &input), input.len(), out.as_mut_ptr()) };
+        let got = status::verdict(rc);
         let mut ok = true;
         if got != expect || !(rc == 0 || (400..=407).contains(&rc)) {
             failures.push(format!("{name}: expected {expect}, got {got} ({rc})"));
             ok = false;
         } else if rc == 0 {
             let sha = row.get("sha256").and_then(Value::as_str).unwrap();
-            if common::hex(&out) != sha {
-                failures.push(format!("{name}: sha256 {} != {sha}", common::hex(&out)));
+            if vectors::hex(&out) != sha {
+                failures.push(format!("{name}: sha256 {} != {sha}", vectors::hex(&out)));
                 ok = false;
             }
-            let canonical = common::bytes_field(row, "canonical_json").unwrap();
+            let canonical = vectors::bytes_field(row, "canonical_json").unwrap();
             match RequestFingerprint::compute(&input) {
                 Ok(fp) if fp.canonical_bytes() == canonical.as_slice() => {}
                 Ok(fp) => {
@@ -161,13 +157,13 @@ fn worked_example_bytes_and_digest() {
     let fp = RequestFingerprint::of(&worked_example()).unwrap();
     assert_eq!(fp.canonical_bytes(), WORKED_EXAMPLE.as_bytes());
     assert_eq!(fp.to_hex(), WORKED_EXAMPLE_SHA256);
-    assert_eq!(common::hex(fp.as_bytes()), WORKED_EXAMPLE_SHA256);
+    assert_eq!(vectors::hex(fp.as_bytes()), WORKED_EXAMPLE_SHA256);
     assert_eq!(worked_example().canonical_bytes().unwrap(), WORKED_EXAMPLE.as_bytes());
 
     // Passing the bytes as the document gives the digest, through the C ABI too.
     let (rc, out) = call(WORKED_EXAMPLE.as_bytes());
     assert_eq!(rc, 0);
-    assert_eq!(common::hex(&out), WORKED_EXAMPLE_SHA256);
+    assert_eq!(vectors::hex(&out), WORKED_EXAMPLE_SHA256);
     assert_eq!(FingerprintInput::from_json(WORKED_EXAMPLE.as_bytes()).unwrap(), worked_example());
 }
 
@@ -208,7 +204,7 @@ fn worked_example_equivalent_documents() {
     for doc in &spellings {
         let (rc, out) = call(doc.as_bytes());
         assert_eq!(rc, 0, "{doc}");
-        assert_eq!(common::hex(&out), WORKED_EXAMPLE_SHA256, "{doc}");
+        assert_eq!(vectors::hex(&out), WORKED_EXAMPLE_SHA256, "{doc}");
         assert_eq!(RequestFingerprint::compute(doc.as_bytes()).unwrap().canonical_bytes(), WORKED_EXAMPLE.as_bytes());
     }
     // An upper-case UUID is kept as given in the typed value; the canonical bytes use lower case.
@@ -955,7 +951,7 @@ fn boundaries() {
     let mut out = [0u8; LC_FINGERPRINT_LEN];
     let rc = unsafe { lc_request_fingerprint(padded.as_ptr(), WORKED_EXAMPLE.len(), out.as_mut_ptr()) };
     assert_eq!(rc, 0);
-    assert_eq!(common::hex(&out), WORKED_EXAMPLE_SHA256);
+    assert_eq!(vectors::hex(&out), WORKED_EXAMPLE_SHA256);
 }
 
 #[test]
@@ -1077,7 +1073,7 @@ fn identity() -> impl Strategy<Value = [u8; 32]> {
 fn uuid() -> impl Strategy<Value = String> {
     (any::<[u8; 16]>(), any::<[bool; 32]>()).prop_map(|(mut bytes, upper)| {
         bytes[15] |= 1;
-        let hex: Vec<char> = common::hex(&bytes).chars().collect();
+        let hex: Vec<char> = vectors::hex(&bytes).chars().collect();
         let mut s = String::new();
         for (i, c) in hex.iter().enumerate() {
             if [8, 12, 16, 20].contains(&i) {

@@ -36,6 +36,8 @@ use std::hint::black_box;
 use std::ptr;
 
 use loopcompact::ffi::*;
+use testkit::abi::{self, Input};
+use testkit::spec::{FINGERPRINT_EXAMPLE as FINGERPRINT, OBSERVATION, POLICY};
 
 // ---------------------------------------------------------------------------------------------
 // The counting allocator: live bytes, peak and allocation count of the thread that turned it on.
@@ -145,54 +147,39 @@ fn within(what: &str, input_len: usize, usage: Usage, bound: usize) {
 // The C calls.
 
 fn summary(xml: &[u8]) -> i32 {
-    // SAFETY: a live buffer.
-    unsafe { lc_summary_xml_validate(xml.as_ptr(), xml.len()) }
+    abi::summary_xml(xml)
 }
 
 fn validate(wire: &[u8]) -> i32 {
-    // SAFETY: a live buffer.
-    unsafe { lc_compaction_input_validate(wire.as_ptr(), wire.len()) }
+    abi::input_validate(wire)
 }
 
-struct Handle(*mut lc_compaction_input);
-
-impl Drop for Handle {
-    fn drop(&mut self) {
-        // SAFETY: a live handle, freed once.
-        unsafe { lc_compaction_input_free(self.0) }
-    }
-}
-
-fn parse(wire: &[u8]) -> Result<Handle, i32> {
-    let mut out = ptr::null_mut();
-    // SAFETY: a live buffer and a writable pointer.
-    let rc = unsafe { lc_compaction_input_parse(wire.as_ptr(), wire.len(), &mut out) };
-    if rc == 0 { Ok(Handle(out)) } else { Err(rc) }
-}
+// The calls with caller buffers stay here: their buffers are allocated outside the measurement.
 
 /// `encode_within` into a caller buffer of `cap` bytes; returns the status and the length.
-fn encode_into(handle: &Handle, max_bytes: u64, buf: &mut [u8]) -> (i32, usize) {
+fn encode_into(handle: &Input, max_bytes: u64, buf: &mut [u8]) -> (i32, usize) {
     let mut len = 0;
     // SAFETY: a live handle and buffer.
-    let rc = unsafe { lc_compaction_input_encode_within(handle.0, max_bytes, buf.as_mut_ptr(), buf.len(), &mut len) };
+    let rc =
+        unsafe { lc_compaction_input_encode_within(handle.as_ptr(), max_bytes, buf.as_mut_ptr(), buf.len(), &mut len) };
     (rc, len)
 }
 
 /// The size query of `encode_within`.
-fn encoded_len(handle: &Handle, max_bytes: u64) -> usize {
+fn encoded_len(handle: &Input, max_bytes: u64) -> usize {
     let mut len = 0;
     // SAFETY: a live handle; NULL with capacity 0 is the size query.
-    let rc = unsafe { lc_compaction_input_encode_within(handle.0, max_bytes, ptr::null_mut(), 0, &mut len) };
+    let rc = unsafe { lc_compaction_input_encode_within(handle.as_ptr(), max_bytes, ptr::null_mut(), 0, &mut len) };
     assert_eq!(rc, 2, "size query");
     len
 }
 
-fn output(handle: &Handle, reply: &[u8], buf: &mut [u8]) -> (i32, usize) {
+fn output(handle: &Input, reply: &[u8], buf: &mut [u8]) -> (i32, usize) {
     let mut len = 0;
     // SAFETY: a live handle and buffers.
     let rc = unsafe {
         lc_compaction_output_validate(
-            handle.0,
+            handle.as_ptr(),
             reply.as_ptr(),
             reply.len(),
             1,
@@ -206,33 +193,25 @@ fn output(handle: &Handle, reply: &[u8], buf: &mut [u8]) -> (i32, usize) {
 }
 
 fn policy(json: &[u8]) -> i32 {
-    // SAFETY: a live buffer.
-    unsafe { lc_compaction_policy_validate(json.as_ptr(), json.len(), 2) }
+    abi::compaction_policy(json, 2)
 }
 
 fn observation(json: &[u8]) -> i32 {
-    // SAFETY: a live buffer.
-    unsafe { lc_context_observation_validate(json.as_ptr(), json.len(), 2) }
+    abi::context_observation(json, 2)
 }
 
 fn config(json: &[u8]) -> i32 {
-    // SAFETY: a live buffer.
-    unsafe { lc_context_config_validate(json.as_ptr(), json.len()) }
+    abi::context_config(json)
 }
 
 fn fingerprint(json: &[u8]) -> i32 {
-    let mut out = [0u8; LC_FINGERPRINT_LEN];
-    // SAFETY: a live buffer and 32 writable bytes.
-    unsafe { lc_request_fingerprint(json.as_ptr(), json.len(), out.as_mut_ptr()) }
+    abi::request_fingerprint(json).err().unwrap_or(0)
 }
 
 // ---------------------------------------------------------------------------------------------
 // Documents.
 
 const IDENTITY: &str = r#""basis":{"revision":3,"through_event_id":"7c9e6679-7425-40de-944b-e07fc1f90ae7"},"model":{"provider":"provider","model":"model"},"request_fingerprint":"0102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f20""#;
-const POLICY: &str = r#"{"Automatic":true,"CounterPolicy":2,"CompactAt":8000,"RearmBelow":6000,"ReservedOutput":4096,"SafetyMargin":512,"MaxSummaryTokens":2048,"CountTimeout":2000000000,"Hustle":"context.compact"}"#;
-const OBSERVATION: &str = r#"{"ReservedOutput":4096,"SafetyMargin":512,"CountTimeout":2000000000}"#;
-const FINGERPRINT: &str = r#"{"SystemRevision":"system-v1","ToolPolicyRevision":"tools-v1","Model":{"Provider":"lmstudio","APIFormat":"openai","BaseURL":"http://localhost:1234","Name":"m","Origin":0,"Caps":{"AcceptsImages":false,"Tools":false,"Thinking":false,"StructuredOutput":false,"StructuredOutputWithTools":false,"ThinkingDialect":"","PromptCaching":false},"Limits":{"WindowTokens":0,"MaxInputTokens":0,"MaxOutputTokens":0},"Sampling":{"Temperature":0.5,"TopP":null,"MaxTokens":null,"Stop":null,"Effort":""}},"Basis":{"revision":1,"through_event_id":"01000000-0000-0000-0000-000000000000"},"RuntimeContextRevision":"runtime-v1","CounterCapability":{"Provider":"","Transport":1,"SecurityIdentity":[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0],"Retention":1,"TokenizerRev":"exact-v1","Quality":2},"InferenceCapability":{"Provider":"","Transport":1,"SecurityIdentity":[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0],"Retention":1}}"#;
 
 /// An input wire around a transcript (the messages, comma-separated, without brackets).
 fn wire(messages: &[u8]) -> Vec<u8> {
@@ -339,7 +318,7 @@ fn nesting_in_tool_use_input() {
         let (rc, usage) = measure(|| validate(&doc));
         assert_eq!(rc, 100, "10^6 nesting is a J5.2 error: wire");
         within("input: 10^6-deep tool_use input (validate)", doc.len(), usage, WIRE_SLACK);
-        let (rc, usage) = measure(|| parse(&doc).err());
+        let (rc, usage) = measure(|| Input::parse(&doc).err());
         assert_eq!(rc, Some(100));
         within("input: 10^6-deep tool_use input (parse)", doc.len(), usage, WIRE_SLACK);
         let shallow = wire(&tool_use(&nested(20_000, objects)));
@@ -355,7 +334,7 @@ fn nesting_at_the_limit_in_tool_use_input() {
     // transcript, message, blocks, block, input), so 9995 more levels reach exactly 10000.
     for objects in [false, true] {
         let doc = wire(&tool_use(&nested(9995, objects)));
-        let (handle, usage) = measure(|| parse(&doc));
+        let (handle, usage) = measure(|| Input::parse(&doc));
         let handle = handle.unwrap_or_else(|rc| panic!("10000 levels are accepted (J5.2), got {rc}"));
         within("input: 10000-deep document (parse)", doc.len(), usage, 2 * doc.len() + WIRE_SLACK);
         let n = encoded_len(&handle, u64::MAX);
@@ -423,7 +402,7 @@ fn nesting_in_summaries() {
 #[test]
 fn many_keys_in_a_raw_value() {
     let doc = wire(&tool_use(&many_keys(KEYS, false)));
-    let (handle, usage) = measure(|| parse(&doc));
+    let (handle, usage) = measure(|| Input::parse(&doc));
     let handle = handle.unwrap_or_else(|rc| panic!("10^5 distinct keys are fine, got {rc}"));
     within("input: 10^5 keys in a raw value (parse)", doc.len(), usage, 2 * doc.len() + PER_KEY * KEYS + WIRE_SLACK);
     let n = encoded_len(&handle, u64::MAX);
@@ -506,7 +485,7 @@ fn check_big_transcript(size: usize) {
     let (rc, usage) = measure(|| validate(&doc));
     assert_eq!(rc, 0);
     within("input: large transcript (validate)", doc.len(), usage, 2 * doc.len() + WIRE_SLACK);
-    let (handle, usage) = measure(|| parse(&doc));
+    let (handle, usage) = measure(|| Input::parse(&doc));
     let handle = handle.unwrap();
     within("input: large transcript (parse)", doc.len(), usage, 2 * doc.len() + WIRE_SLACK);
 
@@ -531,7 +510,7 @@ fn check_big_transcript(size: usize) {
 
 fn check_big_reply(size: usize) {
     let doc = wire(br#"{"role":"user","blocks":[{"type":"text","text":"hi"}]}"#);
-    let handle = parse(&doc).unwrap();
+    let handle = Input::parse(&doc).unwrap();
     // The summary as a JSON string: `"` needs no escape in XML text, so escape only the newlines
     // (and the entity's `&` is plain in JSON).
     let xml = big_summary(size);

@@ -6,23 +6,18 @@
 //! (`cargo test --release --test wire_huge`, or `--include-ignored`); each has a 8 MB variant that
 //! runs everywhere.
 
-use std::ptr;
-
-use loopcompact::ffi::*;
-
-const OK: i32 = 0;
-const BUFFER_TOO_SMALL: i32 = 2;
-const WIRE: i32 = 100;
-const TRANSCRIPT: i32 = 104;
-const MAX_TOKENS: i32 = 105;
-const TOO_LARGE: i32 = 110;
+use testkit::abi::Input;
+use testkit::spec::STUB;
+use testkit::status::{
+    LC_INPUT_MAX_SUMMARY_TOKENS as MAX_TOKENS, LC_INPUT_TOO_LARGE as TOO_LARGE, LC_INPUT_TRANSCRIPT as TRANSCRIPT,
+    LC_INPUT_WIRE as WIRE, LC_OK as OK,
+};
 
 const MB: usize = 1 << 20;
 const FULL: usize = 100 * MB;
 const SMALL: usize = 8 * MB;
 
 const HEAD: &str = r#"{"version":1,"basis":{"revision":3,"through_event_id":"7c9e6679-7425-40de-944b-e07fc1f90ae7"},"model":{"provider":"provider","model":"model"},"request_fingerprint":"0102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f20","transcript":"#;
-const STUB: &str = "[old tool result omitted for compaction]";
 
 /// The canonical template (E7.2) around a transcript written by `transcript`.
 fn doc(max_summary_tokens: &str, transcript: impl FnOnce(&mut Vec<u8>)) -> Vec<u8> {
@@ -92,49 +87,21 @@ fn stub_message(i: usize) -> String {
 
 const GO_ON: &str = r#"{"role":"user","blocks":[{"type":"text","text":"go on"}]}"#;
 
-struct Handle(*mut lc_compaction_input);
-
-impl Drop for Handle {
-    fn drop(&mut self) {
-        unsafe { lc_compaction_input_free(self.0) };
-    }
-}
-
-fn parse(wire: &[u8]) -> (i32, Option<Handle>) {
-    let mut raw = ptr::null_mut();
-    let rc = unsafe { lc_compaction_input_parse(wire.as_ptr(), wire.len(), &mut raw) };
-    (rc, (!raw.is_null()).then_some(Handle(raw)))
-}
-
 fn validate(wire: &[u8]) -> i32 {
-    unsafe { lc_compaction_input_validate(wire.as_ptr(), wire.len()) }
-}
-
-fn encode(h: &Handle, max: u64) -> Result<Vec<u8>, i32> {
-    let mut len = 0usize;
-    let rc = unsafe { lc_compaction_input_encode_within(h.0, max, ptr::null_mut(), 0, &mut len) };
-    if rc != BUFFER_TOO_SMALL {
-        return Err(rc);
-    }
-    let mut buf = vec![0u8; len];
-    let rc = unsafe { lc_compaction_input_encode_within(h.0, max, buf.as_mut_ptr(), buf.len(), &mut len) };
-    assert_eq!(rc, OK);
-    Ok(buf)
+    testkit::abi::input_validate(wire)
 }
 
 fn check_one_block(size: usize) {
     let wire = one_block(size);
     assert!(wire.len() >= size);
     assert_eq!(validate(&wire), OK);
-    let (rc, h) = parse(&wire);
-    assert_eq!(rc, OK);
-    let h = h.unwrap();
+    let h = Input::parse(&wire).unwrap();
     // The input is canonical already, so S is the input (F7.2).
-    let s = encode(&h, u64::MAX).unwrap();
+    let s = h.encode(u64::MAX).unwrap();
     assert!(s == wire, "canonical encoding differs from the canonical input");
-    assert!(encode(&h, wire.len() as u64).unwrap() == wire);
+    assert!(h.encode(wire.len() as u64).unwrap() == wire);
     // A user message is never stubbed (F7.5).
-    assert_eq!(encode(&h, wire.len() as u64 - 1), Err(TOO_LARGE));
+    assert_eq!(h.encode(wire.len() as u64 - 1), Err(TOO_LARGE));
     drop(h);
     // The last character of the text: a stray byte is transcript (step 5), a raw control byte wire
     // (J5.1, step 1).
@@ -152,10 +119,8 @@ fn check_many_messages(size: usize) {
     let wire = many_messages(pairs, 0, GO_ON);
     assert!(wire.len() >= size);
     assert_eq!(validate(&wire), OK);
-    let (rc, h) = parse(&wire);
-    assert_eq!(rc, OK);
-    let h = h.unwrap();
-    let s = encode(&h, u64::MAX).unwrap();
+    let h = Input::parse(&wire).unwrap();
+    let s = h.encode(u64::MAX).unwrap();
     assert!(s == wire, "canonical encoding differs from the canonical input");
     // F7.3 by hand: oldest first, each stub shrinks the encoding by the difference of the two
     // message encodings; stop at the first length under the limit.
@@ -166,13 +131,13 @@ fn check_many_messages(size: usize) {
         current -= tool_message(stubbed).len() - stub_message(stubbed).len();
         stubbed += 1;
     }
-    let fitted = encode(&h, half as u64).unwrap();
+    let fitted = h.encode(half as u64).unwrap();
     assert_eq!(fitted.len(), current);
     assert!(fitted == many_messages(pairs, stubbed, GO_ON), "fitted bytes differ from {stubbed} stubs");
     // With every tool message stubbed, one byte less is too large (F7.4).
     let all = many_messages(pairs, pairs, GO_ON);
-    assert_eq!(encode(&h, all.len() as u64 - 1), Err(TOO_LARGE));
-    assert!(encode(&h, all.len() as u64).unwrap() == all);
+    assert_eq!(h.encode(all.len() as u64 - 1), Err(TOO_LARGE));
+    assert!(h.encode(all.len() as u64).unwrap() == all);
 }
 
 /// `base` (ending in `GO_ON],"max_summary_tokens":32}`) with another last message and budget.
@@ -202,7 +167,7 @@ fn check_error_at_the_end(size: usize) {
     for (last, max, expect) in bad_last {
         let bad = with_tail(&wire, last, max);
         assert_eq!(validate(&bad), expect, "last message {last}, max_summary_tokens {max}");
-        assert_eq!(parse(&bad).0, expect);
+        assert_eq!(Input::parse(&bad).err(), Some(expect));
     }
     // Invalid UTF-8 in the last string of the transcript (step 5) and in the last byte (step 1).
     let mut utf8 = wire.clone();

@@ -7,11 +7,7 @@
 use std::hint::black_box;
 
 use loopcompact::wire::CompactionInput;
-
-#[path = "../../tests/summary_corpus/mod.rs"]
-mod summary_corpus;
-#[path = "../../tests/wire_corpus/mod.rs"]
-mod wire_corpus;
+use testkit::corpus::{summary as summary_corpus, wire as wire_corpus};
 
 const FINGERPRINT_DOC: &str = include_str!("../../examples/data/fingerprint_valid.json");
 

@@ -1,16 +1,12 @@
 //! Peak heap of the main entry points, measured with a counting global allocator (used by
 //! `scripts/bench`; the bounds are asserted in `tests/resource_bounds.rs` and
-//! `tests/summary_no_alloc.rs`).
+//! `tests/summary/no_alloc.rs`).
 
 use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicUsize, Ordering::Relaxed};
 
 use loopcompact::wire::CompactionInput;
-
-#[path = "../../tests/summary_corpus/mod.rs"]
-mod summary_corpus;
-#[path = "../../tests/wire_corpus/mod.rs"]
-mod wire_corpus;
+use testkit::corpus::{summary as summary_corpus, wire as wire_corpus};
 
 struct Counting;
 static CURRENT: AtomicUsize = AtomicUsize::new(0);

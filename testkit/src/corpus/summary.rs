@@ -1,7 +1,6 @@
 //! Deterministic valid summaries for the summary grammar's tests and benchmark (SPEC §4): prose
 //! paragraphs with newlines, a few `&amp;`/`&lt;` references and some non-ASCII (é, —, “ ”) in the
 //! five sections, about one rare character per 150 bytes.
-#![allow(dead_code)]
 
 const PLAIN: &[&str] = &[
     "the",

@@ -9,7 +9,7 @@ const EVENT_ID: &str = "7c9e6679-7425-40de-944b-e07fc1f90ae7";
 /// A deterministic pseudo-random generator (xorshift) so the inputs are the same on every run.
 pub struct Rng(pub u64);
 impl Rng {
-    pub fn next(&mut self) -> u64 {
+    pub fn next_u64(&mut self) -> u64 {
         self.0 ^= self.0 << 13;
         self.0 ^= self.0 >> 7;
         self.0 ^= self.0 << 17;
@@ -57,16 +57,16 @@ const WORDS: &[&str] = &[
 pub fn prose(rng: &mut Rng, bytes: usize) -> String {
     let mut s = String::new();
     while s.len() < bytes {
-        let w = WORDS[(rng.next() % WORDS.len() as u64) as usize];
+        let w = WORDS[(rng.next_u64() % WORDS.len() as u64) as usize];
         s.push_str(w);
-        s.push_str(if rng.next().is_multiple_of(12) { "\\n" } else { " " });
+        s.push_str(if rng.next_u64().is_multiple_of(12) { "\\n" } else { " " });
     }
     s
 }
 
 pub fn base64_blob(rng: &mut Rng, bytes: usize) -> String {
     const A: &[u8] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-    (0..bytes / 4 * 4).map(|_| A[(rng.next() % 64) as usize] as char).collect()
+    (0..bytes / 4 * 4).map(|_| A[(rng.next_u64() % 64) as usize] as char).collect()
 }
 
 /// A realistic transcript of about `target` bytes: user turns, assistant turns with thinking,
@@ -83,8 +83,8 @@ pub fn transcript_wire(target: usize) -> Vec<u8> {
                 r#"{{"role":"assistant","blocks":[{{"type":"thinking","thinking":"{}","signature":"sig{turn}"}},{{"type":"text","text":"{}"}},{{"type":"tool_use","id":"call_{turn}","name":"run","input":{{"cmd":"cargo test --release","cwd":"/work","env":{{"RUST_LOG":"debug"}},"args":[1,2.5,true,null]}}}}],"usage":{{"input_tokens":{},"output_tokens":{}}}}}"#,
                 prose(&mut rng, 900),
                 prose(&mut rng, 300),
-                rng.next() % 100_000,
-                rng.next() % 4_000
+                rng.next_u64() % 100_000,
+                rng.next_u64() % 4_000
             ),
             2 => format!(
                 r#"{{"role":"tool","blocks":[{{"type":"tool_result","tool_use_id":"call_{}","content":[{{"type":"text","text":"{}"}}],"is_error":false}}],"tool_use_id":"call_{}","is_error":false}}"#,
