@@ -23,7 +23,7 @@ VECTORS = ROOT / "tests" / "vectors"
 SHARED = ROOT.parent / "shared" / "vectors"
 DATA = ROOT / "examples" / "data"
 
-# Must match QUALITIES in fuzz/src/lib.rs: one byte selects one.
+# Must match QUALITIES in testkit/src/fuzz/policy.rs: one byte selects one.
 QUALITIES = [0, 1, 2, 3, -1, 4, 256, 257, 258, 259, -(2**31), 2**31 - 1]
 
 

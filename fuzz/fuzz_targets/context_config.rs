@@ -1,7 +1,7 @@
 //! `lc_context_config_validate` (SPEC §8.3).
-//! (invariants: `loopcompact_fuzz::target_context_config`).
+//! (invariants: `testkit::fuzz::target_context_config`).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| loopcompact_fuzz::target_context_config(data));
+fuzz_target!(|data: &[u8]| testkit::fuzz::target_context_config(data));

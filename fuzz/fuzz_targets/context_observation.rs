@@ -1,7 +1,7 @@
 //! `lc_context_observation_validate` (SPEC §8.2).
-//! (invariants: `loopcompact_fuzz::target_context_observation`).
+//! (invariants: `testkit::fuzz::target_context_observation`).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| loopcompact_fuzz::target_context_observation(data));
+fuzz_target!(|data: &[u8]| testkit::fuzz::target_context_observation(data));

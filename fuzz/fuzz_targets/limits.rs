@@ -1,7 +1,7 @@
 //! `lc_context_limits_resolve`, `lc_occupancy_basis_points`, `lc_pressure_level` and
-//! (invariants: `loopcompact_fuzz::target_limits`).
+//! (invariants: `testkit::fuzz::target_limits`).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| loopcompact_fuzz::target_limits(data));
+fuzz_target!(|data: &[u8]| testkit::fuzz::target_limits(data));

@@ -1,7 +1,7 @@
 //! `lc_request_fingerprint` (SPEC §10).
-//! (invariants: `loopcompact_fuzz::target_request_fingerprint`).
+//! (invariants: `testkit::fuzz::target_request_fingerprint`).
 #![no_main]
 
 use libfuzzer_sys::fuzz_target;
 
-fuzz_target!(|data: &[u8]| loopcompact_fuzz::target_request_fingerprint(data));
+fuzz_target!(|data: &[u8]| testkit::fuzz::target_request_fingerprint(data));

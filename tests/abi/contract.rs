@@ -1,74 +1,18 @@
 //! The boundary contract of the C ABI (SPEC §1, §2 meta functions, §3, A3.1–A3.3), called through the
 //! `extern "C"` functions of the rlib. The status table is checked against a literal copy of SPEC §3
-//! written here by hand: the spec, not the implementation, is the oracle.
+//! written by hand (`testkit::status::SPEC_STATUS_TABLE`): the spec, not the implementation, is the
+//! oracle.
 
 use std::collections::BTreeSet;
-use std::ffi::{CStr, c_char};
+use std::ffi::CStr;
 use std::ptr;
 
 use loopcompact::Status;
-use loopcompact::ffi::{
-    lc_abi_version, lc_status_message, lc_status_name, lc_status_reason, lc_summary_xml_validate, lc_version,
+use loopcompact::ffi::{lc_abi_version, lc_summary_xml_validate, lc_version};
+use testkit::status::{
+    LC_ERR_LENGTH_OVERFLOW, LC_ERR_NULL_ARGUMENT, LC_OK, LC_SUMMARY_XML_ROOT, LC_SUMMARY_XML_SYNTAX, SPEC_STATUS_TABLE,
+    SUMMARY_CODES, in_set, message, name, reason,
 };
-
-/// SPEC §3, copied from the spec text: (value, name, reason string).
-const SPEC_STATUS_TABLE: &[(i32, &str, &str)] = &[
-    (0, "LC_OK", ""),
-    (1, "LC_ERR_NULL_ARGUMENT", ""),
-    (2, "LC_ERR_BUFFER_TOO_SMALL", ""),
-    (3, "LC_ERR_LENGTH_OVERFLOW", ""),
-    (99, "LC_ERR_PANIC", ""),
-    (100, "LC_INPUT_WIRE", "wire"),
-    (101, "LC_INPUT_BASIS", "basis"),
-    (102, "LC_INPUT_MODEL", "model"),
-    (103, "LC_INPUT_REQUEST_FINGERPRINT", "request_fingerprint"),
-    (104, "LC_INPUT_TRANSCRIPT", "transcript"),
-    (105, "LC_INPUT_MAX_SUMMARY_TOKENS", "max_summary_tokens"),
-    (110, "LC_INPUT_TOO_LARGE", "too_large"),
-    (200, "LC_SUMMARY_WIRE", "wire"),
-    (201, "LC_SUMMARY_IDENTITY", "identity"),
-    (202, "LC_SUMMARY_OUTPUT_SHAPE", "output_shape"),
-    (203, "LC_SUMMARY_BYTE_LIMIT", "byte_limit"),
-    (204, "LC_SUMMARY_TOKEN_USAGE", "token_usage"),
-    (205, "LC_SUMMARY_TOKEN_LIMIT", "token_limit"),
-    (206, "LC_SUMMARY_XML_SYNTAX", "xml_syntax"),
-    (207, "LC_SUMMARY_XML_ROOT", "xml_root"),
-    (208, "LC_SUMMARY_XML_STRUCTURE", "xml_structure"),
-    (209, "LC_SUMMARY_XML_CONTENT", "xml_content"),
-    (250, "LC_SUMMARY_TOO_LARGE", "summary_too_large"),
-    (300, "LC_POLICY_WIRE", "wire"),
-    (301, "LC_POLICY_COUNTER_POLICY", "CounterPolicy"),
-    (302, "LC_POLICY_COMPACT_AT", "CompactAt"),
-    (303, "LC_POLICY_REARM_BELOW", "RearmBelow"),
-    (304, "LC_POLICY_RESERVED_OUTPUT", "ReservedOutput"),
-    (305, "LC_POLICY_SAFETY_MARGIN", "SafetyMargin"),
-    (306, "LC_POLICY_MAX_SUMMARY_TOKENS", "MaxSummaryTokens"),
-    (307, "LC_POLICY_COUNT_TIMEOUT", "CountTimeout"),
-    (308, "LC_POLICY_HUSTLE", "Hustle"),
-    (320, "LC_OBSERVATION_WIRE", "wire"),
-    (321, "LC_OBSERVATION_RESERVED_OUTPUT", "ReservedOutput"),
-    (322, "LC_OBSERVATION_SAFETY_MARGIN", "SafetyMargin"),
-    (323, "LC_OBSERVATION_COUNT_TIMEOUT", "CountTimeout"),
-    (340, "LC_CONTEXT_WIRE", "wire"),
-    (341, "LC_CONTEXT_CONFLICTING_POLICY", "conflicting_context_policy"),
-    (342, "LC_CONTEXT_MISSING_COUNTER", "missing_context_counter"),
-    (343, "LC_CONTEXT_MISSING_INFERENCE_CAPABILITY", "missing_inference_capability"),
-    (344, "LC_CONTEXT_MISSING_POLICY", "missing_context_policy"),
-    (345, "LC_CONTEXT_INVALID_COUNTER", "invalid_context_counter"),
-    (346, "LC_CONTEXT_INVALID_INFERENCE_CAPABILITY", "invalid_inference_capability"),
-    (347, "LC_CONTEXT_INCOMPATIBLE_COUNTER", "incompatible_context_counter"),
-    (360, "LC_LIMITS_UNKNOWN", "context_limit_unknown"),
-    (361, "LC_OCCUPANCY_ZERO_LIMIT", "occupancy_zero_limit"),
-    (400, "LC_FINGERPRINT_WIRE", "wire"),
-    (401, "LC_FINGERPRINT_SYSTEM_REVISION", "SystemRevision"),
-    (402, "LC_FINGERPRINT_TOOL_POLICY_REVISION", "ToolPolicyRevision"),
-    (403, "LC_FINGERPRINT_RUNTIME_CONTEXT_REVISION", "RuntimeContextRevision"),
-    (404, "LC_FINGERPRINT_MODEL", "Model"),
-    (405, "LC_FINGERPRINT_BASIS", "Basis"),
-    (406, "LC_FINGERPRINT_COUNTER_CAPABILITY", "CounterCapability"),
-    (407, "LC_FINGERPRINT_INFERENCE_CAPABILITY", "InferenceCapability"),
-    (408, "LC_FINGERPRINT_ENCODING", "Encoding"),
-];
 
 /// The codes whose reason is `""` (SPEC §2: LC_OK and the boundary errors).
 const EMPTY_REASON: &[i32] = &[0, 1, 2, 3, 99];
@@ -78,35 +22,8 @@ const EMPTY_REASON: &[i32] = &[0, 1, 2, 3, 99];
 const UNKNOWN_CODES: &[i32] =
     &[-1, -99, 4, 5, 98, 106, 109, 111, 199, 210, 249, 251, 309, 324, 348, 362, 409, 999, 1000, i32::MIN, i32::MAX];
 
-const LC_OK: i32 = 0;
-const LC_ERR_NULL_ARGUMENT: i32 = 1;
-const LC_ERR_LENGTH_OVERFLOW: i32 = 3;
-const LC_SUMMARY_XML_SYNTAX: i32 = 206;
-const LC_SUMMARY_XML_ROOT: i32 = 207;
-/// The codes `lc_summary_xml_validate` may reject content with (A3.9).
-const XML_CODES: &[i32] = &[206, 207, 208, 209];
-
-/// A NUL-terminated static string from the C ABI: non-NULL, UTF-8, returned again on a second call.
-fn c_string(get: extern "C" fn(i32) -> *const c_char, code: i32) -> &'static str {
-    let p = get(code);
-    assert!(!p.is_null(), "NULL string for code {code}");
-    assert_eq!(p, get(code), "code {code}: a second call returned a different pointer (not static)");
-    // SAFETY: the C ABI returns static NUL-terminated strings (checked non-NULL above).
-    unsafe { CStr::from_ptr(p) }.to_str().unwrap_or_else(|e| panic!("code {code}: not UTF-8: {e}"))
-}
-
-fn name(code: i32) -> &'static str {
-    c_string(lc_status_name, code)
-}
-
-fn reason(code: i32) -> &'static str {
-    c_string(lc_status_reason, code)
-}
-
-fn message(code: i32) -> &'static str {
-    c_string(lc_status_message, code)
-}
-
+/// `lc_summary_xml_validate` on a slice: a pointer to the bytes, also when there are none (a
+/// non-NULL pointer to zero bytes, the empty buffer's other shape besides `(NULL, 0)`).
 fn validate(bytes: &[u8]) -> i32 {
     // SAFETY: a live slice.
     unsafe { lc_summary_xml_validate(bytes.as_ptr(), bytes.len()) }
@@ -224,7 +141,7 @@ fn invalid_utf8_gets_a_status() {
     ];
     for input in inputs {
         let rc = validate(input);
-        assert!(XML_CODES.contains(&rc), "{input:?}: got {rc} {}", name(rc));
+        assert!(in_set(rc, SUMMARY_CODES), "{input:?}: got {rc} {}", name(rc));
     }
 }
 

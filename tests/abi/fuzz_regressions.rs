@@ -1,6 +1,6 @@
 //! Fuzzing, replayed in `cargo test`: every input under `fuzz/seeds/<target>/` goes through the same
-//! target body, with the same invariants, as under libFuzzer (`fuzz/src/lib.rs` is included here as
-//! a module, so there is one copy of the invariants).
+//! target body, with the same invariants, as under libFuzzer (both call `testkit::fuzz`, so there is
+//! one copy of the invariants).
 //!
 //! The committed seeds are a hand-picked set, one per outcome each target reached in its 10-minute
 //! runs: the smallest corpus input for every status (and, for `input_parse`, for "fits as is",
@@ -8,10 +8,10 @@
 //! found later goes into `fuzz/seeds/<target>/` under a name that says what it was, and becomes a
 //! regression test here and a seed there. No fuzz run has found a crash so far.
 
-#[path = "../fuzz/src/lib.rs"]
-mod fuzz;
-
 use std::path::Path;
+
+use testkit::fuzz;
+use testkit::status::{SUMMARY_CODES, check_status};
 
 /// Runs `target` on every seed of `fuzz/seeds/<name>/`; a failing seed is named in the panic.
 fn replay(name: &str, target: fn(&[u8])) {
@@ -75,6 +75,6 @@ fn limits() {
 /// input whose status cannot be in its set, so that a silently passing harness is noticed).
 #[test]
 fn a_broken_invariant_is_reported() {
-    let result = std::panic::catch_unwind(|| fuzz::check_status("lc_summary_xml_validate", 100, fuzz::SUMMARY_CODES));
+    let result = std::panic::catch_unwind(|| check_status("lc_summary_xml_validate", 100, SUMMARY_CODES));
     assert!(result.is_err(), "check_status accepted a status outside the set");
 }
