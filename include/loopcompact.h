@@ -63,6 +63,8 @@
 #define LC_ERR_BUFFER_TOO_SMALL 2
 /** 3 (reason ""): An input length is larger than isize::MAX. */
 #define LC_ERR_LENGTH_OVERFLOW 3
+/** 4 (reason ""): An integer argument is outside the values its function documents. */
+#define LC_ERR_INVALID_ARGUMENT 4
 /** 99 (reason ""): Internal error: the library caught a panic; please report it. */
 #define LC_ERR_PANIC 99
 /** 100 (reason "wire"): The compaction input is not a well-formed version 1 wire document. */
@@ -216,6 +218,82 @@
 #define LC_FINGERPRINT_LEN 32
 
 /**
+ * `lc_diagnostic.offset` when no offset is known.
+ */
+#define LC_OFFSET_UNKNOWN 18446744073709551615ull
+
+/**
+ * `lc_diagnostic.limit` and `.actual` when the failure is not a byte or token limit.
+ */
+#define LC_LIMIT_UNKNOWN 18446744073709551615ull
+
+/**
+ * Size of `lc_diagnostic.location`, its terminating NUL included.
+ */
+#define LC_LOCATION_CAP 128
+
+/**
+ * Status class (SPEC C13.3, `lc_status_class`): `LC_OK`.
+ */
+#define LC_CLASS_OK 0
+
+/**
+ * Status class: a new attempt by the summariser can fix it (grammar, content, byte and token
+ * limits); send `lc_retry_message` with the next try.
+ */
+#define LC_CLASS_RETRY 1
+
+/**
+ * Status class: this result can never be used, and retrying the same request will not help.
+ */
+#define LC_CLASS_DISCARD 2
+
+/**
+ * Status class: the host's own document, policy or call is wrong.
+ */
+#define LC_CLASS_HOST 3
+
+/**
+ * Status class: a bug in the library (`LC_ERR_PANIC`).
+ */
+#define LC_CLASS_BUG 4
+
+/**
+ * Summary section (`lc_diagnostic.section`, `lc_summary_section_text`): none.
+ */
+#define LC_SECTION_NONE 0
+
+/**
+ * Summary section: `goal`.
+ */
+#define LC_SECTION_GOAL 1
+
+/**
+ * Summary section: `constraints`.
+ */
+#define LC_SECTION_CONSTRAINTS 2
+
+/**
+ * Summary section: `decisions`.
+ */
+#define LC_SECTION_DECISIONS 3
+
+/**
+ * Summary section: `state`.
+ */
+#define LC_SECTION_STATE 4
+
+/**
+ * Summary section: `open_items`.
+ */
+#define LC_SECTION_OPEN_ITEMS 5
+
+/**
+ * Summary section: the root element `conversation_summary`, outside any section.
+ */
+#define LC_SECTION_ROOT 6
+
+/**
  * A validated compaction input (opaque, immutable, shareable between threads). Created by
  * `lc_compaction_input_parse`, released by `lc_compaction_input_free`.
  */
@@ -262,6 +340,81 @@ typedef struct lc_resolved_limits {
    */
   uint64_t input_limit;
 } lc_resolved_limits;
+
+/**
+ * Where and what of a failure (SPEC §13, C13.2). The caller allocates it and sets `struct_size`
+ * to `sizeof(lc_diagnostic)`; the library writes only the fields that lie within `struct_size`,
+ * so fields can be added at the end later without breaking older callers. Nothing in it comes
+ * from the input: numbers, static strings and a path of layout names.
+ */
+typedef struct lc_diagnostic {
+  /**
+   * Set by the caller: `sizeof(lc_diagnostic)`. Never written by the library.
+   */
+  size_t struct_size;
+  /**
+   * The status, the same the function returns.
+   */
+  lc_status status;
+  /**
+   * `LC_CLASS_*`: what to do next (`lc_status_class(status)`).
+   */
+  int32_t status_class;
+  /**
+   * `LC_SECTION_*`: the summary section whose content holds the problem, or the section that
+   * was expected there; `LC_SECTION_NONE` otherwise.
+   */
+  int32_t section;
+  /**
+   * Bytes into the checked buffer (for a summary inside a reply: into the decoded summary
+   * text); `LC_OFFSET_UNKNOWN` when there is none.
+   */
+  uint64_t offset;
+  /**
+   * 1-based line of `offset` (lines end at LF); 0 when unknown.
+   */
+  uint64_t line;
+  /**
+   * 1-based column of `offset`, in Unicode scalar values from the line's start; 0 when unknown.
+   */
+  uint64_t column;
+  /**
+   * For byte and token limits: the limit; `LC_LIMIT_UNKNOWN` otherwise.
+   */
+  uint64_t limit;
+  /**
+   * For byte and token limits: the measured value; `LC_LIMIT_UNKNOWN` otherwise.
+   */
+  uint64_t actual;
+  /**
+   * The SPEC rule id, e.g. `"X4.17"`, `""` when none: static, never NULL once written.
+   */
+  const char *rule;
+  /**
+   * What the rule expected, e.g. `"<constraints>"`, `"non-blank text"`, `"a JSON string"`, or
+   * `""`: static, never NULL once written.
+   */
+  const char *expected;
+  /**
+   * NUL-terminated path of layout names and indices: `transcript[3].blocks[0].type`,
+   * `summary`, `Model.BaseURL`, or `""` for the document itself.
+   */
+  char location[LC_LOCATION_CAP];
+} lc_diagnostic;
+
+/**
+ * A byte span of a buffer (`lc_summary_sections`).
+ */
+typedef struct lc_span {
+  /**
+   * Offset of the first byte.
+   */
+  size_t offset;
+  /**
+   * Length in bytes.
+   */
+  size_t len;
+} lc_span;
 
 #ifdef __cplusplus
 extern "C" {
@@ -502,6 +655,128 @@ lc_status lc_replacement_check(uint64_t input_tokens, uint64_t input_limit);
  * `out` is valid for writes of `LC_FINGERPRINT_LEN` bytes and does not overlap `json`.
  */
 lc_status lc_request_fingerprint(const uint8_t *json, size_t json_len, uint8_t *out);
+
+/**
+ * `lc_summary_xml_validate` with a diagnosis (SPEC C13.4): the same return value for every input,
+ * and, when `diag` is not NULL, `*diag` filled (`struct_size` set by the caller). On `LC_OK` the
+ * diagnosis says so, with `LC_OFFSET_UNKNOWN` and empty strings.
+ *
+ * # Safety
+ * As `lc_summary_xml_validate`; `diag` is NULL or an `lc_diagnostic` whose `struct_size` the
+ * caller set, writable for that many bytes.
+ */
+lc_status lc_summary_xml_diagnose(const uint8_t *xml, size_t xml_len, struct lc_diagnostic *diag);
+
+/**
+ * `lc_compaction_input_validate` with a diagnosis (SPEC C13.4); see `lc_summary_xml_diagnose`.
+ * `location` is the path of the failing value, e.g. `transcript[3].blocks[0].type`.
+ *
+ * # Safety
+ * As `lc_compaction_input_validate`; `diag` as for `lc_summary_xml_diagnose`.
+ */
+lc_status lc_compaction_input_diagnose(const uint8_t *wire, size_t wire_len, struct lc_diagnostic *diag);
+
+/**
+ * `lc_compaction_output_validate` with a diagnosis (SPEC C13.4): the same arguments and return
+ * value (the summary is written on `LC_OK` as there). A failure of the summary itself has
+ * `location` `summary` and offsets into the decoded summary text; byte and token limits fill
+ * `limit` and `actual`.
+ *
+ * # Safety
+ * As `lc_compaction_output_validate`; `diag` as for `lc_summary_xml_diagnose`.
+ */
+lc_status lc_compaction_output_diagnose(const struct lc_compaction_input *input, const uint8_t *output, size_t output_len, uint64_t output_tokens, uint64_t max_output_bytes, uint8_t *summary_buf, size_t summary_cap, size_t *summary_len, struct lc_diagnostic *diag);
+
+/**
+ * `lc_compaction_policy_validate` with a diagnosis (SPEC C13.4): `location` is the failing field
+ * (`RearmBelow`) or the JSON error's path.
+ *
+ * # Safety
+ * As `lc_compaction_policy_validate`; `diag` as for `lc_summary_xml_diagnose`.
+ */
+lc_status lc_compaction_policy_diagnose(const uint8_t *json, size_t json_len, int32_t counter_quality, struct lc_diagnostic *diag);
+
+/**
+ * `lc_context_observation_validate` with a diagnosis (SPEC C13.4).
+ *
+ * # Safety
+ * As `lc_context_observation_validate`; `diag` as for `lc_summary_xml_diagnose`.
+ */
+lc_status lc_context_observation_diagnose(const uint8_t *json, size_t json_len, int32_t counter_quality, struct lc_diagnostic *diag);
+
+/**
+ * `lc_context_config_validate` with a diagnosis (SPEC C13.4): `location` names the option or
+ * capability (`CounterCapability`) or the nested policy's field (`Compaction.RearmBelow`).
+ *
+ * # Safety
+ * As `lc_context_config_validate`; `diag` as for `lc_summary_xml_diagnose`.
+ */
+lc_status lc_context_config_diagnose(const uint8_t *json, size_t json_len, struct lc_diagnostic *diag);
+
+/**
+ * `lc_request_fingerprint` with a diagnosis (SPEC C13.4): the same arguments and return value
+ * (the digest is written on `LC_OK`); `location` names the failing field (`Model.BaseURL`).
+ *
+ * # Safety
+ * As `lc_request_fingerprint`; `diag` as for `lc_summary_xml_diagnose`.
+ */
+lc_status lc_request_fingerprint_diagnose(const uint8_t *json, size_t json_len, uint8_t *out, struct lc_diagnostic *diag);
+
+/**
+ * What a host does next about `code` (SPEC C13.3): `LC_CLASS_OK`, `LC_CLASS_RETRY` (a new
+ * attempt by the summariser can fix it), `LC_CLASS_DISCARD` (this result can never be used),
+ * `LC_CLASS_HOST` (the host's own document, policy or call is wrong; also for a value not in the
+ * status table), `LC_CLASS_BUG` (`LC_ERR_PANIC`).
+ */
+int32_t lc_status_class(lc_status code);
+
+/**
+ * Writes a short message to the summariser about the failure `diag` describes (SPEC C13.5):
+ * what was wrong, where (line, column, section) and the rules it broke, built only from static
+ * text, numbers and grammar names; for a status whose class is not `LC_CLASS_RETRY`, that no
+ * retry is useful. UTF-8, not NUL-terminated. Two-call pattern (`*out_len`).
+ *
+ * Only `status`, `section`, `line`, `column`, `limit`, `actual`, `rule` and `expected` are read,
+ * within `struct_size`; a `rule` or `expected` that is not one of the library's own strings is
+ * left out of the message.
+ *
+ * # Safety
+ * `diag` is an `lc_diagnostic` filled by a `_diagnose` function (or with `rule` and `expected`
+ * NULL or NUL-terminated strings), readable for `struct_size` bytes; `buf`/`buf_cap`/`out_len`
+ * as in the two-call pattern.
+ */
+lc_status lc_retry_message(const struct lc_diagnostic *diag, uint8_t *buf, size_t buf_cap, size_t *out_len);
+
+/**
+ * The instructions for the summariser (SPEC C13.6): the system prompt a host sends with the
+ * input: the exact element structure, the escaping rules, what is not allowed, and one complete
+ * example summary that passes `lc_summary_xml_validate`. Static, NUL-terminated, never NULL.
+ */
+const char *lc_summary_instructions(void);
+
+/**
+ * The byte span of each section's raw (escaped) content of a valid summary, in section order,
+ * written to `out[0]` (goal) … `out[4]` (open_items) (SPEC C13.7). An empty or self-closing
+ * section has length 0 at the position after its start tag. For an invalid summary, the status
+ * `lc_summary_xml_validate` gives, and `out` is not written.
+ *
+ * # Safety
+ * `xml` as for `lc_summary_xml_validate`; `out` is NULL (→ `LC_ERR_NULL_ARGUMENT`) or valid for
+ * writes of 5 `lc_span`s.
+ */
+lc_status lc_summary_sections(const uint8_t *xml, size_t xml_len, struct lc_span *out);
+
+/**
+ * The text of one section (`LC_SECTION_GOAL` … `LC_SECTION_OPEN_ITEMS`) of a valid summary as
+ * Go's `encoding/xml` delivers it: references resolved, CR LF and a lone CR as LF (SPEC C13.8).
+ * UTF-8, not NUL-terminated; two-call pattern. An empty section is `LC_OK` with `*out_len` 0.
+ * `LC_ERR_INVALID_ARGUMENT` for a `section` that is not one of the five; the validation status
+ * for an invalid summary.
+ *
+ * # Safety
+ * `xml` as for `lc_summary_xml_validate`; `buf`/`buf_cap`/`out_len` as in the two-call pattern.
+ */
+lc_status lc_summary_section_text(const uint8_t *xml, size_t xml_len, int32_t section, uint8_t *buf, size_t buf_cap, size_t *out_len);
 
 #ifdef __cplusplus
 }  // extern "C"

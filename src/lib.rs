@@ -57,6 +57,7 @@
     )
 )]
 
+pub mod diagnostic;
 pub mod error;
 pub mod ffi;
 pub mod fingerprint;
@@ -67,8 +68,9 @@ pub mod status;
 pub mod summary;
 pub mod wire;
 
+pub use diagnostic::Diagnostic;
 pub use error::{Error, Result};
-pub use status::Status;
+pub use status::{Status, StatusClass};
 
 /// The crate version, `"0.1.0"`, the same string as `lc_version()`.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

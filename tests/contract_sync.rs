@@ -26,7 +26,7 @@ fn read(path: &Path) -> Result<String, String> {
 
 /// The text of a SPEC document before its `## 13.` heading (all of it when there is none).
 fn reference_sections(spec: &str) -> &str {
-    spec.find("\n## 13.").map_or(spec, |at| &spec[..at + 1])
+    spec.find("\n## 13.").map_or(spec, |at| &spec[..at]).trim_end()
 }
 
 fn spec_equals_shared(shared: &Path) -> Result<String, String> {
@@ -34,7 +34,8 @@ fn spec_equals_shared(shared: &Path) -> Result<String, String> {
     let theirs = read(&shared.join("SPEC.md"))?;
     let (ours, theirs) = (reference_sections(&ours), reference_sections(&theirs));
     if ours != theirs {
-        let line = ours.lines().zip(theirs.lines()).position(|(a, b)| a != b).map_or(0, |i| i + 1);
+        let common = ours.lines().count().min(theirs.lines().count());
+        let line = ours.lines().zip(theirs.lines()).position(|(a, b)| a != b).unwrap_or(common) + 1;
         return Err(format!(
             "docs/SPEC.md §0-§12 differ from ../shared/SPEC.md (first at line {line}): copy them again"
         ));

@@ -10,7 +10,17 @@ use std::process::Command;
 use loopcompact::Status;
 
 /// `#define LC_...` constants that are not status codes, by prefix.
-const NOT_STATUS_CONSTANTS: &[&str] = &["LC_ABI_VERSION", "LC_FINGERPRINT_LEN", "LC_PRESSURE_", "LC_COUNTER_QUALITY_"];
+const NOT_STATUS_CONSTANTS: &[&str] = &[
+    "LC_ABI_VERSION",
+    "LC_FINGERPRINT_LEN",
+    "LC_PRESSURE_",
+    "LC_COUNTER_QUALITY_",
+    "LC_CLASS_",
+    "LC_SECTION_",
+    "LC_OFFSET_UNKNOWN",
+    "LC_LIMIT_UNKNOWN",
+    "LC_LOCATION_CAP",
+];
 
 /// The macros cbindgen cannot see, written after the includes: the version macros (Cargo's) and the
 /// status codes (the status table, `Status::ALL`).

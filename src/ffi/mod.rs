@@ -6,13 +6,15 @@
 #![allow(unsafe_code)]
 
 // In the order a host calls them (the header follows it): meta, summary, input and output,
-// policies and limits, fingerprint.
+// policies and limits, fingerprint, then the diagnostics of all of them.
 mod meta;
 mod summary;
 mod wire;
 mod policy;
 mod fingerprint;
+mod diagnostic;
 
+pub use diagnostic::*;
 pub use fingerprint::*;
 pub use meta::*;
 pub use policy::*;

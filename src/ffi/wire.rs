@@ -7,7 +7,7 @@ use crate::wire::CompactionInput;
 /// `lc_compaction_input_parse`, released by `lc_compaction_input_free`.
 #[allow(non_camel_case_types)]
 pub struct lc_compaction_input {
-    inner: CompactionInput,
+    pub(super) inner: CompactionInput,
 }
 
 /// Decodes and validates a compaction input wire document (SPEC §5) and returns a handle to it.

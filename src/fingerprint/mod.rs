@@ -15,6 +15,7 @@ mod url;
 #[cfg(test)]
 mod tests;
 
+use crate::diagnostic::{Diagnostic, field_diagnostic, json_diagnostic};
 use crate::error::{Error, Result};
 use crate::json::Parser;
 use crate::policy::capability::{CounterCapability, InferenceCapability};
@@ -151,6 +152,36 @@ impl RequestFingerprint {
         Ok(RequestFingerprint { digest: hash.finish(), canonical })
     }
 
+    /// Diagnoses a request-fingerprint document (SPEC C13.4): the status
+    /// [`RequestFingerprint::compute`] gives, with the location of the field (`Model.BaseURL`) and
+    /// the rule; for a JSON error the offset, line and column too.
+    #[must_use]
+    pub fn diagnose(json: &[u8]) -> Diagnostic {
+        let input = match FingerprintInput::from_json(json) {
+            Ok(input) => input,
+            Err(e) => return json_diagnostic(e.status(), e.offset(), json, c"R10.1", false),
+        };
+        let Err(error) = input.validate().and_then(|()| input.check_encodable()) else {
+            return Diagnostic::ok();
+        };
+        let status = error.status();
+        let (location, rule) = match status {
+            Status::FingerprintModel => input.model.first_invalid().unwrap_or(("Model", c"R10.3")),
+            Status::FingerprintBasis if input.basis.revision == 0 => ("Basis.revision", c"R10.2"),
+            Status::FingerprintBasis => ("Basis.through_event_id", c"R10.2"),
+            Status::FingerprintCounterCapability => ("CounterCapability", c"P8.9"),
+            Status::FingerprintInferenceCapability => ("InferenceCapability", c"P8.10"),
+            Status::FingerprintEncoding if input.model.sampling.temperature.is_some_and(|t| !t.is_finite()) => {
+                ("Model.Sampling.Temperature", c"R10.6")
+            }
+            Status::FingerprintEncoding => ("Model.Sampling.TopP", c"R10.6"),
+            Status::FingerprintWire => ("Basis.through_event_id", c"R10.1"),
+            // 401-403: the reason string is the field's name.
+            _ => (status.reason(), c"R10.2"),
+        };
+        field_diagnostic(status, rule, &location.split('.').collect::<Vec<_>>())
+    }
+
     /// The digest alone, what `lc_request_fingerprint` writes: decoded, validated, and hashed while
     /// the canonical bytes are written, which are never held in memory.
     ///
@@ -266,16 +297,31 @@ impl Model {
     /// are not checked).
     #[must_use]
     pub fn is_valid(&self) -> bool {
+        self.first_invalid().is_none()
+    }
+
+    /// The first R10.3 check that fails, as the location of its field and its rule.
+    fn first_invalid(&self) -> Option<(&'static str, &'static core::ffi::CStr)> {
         let c = &self.caps;
         let l = &self.limits;
-        let invalid = self.name.is_empty()
-            || (c.structured_output_with_tools && !(c.tools && c.structured_output))
-            || !matches!(c.thinking_dialect.as_str(), "" | "adaptive" | "budget")
-            || (!c.thinking_dialect.is_empty() && !c.thinking)
-            || (l.window_tokens != 0
-                && (l.max_input_tokens > l.window_tokens || l.max_output_tokens > l.window_tokens))
-            || (!self.base_url.is_empty() && !url::base_url_is_valid(&self.base_url))
-            || self.provider.is_empty();
-        !invalid
+        let checks = [
+            (self.name.is_empty(), "Model.Name", c"R10.3"),
+            (
+                c.structured_output_with_tools && !(c.tools && c.structured_output),
+                "Model.Caps.StructuredOutputWithTools",
+                c"R10.3",
+            ),
+            (
+                !matches!(c.thinking_dialect.as_str(), "" | "adaptive" | "budget"),
+                "Model.Caps.ThinkingDialect",
+                c"R10.3",
+            ),
+            (!c.thinking_dialect.is_empty() && !c.thinking, "Model.Caps.Thinking", c"R10.3"),
+            (l.window_tokens != 0 && l.max_input_tokens > l.window_tokens, "Model.Limits.MaxInputTokens", c"R10.3"),
+            (l.window_tokens != 0 && l.max_output_tokens > l.window_tokens, "Model.Limits.MaxOutputTokens", c"R10.3"),
+            (!self.base_url.is_empty() && !url::base_url_is_valid(&self.base_url), "Model.BaseURL", c"R10.4"),
+            (self.provider.is_empty(), "Model.Provider", c"R10.3"),
+        ];
+        checks.into_iter().find(|(failed, _, _)| *failed).map(|(_, location, rule)| (location, rule))
     }
 }

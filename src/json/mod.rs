@@ -13,6 +13,7 @@
 mod keys;
 mod layout;
 mod parser;
+pub(crate) mod path;
 mod read;
 pub(crate) mod string;
 pub(crate) mod write;

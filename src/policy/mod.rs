@@ -16,6 +16,7 @@ pub use compaction::{CompactionPolicy, counter_policy};
 pub use context::ContextConfig;
 pub use observation::ContextObservationPolicy;
 
+use crate::diagnostic::{Diagnostic, field_diagnostic, json_diagnostic};
 use crate::error::{Error, Result};
 use crate::json::{JResult, JsonError, Parser};
 use crate::status::Status;
@@ -41,4 +42,77 @@ fn decode_document<T>(
         Ok(value)
     });
     value.map_err(|e| Error::at(wire, e.offset))
+}
+
+/// C13.4 for a policy-like document whose decoding or validation gave `result`: a JSON error
+/// located in `json`, or a field rule at the field its status names (the reason strings of 301–308
+/// and 321–323 are the field names), under `prefix` when the policy is nested in a configuration.
+fn diagnose_policy(
+    json: &[u8],
+    result: Result<()>,
+    rule: &'static core::ffi::CStr,
+    prefix: Option<&'static str>,
+) -> Diagnostic {
+    let Err(error) = result else {
+        return Diagnostic::ok();
+    };
+    let status = error.status();
+    if matches!(status, Status::PolicyWire | Status::ObservationWire | Status::ContextWire) {
+        return json_diagnostic(status, error.offset(), json, c"P8.1", false);
+    }
+    let rule = if status == Status::PolicyHustle { c"P8.5" } else { rule };
+    match prefix {
+        Some(prefix) => field_diagnostic(status, rule, &[prefix, status.reason()]),
+        None => field_diagnostic(status, rule, &[status.reason()]),
+    }
+}
+
+impl CompactionPolicy {
+    /// Diagnoses a compaction policy document (SPEC C13.4): the status of
+    /// [`CompactionPolicy::from_json`] then [`CompactionPolicy::validate`], with the location of
+    /// the field (`CompactAt`) or of a JSON error, and the rule.
+    #[must_use]
+    pub fn diagnose(json: &[u8], counter_quality: i32) -> Diagnostic {
+        let result = CompactionPolicy::from_json(json).and_then(|p| p.validate(counter_quality));
+        diagnose_policy(json, result, c"P8.3", None)
+    }
+}
+
+impl ContextObservationPolicy {
+    /// Diagnoses a context observation policy document (SPEC C13.4), as
+    /// [`CompactionPolicy::diagnose`] does.
+    #[must_use]
+    pub fn diagnose(json: &[u8], counter_quality: i32) -> Diagnostic {
+        let result = ContextObservationPolicy::from_json(json).and_then(|p| p.validate(counter_quality));
+        diagnose_policy(json, result, c"P8.6", None)
+    }
+}
+
+impl ContextConfig {
+    /// Diagnoses a context configuration document (SPEC C13.4): the option or capability that
+    /// fails (`CounterCapability`), or the nested policy's field (`Compaction.RearmBelow`).
+    #[must_use]
+    pub fn diagnose(json: &[u8]) -> Diagnostic {
+        let result = ContextConfig::from_json(json).and_then(|c| c.validate());
+        let Err(error) = result else {
+            return Diagnostic::ok();
+        };
+        let status = error.status();
+        let code = status.code();
+        let (path, rule): (&[&'static str], &'static core::ffi::CStr) = match status {
+            _ if (301..=308).contains(&code) => return diagnose_policy(json, Err(error), c"P8.3", Some("Compaction")),
+            _ if (321..=323).contains(&code) => {
+                return diagnose_policy(json, Err(error), c"P8.6", Some("ContextObservation"));
+            }
+            Status::ContextWire => return json_diagnostic(status, error.offset(), json, c"P8.1", false),
+            Status::ContextMissingCounter | Status::ContextInvalidCounter => {
+                (&["CounterCapability"], if status == Status::ContextInvalidCounter { c"P8.9" } else { c"P8.8" })
+            }
+            Status::ContextMissingInferenceCapability => (&["InferenceCapability"], c"P8.8"),
+            Status::ContextInvalidInferenceCapability => (&["InferenceCapability"], c"P8.10"),
+            Status::ContextIncompatibleCounter => (&["CounterCapability"], c"P8.11"),
+            _ => (&[], c"P8.8"),
+        };
+        field_diagnostic(status, rule, path)
+    }
 }

@@ -242,3 +242,31 @@ const fn is_white_space(cp: u32) -> bool {
             | 0x3000
     )
 }
+
+/// The decoded text of character data already accepted by [`scan_text`], as Go's `encoding/xml`
+/// delivers it: references resolved (X4.6) and CR LF and a lone CR turned into LF (X4.7).
+pub(super) fn decode_text(run: &[u8]) -> String {
+    let mut out = String::with_capacity(run.len());
+    let mut i = 0;
+    while let Some(&b) = run.get(i) {
+        match b {
+            b'\r' => {
+                out.push('\n');
+                i += if run.get(i + 1) == Some(&b'\n') { 2 } else { 1 };
+            }
+            b'&' | 0x80..=0xFF => {
+                let Some((cp, len)) = char_at(run, i) else {
+                    // Unreachable for accepted text.
+                    break;
+                };
+                out.push(char::from_u32(cp).unwrap_or(char::REPLACEMENT_CHARACTER));
+                i += len;
+            }
+            _ => {
+                out.push(char::from(b));
+                i += 1;
+            }
+        }
+    }
+    out
+}

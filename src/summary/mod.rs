@@ -17,8 +17,11 @@
 //! bounded by two borrowed names, time linear in the input.
 
 mod chars;
+mod diagnose;
 mod name_chars;
 mod tokenizer;
+
+pub use diagnose::{Section, SectionSpans, diagnose, section_text, sections};
 
 use crate::error::{Error, Result};
 use crate::status::Status;
@@ -54,19 +57,23 @@ const CDATA_START: &[u8] = b"<![CDATA[";
 /// # Errors
 /// The status and offset above; never any other status.
 pub fn validate(xml: &[u8]) -> Result<()> {
-    Document::default().read(xml).map_err(|error| {
-        // X4.3 outranks everything. Checking it only here is enough: a document that passes every
-        // other rule has no `<` outside a start or end tag, so it cannot contain `<![CDATA[`.
-        match memchr::memmem::find(xml, CDATA_START) {
-            Some(at) => Error::at(Status::SummaryXmlStructure, at),
-            None => error,
-        }
-    })
+    Document::<false>::default().read(xml).map_err(|error| cdata_first(xml, error))
 }
 
-/// The classifier's state (X4.17).
+/// X4.3 outranks everything. Checking it only on failure is enough: a document that passes every
+/// other rule has no `<` outside a start or end tag, so it cannot contain `<![CDATA[`.
+fn cdata_first(xml: &[u8], error: Error) -> Error {
+    match memchr::memmem::find(xml, CDATA_START) {
+        Some(at) => Error::at(Status::SummaryXmlStructure, at),
+        None => error,
+    }
+}
+
+/// The classifier's state (X4.17). With `TRACE`, it also keeps what a diagnosis and the section
+/// spans need (the current token, where each section's content lies); without, that is compiled
+/// away, so validation pays nothing for it.
 #[derive(Default)]
-struct Document<'a> {
+struct Document<'a, const TRACE: bool> {
     root_seen: bool,
     root_closed: bool,
     /// Open elements, outermost first: the root, then a section. Deeper start tags are rejected
@@ -79,13 +86,21 @@ struct Document<'a> {
     /// Whether the goal and state sections have non-blank text (X4.21).
     goal_has_content: bool,
     state_has_content: bool,
+    /// `TRACE` only: the first byte of the token being read.
+    token: usize,
+    /// `TRACE` only: for each section, the `<` of its start tag and its content's start and end
+    /// (an empty-element tag: both at the end of the tag).
+    spans: [(usize, usize, usize); 5],
 }
 
-impl<'a> Document<'a> {
+impl<'a, const TRACE: bool> Document<'a, TRACE> {
     /// Reads and classifies every token of `xml` (X4.2), then applies X4.20.
     fn read(&mut self, xml: &'a [u8]) -> Result<()> {
         let mut i = 0;
         while let Some(&b) = xml.get(i) {
+            if TRACE {
+                self.token = i;
+            }
             i = if b == b'<' { self.markup(xml, i)? } else { self.text(xml, i)? };
         }
         self.finish(xml.len())
@@ -115,8 +130,13 @@ impl<'a> Document<'a> {
             _ => {
                 let tag = tokenizer::start_tag(xml, lt).map_err(syntax)?;
                 self.start_element(&tag, lt)?;
+                let section = (self.depth == 2).then_some(self.next_section);
                 if tag.empty {
                     self.end_element(lt)?;
+                }
+                if let (true, Some(span)) = (TRACE, section.and_then(|k| self.spans.get_mut(k))) {
+                    // The content starts after the start tag (and is empty for `<name/>`).
+                    *span = (lt, tag.end, if tag.empty { tag.end } else { span.2 });
                 }
                 Ok(tag.end)
             }
@@ -155,6 +175,10 @@ impl<'a> Document<'a> {
     fn end_element(&mut self, at: usize) -> Result<()> {
         match self.depth {
             2 => {
+                if let (true, Some(span)) = (TRACE, self.spans.get_mut(self.next_section)) {
+                    // An end tag: its `<` ends the section's content.
+                    span.2 = at;
+                }
                 self.next_section += 1;
                 self.depth = 1;
                 Ok(())

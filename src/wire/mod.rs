@@ -13,8 +13,36 @@ mod transcript;
 
 use std::borrow::Cow;
 
+use crate::diagnostic::{Diagnostic, field_diagnostic, json_diagnostic};
 use crate::error::Result;
 use crate::status::Status;
+
+/// The T5 rule of a transcript location: a message (T5.2), a block list (T5.4, T5.3 for the depth
+/// of `content`), a block (T5.5) or its bytes (T5.6).
+fn transcript_rule(location: &str) -> &'static core::ffi::CStr {
+    let leaf = location.rsplit('.').next().unwrap_or_default();
+    let leaf = leaf.split('[').next().unwrap_or_default();
+    match leaf {
+        "transcript" if !location.contains('.') && location.ends_with(']') => c"T5.2",
+        "transcript" => c"T5.1",
+        "role"
+        | "usage"
+        | "tool_use_id"
+        | "is_error"
+        | "input_tokens"
+        | "output_tokens"
+        | "cache_read_tokens"
+        | "cache_creation_tokens"
+        | "reasoning_tokens"
+            if location.matches("blocks").count() == 0 =>
+        {
+            c"T5.2"
+        }
+        "blocks" | "content" if !location.ends_with(']') => c"T5.4",
+        "data" => c"T5.6",
+        _ => c"T5.5",
+    }
+}
 
 /// A validated compaction input (W5.4). Immutable; `Send + Sync`.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -300,6 +328,50 @@ impl CompactionInput {
     pub fn encode_into(&self, max_bytes: u64, buf: &mut [u8]) -> core::result::Result<usize, EncodeIntoError> {
         let fitted = self.fit(max_bytes).map_err(EncodeIntoError::TooLarge)?;
         fitted.write_to(buf).ok_or(EncodeIntoError::BufferTooSmall { needed: fitted.len() })
+    }
+
+    /// Diagnoses a wire document (SPEC C13.4): the status [`CompactionInput::validate`] gives, with
+    /// the offset, line, column, the location (`transcript[3].blocks[0].type`), the rule and what
+    /// was expected there.
+    #[must_use]
+    pub fn diagnose(wire: &[u8]) -> Diagnostic {
+        let Err(error) = CompactionInput::validate(wire) else {
+            return Diagnostic::ok();
+        };
+        let status = error.status();
+        let offset = error.offset();
+        match (status, offset) {
+            (Status::InputWire, _) => json_diagnostic(status, offset, wire, c"W5.2", false),
+            (Status::InputTranscript, None) => field_diagnostic(status, c"W5.2", &["transcript"]),
+            (Status::InputTranscript, Some(_)) => {
+                let d = json_diagnostic(status, offset, wire, c"T5.1", false);
+                // A layout error inside the transcript: the T5 rule of where it is.
+                match d.rule() {
+                    "J5.8" | "J5.6" => {
+                        let rule = transcript_rule(d.location());
+                        let expected = match rule.to_bytes() {
+                            b"T5.5" if d.location().ends_with(']') => c"a block of a known type with exactly its keys",
+                            b"T5.2" if d.location().ends_with(']') => c"a message with exactly its role's keys",
+                            _ => d.expected_c(),
+                        };
+                        d.with_rule(rule).with_expected(expected)
+                    }
+                    _ => d,
+                }
+            }
+            (Status::InputBasis, _) => json_diagnostic(status, offset, wire, c"W5.3", true),
+            (Status::InputMaxSummaryTokens, _) => field_diagnostic(status, c"W5.2", &["max_summary_tokens"]),
+            _ => json_diagnostic(status, offset, wire, c"W5.2", true),
+        }
+    }
+
+    /// Diagnoses one summariser reply against this input (SPEC C13.4): the status
+    /// [`CompactionInput::validate_output`] gives, where, and for limits the limit and the value.
+    /// A failure of the summary itself is at `summary`, its offset counting bytes of the decoded
+    /// summary text.
+    #[must_use]
+    pub fn diagnose_output(&self, output: &[u8], output_tokens: u64, max_output_bytes: u64) -> Diagnostic {
+        output::diagnose(self, output, output_tokens, max_output_bytes)
     }
 
     /// Validates one summariser reply against this input (O6.2) and returns the decoded summary

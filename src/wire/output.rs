@@ -1,9 +1,11 @@
-//! Output validation (SPEC §6): one summariser reply checked against the input it was made for.
+//! Output validation (SPEC §6): one summariser reply checked against the input it was made for,
+//! and its diagnosis (SPEC §13).
 
 use super::Summary;
 
 use super::CompactionInput;
-use super::input::{Identity, IdentityField, RawIdentity, canonical_uuid, lower_hex_64};
+use super::input::{IdentityField, RawIdentity, canonical_uuid, lower_hex_64};
+use crate::diagnostic::{Diagnostic, Location, json_diagnostic};
 use crate::error::{Error, Result};
 use crate::json::{DeferredUtf8, Event, JStr, JsonError, Parser};
 use crate::status::Status;
@@ -19,29 +21,22 @@ crate::json::layout! {
     }
 }
 
-/// O6.2, first failure wins; on success the decoded summary text (O6.4).
-pub(crate) fn validate<'o>(
-    input: &CompactionInput,
-    output: &'o [u8],
-    output_tokens: u64,
-    max_output_bytes: u64,
-) -> Result<Summary<'o>> {
-    // Step 1: bytes, not characters.
-    if max_output_bytes == 0 || output.len() as u64 > max_output_bytes {
-        return Err(Error::new(Status::SummaryByteLimit));
-    }
-    // Steps 2 and 3.
-    if output_tokens == 0 {
-        return Err(Error::new(Status::SummaryTokenUsage));
-    }
-    if output_tokens > input.doc.max_summary_tokens {
-        return Err(Error::new(Status::SummaryTokenLimit));
-    }
-    // Step 4: J5.1–J5.8 with the output layout; every failure is `wire`.
+/// A reply that passed steps 4–7: its identity, and the summary token (UTF-8 not yet checked).
+struct Reply<'o> {
+    revision: u64,
+    through_event_id: [u8; 36],
+    provider: JStr<'o>,
+    model: JStr<'o>,
+    request_fingerprint: [u8; 64],
+    summary: DeferredUtf8<'o>,
+}
+
+/// O6.2 steps 4–7: the reply's JSON, layout and identity formats; every failure is `wire`.
+fn read(output: &[u8]) -> Result<Reply<'_>> {
     let wire = |e: JsonError| Error::at(Status::SummaryWire, e.offset);
     let mut p = Parser::new(output);
     let mut id = RawIdentity::default();
-    let mut summary: Option<DeferredUtf8<'o>> = None;
+    let mut summary = None;
     let first = p.next().map_err(wire)?;
     p.read_fields(first, |p, field| {
         match field {
@@ -49,7 +44,7 @@ pub(crate) fn validate<'o>(
             Top::Basis => id.read(p, IdentityField::Basis)?,
             Top::Model => id.read(p, IdentityField::Model)?,
             Top::RequestFingerprint => id.read(p, IdentityField::RequestFingerprint)?,
-            // The summary's UTF-8 (J5.3, still step 4) is checked lazily, see below.
+            // The summary's UTF-8 (J5.3, still step 4) is checked lazily, see `validate`.
             Top::Summary => {
                 summary = match p.next()? {
                     Event::Null => None,
@@ -68,28 +63,109 @@ pub(crate) fn validate<'o>(
     let (Some(identity), Some(summary)) = (id.complete(), summary) else {
         return Err(whole);
     };
-    let Identity { revision, through_event_id: event_id, provider, model, request_fingerprint: fingerprint } = identity;
     // Steps 6 and 7.
-    let event_id = canonical_uuid(&event_id.decode().map_err(wire)?).ok_or(whole)?;
-    let fingerprint = lower_hex_64(&fingerprint.decode().map_err(wire)?).ok_or(whole)?;
-    // Step 8: exact equality with the input's identity.
+    let through_event_id = canonical_uuid(&identity.through_event_id.decode().map_err(wire)?).ok_or(whole)?;
+    let request_fingerprint = lower_hex_64(&identity.request_fingerprint.decode().map_err(wire)?).ok_or(whole)?;
+    Ok(Reply {
+        revision: identity.revision,
+        through_event_id,
+        provider: identity.provider,
+        model: identity.model,
+        request_fingerprint,
+        summary,
+    })
+}
+
+/// Step 8: the first identity field of the reply that differs from the input's, as a location.
+fn mismatch(input: &CompactionInput, reply: &Reply<'_>) -> Option<&'static str> {
     let doc = &input.doc;
-    let src = &input.src;
     let same_text = |ours: crate::json::Text, theirs: JStr<'_>| -> bool {
-        matches!((ours.token(src).decode(), theirs.decode()), (Ok(a), Ok(b)) if a == b)
+        matches!((ours.token(&input.src).decode(), theirs.decode()), (Ok(a), Ok(b)) if a == b)
     };
-    if revision != doc.revision
-        || event_id != doc.through_event_id
-        || !same_text(doc.provider, provider)
-        || !same_text(doc.model, model)
-        || fingerprint != doc.request_fingerprint
-    {
-        summary.check_utf8().map_err(wire)?;
+    if reply.revision != doc.revision {
+        Some("basis.revision")
+    } else if reply.through_event_id != doc.through_event_id {
+        Some("basis.through_event_id")
+    } else if !same_text(doc.provider, reply.provider) {
+        Some("model.provider")
+    } else if !same_text(doc.model, reply.model) {
+        Some("model.model")
+    } else if reply.request_fingerprint != doc.request_fingerprint {
+        Some("request_fingerprint")
+    } else {
+        None
+    }
+}
+
+/// O6.2 steps 1–3.
+fn check_limits(input: &CompactionInput, output: &[u8], output_tokens: u64, max_output_bytes: u64) -> Result<()> {
+    // Step 1: bytes, not characters.
+    if max_output_bytes == 0 || output.len() as u64 > max_output_bytes {
+        return Err(Error::new(Status::SummaryByteLimit));
+    }
+    // Steps 2 and 3.
+    if output_tokens == 0 {
+        return Err(Error::new(Status::SummaryTokenUsage));
+    }
+    if output_tokens > input.doc.max_summary_tokens {
+        return Err(Error::new(Status::SummaryTokenLimit));
+    }
+    Ok(())
+}
+
+/// O6.2, first failure wins; on success the decoded summary text (O6.4).
+pub(crate) fn validate<'o>(
+    input: &CompactionInput,
+    output: &'o [u8],
+    output_tokens: u64,
+    max_output_bytes: u64,
+) -> Result<Summary<'o>> {
+    check_limits(input, output, output_tokens, max_output_bytes)?;
+    let reply = read(output)?;
+    let wire = |e: JsonError| Error::at(Status::SummaryWire, e.offset);
+    // Step 8: exact equality with the input's identity.
+    if mismatch(input, &reply).is_some() {
+        reply.summary.check_utf8().map_err(wire)?;
         return Err(Error::new(Status::SummaryIdentity));
     }
     // Step 9. The summary token's UTF-8 check belongs to step 4, but it only matters when something
     // fails: the grammar rejects invalid UTF-8 itself (X4.8), and a rejected summary is checked
     // again so that step 4's `wire` wins (see `DeferredUtf8`).
-    let text = summary.decode_checked(crate::summary::validate, wire)?;
+    let text = reply.summary.decode_checked(crate::summary::validate, wire)?;
     Ok(Summary { bytes: text })
+}
+
+/// C13.4 for a reply: what [`validate`] found, where, and (for limits) the limit and the value.
+/// Offsets of a summary's own failure count bytes of the decoded summary text, at `summary`.
+pub(crate) fn diagnose(
+    input: &CompactionInput,
+    output: &[u8],
+    output_tokens: u64,
+    max_output_bytes: u64,
+) -> Diagnostic {
+    let Err(error) = validate(input, output, output_tokens, max_output_bytes) else {
+        return Diagnostic::ok();
+    };
+    let status = error.status();
+    let plain = Diagnostic::new(status).with_rule(c"O6.2");
+    match status {
+        Status::SummaryByteLimit => plain.with_limit(max_output_bytes, output.len() as u64),
+        Status::SummaryTokenUsage => plain,
+        Status::SummaryTokenLimit => plain.with_limit(input.doc.max_summary_tokens, output_tokens),
+        Status::SummaryWire => json_diagnostic(status, error.offset(), output, c"O6.2", false),
+        Status::SummaryIdentity => {
+            let field = read(output).ok().and_then(|reply| mismatch(input, &reply)).unwrap_or("");
+            plain.with_location(Location::path(field))
+        }
+        _ => {
+            // Step 9: the summary's own diagnosis, over its decoded text.
+            let text = read(output).ok().map(|reply| {
+                reply.summary.decode_checked(|_| Ok::<(), Error>(()), |e| Error::at(Status::SummaryWire, e.offset))
+            });
+            match text {
+                Some(Ok(text)) => crate::summary::diagnose(&text).with_location(Location::name("summary")),
+                _ => plain,
+            }
+        }
+    }
 }

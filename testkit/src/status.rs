@@ -122,6 +122,22 @@ pub const SPEC_STATUS_TABLE: &[(i32, &str, &str)] = &[
     (408, "LC_FINGERPRINT_ENCODING", "Encoding"),
 ];
 
+/// docs/SPEC.md §13 and later, copied from the spec text: the codes this project adds beyond the
+/// reference's §3.
+pub const PROJECT_STATUS_TABLE: &[(i32, &str, &str)] = &[(4, "LC_ERR_INVALID_ARGUMENT", "")];
+
+/// docs/SPEC.md C13.3, copied from the spec text: the class of every code (0 ok, 1 retry,
+/// 2 discard, 3 host, 4 bug).
+pub fn spec_class(code: i32) -> i32 {
+    match code {
+        0 => 0,
+        99 => 4,
+        203 | 205..=209 => 1,
+        200..=202 | 204 | 250 => 2,
+        _ => 3,
+    }
+}
+
 /// The boundary codes any function may return besides its content codes (A3.9).
 pub const BOUNDARY_CODES: &[i32] = &[LC_OK, LC_ERR_NULL_ARGUMENT, LC_ERR_LENGTH_OVERFLOW, LC_ERR_PANIC];
 

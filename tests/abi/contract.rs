@@ -10,17 +10,17 @@ use std::ptr;
 use loopcompact::Status;
 use loopcompact::ffi::{lc_abi_version, lc_summary_xml_validate, lc_version};
 use testkit::status::{
-    LC_ERR_LENGTH_OVERFLOW, LC_ERR_NULL_ARGUMENT, LC_OK, LC_SUMMARY_XML_ROOT, LC_SUMMARY_XML_SYNTAX, SPEC_STATUS_TABLE,
-    SUMMARY_CODES, in_set, message, name, reason,
+    LC_ERR_LENGTH_OVERFLOW, LC_ERR_NULL_ARGUMENT, LC_OK, LC_SUMMARY_XML_ROOT, LC_SUMMARY_XML_SYNTAX, PROJECT_STATUS_TABLE,
+    SPEC_STATUS_TABLE, SUMMARY_CODES, in_set, message, name, reason, spec_class,
 };
 
 /// The codes whose reason is `""` (SPEC §2: LC_OK and the boundary errors).
-const EMPTY_REASON: &[i32] = &[0, 1, 2, 3, 99];
+const EMPTY_REASON: &[i32] = &[0, 1, 2, 3, 4, 99];
 
 /// Values next to, between and far from the table's values, none of them in SPEC §3 (101 and 209
 /// are in the table, their neighbours 98, 106, 210 are not).
 const UNKNOWN_CODES: &[i32] =
-    &[-1, -99, 4, 5, 98, 106, 109, 111, 199, 210, 249, 251, 309, 324, 348, 362, 409, 999, 1000, i32::MIN, i32::MAX];
+    &[-1, -99, 5, 6, 98, 106, 109, 111, 199, 210, 249, 251, 309, 324, 348, 362, 409, 999, 1000, i32::MIN, i32::MAX];
 
 /// `lc_summary_xml_validate` on a slice: a pointer to the bytes, also when there are none (a
 /// non-NULL pointer to zero bytes, the empty buffer's other shape besides `(NULL, 0)`).
@@ -51,7 +51,9 @@ fn abi_version_is_zero() {
 #[test]
 fn status_table_is_spec_section_3() {
     let ours: Vec<(i32, &str, &str)> = Status::ALL.iter().map(|s| (s.code(), s.name(), s.reason())).collect();
-    assert_eq!(ours, SPEC_STATUS_TABLE, "Status::ALL differs from SPEC §3 (values, names, reasons, order)");
+    let mut spec: Vec<(i32, &str, &str)> = SPEC_STATUS_TABLE.iter().chain(PROJECT_STATUS_TABLE).copied().collect();
+    spec.sort_by_key(|row| row.0);
+    assert_eq!(ours, spec, "Status::ALL differs from SPEC §3 and §13 (values, names, reasons, order)");
     for &(value, spec_name, spec_reason) in SPEC_STATUS_TABLE {
         assert_eq!(name(value), spec_name, "lc_status_name({value})");
         assert_eq!(reason(value), spec_reason, "lc_status_reason({value})");
@@ -71,7 +73,7 @@ fn every_status_has_static_strings_from_the_table() {
         assert_eq!(reason(code).is_empty(), EMPTY_REASON.contains(&code), "code {code}: reason {:?}", reason(code));
         assert!(!message(code).is_empty(), "code {code} has an empty message");
     }
-    assert_eq!(Status::ALL.len(), SPEC_STATUS_TABLE.len());
+    assert_eq!(Status::ALL.len(), SPEC_STATUS_TABLE.len() + PROJECT_STATUS_TABLE.len());
 }
 
 #[test]
@@ -79,7 +81,7 @@ fn unknown_codes_get_the_unknown_strings() {
     let unknown_message = message(i32::MAX);
     assert!(!unknown_message.is_empty());
     assert_eq!(unknown_message, loopcompact::status::UNKNOWN_STATUS_MESSAGE);
-    let known: BTreeSet<i32> = SPEC_STATUS_TABLE.iter().map(|row| row.0).collect();
+    let known: BTreeSet<i32> = SPEC_STATUS_TABLE.iter().chain(PROJECT_STATUS_TABLE).map(|row| row.0).collect();
     let sweep = (-10..=1000).filter(|code| !known.contains(code));
     for code in UNKNOWN_CODES.iter().copied().chain(sweep) {
         assert!(!known.contains(&code), "{code} is in SPEC §3; fix UNKNOWN_CODES");
@@ -225,4 +227,17 @@ fn readme_status_table_matches() {
     let table: Vec<(i32, String, String)> =
         Status::ALL.iter().map(|s| (s.code(), s.name().to_owned(), s.reason().to_owned())).collect();
     assert_eq!(rows, table, "README.md's status table differs from Status::ALL");
+}
+
+/// docs/SPEC.md C13.3: every code's class, through `lc_status_class`, and unknown values are HOST.
+#[test]
+fn status_classes_are_spec_section_13() {
+    for &status in Status::ALL {
+        let code = status.code();
+        assert_eq!(loopcompact::ffi::lc_status_class(code), spec_class(code), "class of {}", status.name());
+        assert_eq!(status.class().code(), spec_class(code));
+    }
+    for code in UNKNOWN_CODES {
+        assert_eq!(loopcompact::ffi::lc_status_class(*code), 3, "class of unknown {code}");
+    }
 }

@@ -1,0 +1,638 @@
+//! Diagnostics (SPEC §13): where a check failed and what was expected, what a host does next
+//! ([`StatusClass`]), the message to send back to the summariser ([`retry_message`]) and the
+//! summariser's instructions ([`SUMMARY_INSTRUCTIONS`]).
+//!
+//! Nothing here carries input bytes (C13.1): offsets, line and column numbers, limits, rule ids,
+//! section and layout names, all numbers or static strings.
+
+use core::ffi::CStr;
+use core::fmt::Write as _;
+
+use crate::status::{Status, StatusClass};
+use crate::summary::Section;
+
+/// Capacity of [`Diagnostic::location`] with its NUL (`LC_LOCATION_CAP` in C).
+pub const LOCATION_CAP: usize = 128;
+
+/// Where a check failed and what it expected there (C13.2). Built by the `diagnose` functions of
+/// each document ([`crate::summary::diagnose`], [`crate::wire::diagnose_input`], ...).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Diagnostic {
+    status: Status,
+    offset: Option<usize>,
+    line: u64,
+    column: u64,
+    section: Option<Section>,
+    rule: &'static CStr,
+    expected: &'static CStr,
+    location: Location,
+    limit: Option<u64>,
+    actual: Option<u64>,
+}
+
+impl Diagnostic {
+    /// The diagnosis of a check that passed.
+    #[must_use]
+    pub const fn ok() -> Diagnostic {
+        Diagnostic::new(Status::Ok)
+    }
+
+    /// A diagnosis with only the status known.
+    #[must_use]
+    pub const fn new(status: Status) -> Diagnostic {
+        Diagnostic {
+            status,
+            offset: None,
+            line: 0,
+            column: 0,
+            section: None,
+            rule: c"",
+            expected: c"",
+            location: Location::EMPTY,
+            limit: None,
+            actual: None,
+        }
+    }
+
+    /// The status (the same the plain function returns).
+    #[must_use]
+    pub const fn status(&self) -> Status {
+        self.status
+    }
+
+    /// What a host does next (C13.3).
+    #[must_use]
+    pub const fn class(&self) -> StatusClass {
+        self.status.class()
+    }
+
+    /// Bytes into the checked buffer (for a summary inside a reply: into the decoded summary).
+    #[must_use]
+    pub const fn offset(&self) -> Option<usize> {
+        self.offset
+    }
+
+    /// 1-based line of the offset (lines end at LF); 0 when unknown.
+    #[must_use]
+    pub const fn line(&self) -> u64 {
+        self.line
+    }
+
+    /// 1-based column of the offset, in Unicode scalar values from the line's start; 0 when unknown.
+    #[must_use]
+    pub const fn column(&self) -> u64 {
+        self.column
+    }
+
+    /// The summary section (or its root) whose content holds the problem, or the section expected.
+    #[must_use]
+    pub const fn section(&self) -> Option<Section> {
+        self.section
+    }
+
+    /// The SPEC rule id, e.g. `"X4.17"`; `""` when none applies.
+    #[must_use]
+    pub fn rule(&self) -> &'static str {
+        self.rule.to_str().unwrap_or_default()
+    }
+
+    /// [`Diagnostic::rule`], NUL-terminated, for the C ABI.
+    pub(crate) const fn rule_c(&self) -> &'static CStr {
+        self.rule
+    }
+
+    /// What the rule expected there, e.g. `"<constraints>"`, `"non-blank text"`, `"a JSON string"`;
+    /// `""` when nothing more precise can be said.
+    #[must_use]
+    pub fn expected(&self) -> &'static str {
+        self.expected.to_str().unwrap_or_default()
+    }
+
+    /// [`Diagnostic::expected`], NUL-terminated, for the C ABI.
+    pub(crate) const fn expected_c(&self) -> &'static CStr {
+        self.expected
+    }
+
+    /// The path of layout names and indices to the problem, e.g. `transcript[3].blocks[0].type`,
+    /// `summary`, `Model.BaseURL`; `""` for the document itself. Never a key or value of the input.
+    #[must_use]
+    pub fn location(&self) -> &str {
+        self.location.as_str()
+    }
+
+    /// For byte and token limits: the limit.
+    #[must_use]
+    pub const fn limit(&self) -> Option<u64> {
+        self.limit
+    }
+
+    /// For byte and token limits: the measured value.
+    #[must_use]
+    pub const fn actual(&self) -> Option<u64> {
+        self.actual
+    }
+
+    /// Sets the offset, with the line and column it has in `text`.
+    #[must_use]
+    pub(crate) fn at_offset_in(mut self, offset: usize, text: &[u8]) -> Diagnostic {
+        let (line, column) = line_column(text, offset);
+        self.offset = Some(offset);
+        self.line = line;
+        self.column = column;
+        self
+    }
+
+    #[must_use]
+    pub(crate) const fn with_section(mut self, section: Option<Section>) -> Diagnostic {
+        self.section = section;
+        self
+    }
+
+    #[must_use]
+    pub(crate) const fn with_rule(mut self, rule: &'static CStr) -> Diagnostic {
+        self.rule = rule;
+        self
+    }
+
+    #[must_use]
+    pub(crate) const fn with_expected(mut self, expected: &'static CStr) -> Diagnostic {
+        self.expected = expected;
+        self
+    }
+
+    #[must_use]
+    pub(crate) fn with_location(mut self, location: Location) -> Diagnostic {
+        self.location = location;
+        self
+    }
+
+    #[must_use]
+    pub(crate) const fn with_limit(mut self, limit: u64, actual: u64) -> Diagnostic {
+        self.limit = Some(limit);
+        self.actual = Some(actual);
+        self
+    }
+}
+
+/// C13.2: 1-based line and column (in Unicode scalar values) of `offset` in `text`; lines end at
+/// LF. An offset past the end counts as the end.
+fn line_column(text: &[u8], offset: usize) -> (u64, u64) {
+    let before = text.get(..offset).unwrap_or(text);
+    let line_start = memchr::memrchr(b'\n', before).map_or(0, |nl| nl + 1);
+    let line = 1 + memchr::memchr_iter(b'\n', before).count() as u64;
+    let column =
+        1 + before.get(line_start..).unwrap_or_default().iter().filter(|&&b| (b & 0xC0) != 0x80).count() as u64;
+    (line, column)
+}
+
+/// A path of layout names and indices in a fixed buffer (C13.2): `transcript[3].blocks[0].type`.
+/// Built only from static names and numbers; a path longer than the buffer ends in `...`.
+#[derive(Clone, PartialEq, Eq)]
+pub(crate) struct Location {
+    buf: [u8; LOCATION_CAP - 1],
+    len: usize,
+    /// The path did not fit: it ends in `...` and takes nothing more.
+    full: bool,
+}
+
+impl core::fmt::Debug for Location {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        self.as_str().fmt(f)
+    }
+}
+
+impl Location {
+    pub(crate) const EMPTY: Location = Location { buf: [0; LOCATION_CAP - 1], len: 0, full: false };
+
+    /// A location of one static name.
+    pub(crate) fn name(name: &'static str) -> Location {
+        let mut location = Location::EMPTY;
+        location.push_name(name);
+        location
+    }
+
+    /// A location of a static dotted path (`basis.revision`).
+    pub(crate) fn path(path: &'static str) -> Location {
+        let mut location = Location::EMPTY;
+        location.push_str(path);
+        location
+    }
+
+    pub(crate) fn as_str(&self) -> &str {
+        core::str::from_utf8(self.buf.get(..self.len).unwrap_or_default()).unwrap_or_default()
+    }
+
+    /// Appends `.name` (or `name` at the start).
+    pub(crate) fn push_name(&mut self, name: &'static str) {
+        if self.len > 0 {
+            self.push_str(".");
+        }
+        self.push_str(name);
+    }
+
+    /// Appends `[index]`.
+    pub(crate) fn push_index(&mut self, index: usize) {
+        let _ = write!(self, "[{index}]");
+    }
+
+    fn push_str(&mut self, s: &str) {
+        const ELLIPSIS: &str = "...";
+        if self.full {
+            return;
+        }
+        let (text, full) =
+            if self.len + s.len() + ELLIPSIS.len() <= self.buf.len() { (s, false) } else { (ELLIPSIS, true) };
+        if let Some(slot) = self.buf.get_mut(self.len..self.len + text.len()) {
+            slot.copy_from_slice(text.as_bytes());
+            self.len += text.len();
+        }
+        self.full = full;
+    }
+}
+
+impl core::fmt::Write for Location {
+    fn write_str(&mut self, s: &str) -> core::fmt::Result {
+        self.push_str(s);
+        Ok(())
+    }
+}
+
+/// The layout names of every JSON document (W5.1, T5.2–T5.6, O6.1, P8.2–P8.7, R10.1) with what
+/// each key's value must be: the names a location may show, and the `expected` of a type error.
+const KEYS: &[(&str, &CStr)] = &[
+    // Wires and transcript.
+    ("version", c"1"),
+    ("basis", c"a JSON object"),
+    ("revision", c"an unsigned integer"),
+    ("through_event_id", c"a canonical UUID string"),
+    ("model", c"a JSON string"),
+    ("provider", c"a JSON string"),
+    ("request_fingerprint", c"64 lower-case hex characters"),
+    ("transcript", c"a non-empty JSON array of messages"),
+    ("max_summary_tokens", c"a positive integer"),
+    ("summary", c"a JSON string"),
+    ("role", c"user, system, assistant or tool"),
+    ("blocks", c"a JSON array of blocks"),
+    ("usage", c"a JSON object or null"),
+    ("input_tokens", c"an unsigned integer or null"),
+    ("output_tokens", c"an unsigned integer or null"),
+    ("cache_read_tokens", c"an unsigned integer or null"),
+    ("cache_creation_tokens", c"an unsigned integer or null"),
+    ("reasoning_tokens", c"an unsigned integer or null"),
+    ("tool_use_id", c"a JSON string"),
+    ("is_error", c"true or false"),
+    ("type", c"a block type"),
+    ("text", c"a JSON string"),
+    ("media_type", c"a JSON string"),
+    ("source", c"a JSON object"),
+    ("url", c"a JSON string"),
+    ("data", c"a base64 string or null"),
+    ("name", c"a JSON string"),
+    ("thinking", c"a JSON string"),
+    ("signature", c"a JSON string"),
+    ("signature_format", c"a JSON string or null"),
+    ("provider_state", c""),
+    ("provider_state_format", c"a JSON string or null"),
+    ("id", c"a JSON string"),
+    ("input", c""),
+    ("content", c"a JSON array of blocks"),
+    // Policies and capabilities.
+    ("Automatic", c"true or false"),
+    ("CounterPolicy", c"an unsigned integer"),
+    ("CompactAt", c"an unsigned integer below 10000"),
+    ("RearmBelow", c"a non-zero integer below CompactAt"),
+    ("ReservedOutput", c"a non-zero unsigned integer"),
+    ("SafetyMargin", c"an unsigned integer"),
+    ("MaxSummaryTokens", c"a non-zero unsigned integer"),
+    ("CountTimeout", c"a positive integer (nanoseconds)"),
+    ("Hustle", c"a non-blank name not starting with _looprig."),
+    ("Compaction", c"a JSON object or null"),
+    ("ContextObservation", c"a JSON object or null"),
+    ("CounterCapability", c"a JSON object"),
+    ("InferenceCapability", c"a JSON object"),
+    ("Provider", c"a JSON string"),
+    ("Transport", c"an unsigned integer"),
+    ("SecurityIdentity", c"an array of 32 integers 0-255"),
+    ("Retention", c"an unsigned integer"),
+    ("TokenizerRev", c"a JSON string"),
+    ("Quality", c"an unsigned integer"),
+    // The request fingerprint.
+    ("SystemRevision", c"a non-empty JSON string"),
+    ("ToolPolicyRevision", c"a non-empty JSON string"),
+    ("RuntimeContextRevision", c"a non-empty JSON string"),
+    ("Model", c"a JSON object"),
+    ("Basis", c"a JSON object"),
+    ("APIFormat", c"a JSON string"),
+    ("BaseURL", c"an http or https base URL"),
+    ("Name", c"a non-empty JSON string"),
+    ("Origin", c"an unsigned integer"),
+    ("Caps", c"a JSON object"),
+    ("Limits", c"a JSON object"),
+    ("Sampling", c"a JSON object"),
+    ("AcceptsImages", c"true or false"),
+    ("Tools", c"true or false"),
+    ("Thinking", c"true or false"),
+    ("StructuredOutput", c"true or false"),
+    ("StructuredOutputWithTools", c"true or false"),
+    ("ThinkingDialect", c"\"\", adaptive or budget"),
+    ("PromptCaching", c"true or false"),
+    ("WindowTokens", c"an unsigned integer"),
+    ("MaxInputTokens", c"an unsigned integer"),
+    ("MaxOutputTokens", c"an unsigned integer"),
+    ("Temperature", c"a finite number or null"),
+    ("TopP", c"a finite number or null"),
+    ("MaxTokens", c"an integer or null"),
+    ("Stop", c"an array of strings or null"),
+    ("Effort", c"a JSON string"),
+];
+
+/// Every layout name, for [`crate::json::path::locate`].
+fn key_names() -> &'static [&'static str] {
+    static NAMES: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
+    NAMES.get_or_init(|| KEYS.iter().map(|(name, _)| *name).collect())
+}
+
+/// What the value of a key must be (`""` when any JSON value will do).
+fn expected_of(name: &str, depth: usize) -> &'static CStr {
+    if name == "model" && depth == 1 {
+        // The wires' top-level `model` is the object holding `provider` and `model`.
+        return c"a JSON object";
+    }
+    KEYS.iter().find(|(n, _)| *n == name).map_or(c"", |(_, e)| e)
+}
+
+/// A diagnosis of a JSON document `src` that failed with `status` at `offset`: the location of
+/// the offset, and the rule and expectation of the JSON error found there (J5.1–J5.8), unless the
+/// status has its own `rule` (the W5.2, O6.2, P8.x or R10.x rule that failed). Without an offset
+/// (a key missing from the whole document), `rule` and `location` alone.
+pub(crate) fn json_diagnostic(
+    status: Status,
+    offset: Option<usize>,
+    src: &[u8],
+    rule: &'static CStr,
+    own_rule: bool,
+) -> Diagnostic {
+    use crate::json::path::{TokenKind, locate};
+    let Some(offset) = offset else {
+        return Diagnostic::new(status).with_rule(rule);
+    };
+    let found = locate(src, offset, key_names());
+    // An array element (`blocks[1]`) is not what its array's key expects.
+    let at_element = found.location.as_str().ends_with(']');
+    let leaf_expected = match found.leaf {
+        Some(leaf) if !at_element => expected_of(leaf, found.depth),
+        _ => c"",
+    };
+    // A byte that starts no valid UTF-8 sequence (J5.3): at most four bytes tell.
+    let window = src.get(offset..(offset + 4).min(src.len())).unwrap_or_default();
+    let invalid_utf8 = window.first().is_some_and(|&b| b >= 0x80)
+        && core::str::from_utf8(window).err().is_some_and(|e| e.valid_up_to() == 0);
+    let (json_rule, expected) = match found.token {
+        _ if invalid_utf8 => (c"J5.3", c"valid UTF-8"),
+        TokenKind::Syntax(true) => (c"J5.2", c"at most 10000 levels of nesting"),
+        TokenKind::Syntax(false) => (c"J5.1", c"valid JSON"),
+        TokenKind::Key => (c"J5.5", c"a key of the layout, once"),
+        TokenKind::Number
+            if leaf_expected.to_bytes().ends_with(b"integer")
+                || leaf_expected.to_bytes().windows(7).any(|w| w == b"integer") =>
+        {
+            (c"J5.6", leaf_expected)
+        }
+        TokenKind::Container if src.get(offset) == Some(&b'}') => (c"J5.8", c"every key of the layout"),
+        _ => (c"J5.8", leaf_expected),
+    };
+    let (rule, expected) = if own_rule { (rule, leaf_expected) } else { (json_rule, expected) };
+    Diagnostic::new(status)
+        .at_offset_in(offset, src)
+        .with_location(found.location)
+        .with_rule(rule)
+        .with_expected(expected)
+}
+
+/// A diagnosis with a location of layout names, no offset.
+pub(crate) fn field_diagnostic(status: Status, rule: &'static CStr, path: &[&'static str]) -> Diagnostic {
+    let mut location = Location::EMPTY;
+    for name in path {
+        location.push_name(name);
+    }
+    let expected = path.last().map_or(c"", |leaf| expected_of(leaf, path.len()));
+    Diagnostic::new(status).with_rule(rule).with_location(location).with_expected(expected)
+}
+
+/// The text of [`SUMMARY_INSTRUCTIONS`], once, for its Rust and C forms.
+macro_rules! instructions_text {
+    () => {
+        "\
+You are summarising an agent's conversation so far so that the summary can replace it. Reply with \
+one XML document and nothing else: no prose before or after it, no Markdown code fence, no tool \
+calls.
+
+The document has exactly this structure, with the five sections in this order:
+
+<conversation_summary>
+<goal>...</goal>
+<constraints>...</constraints>
+<decisions>...</decisions>
+<state>...</state>
+<open_items>...</open_items>
+</conversation_summary>
+
+Rules:
+- goal: what the user wants to achieve. Must not be blank.
+- constraints: requirements and limits that still apply. May be empty.
+- decisions: what was decided or done, and why. May be empty.
+- state: where the work stands now: what exists, what passed, what failed. Must not be blank.
+- open_items: what remains to be done or answered. May be empty.
+- Each section holds plain text only: no child elements, no lists in markup. Write lists as lines \
+of text. An empty section may be written <constraints/>.
+- No attributes, no namespace prefixes, no comments, no CDATA sections, no processing instructions \
+(no <?xml ...?> declaration), no DOCTYPE. Nothing before <conversation_summary> or after \
+</conversation_summary>, not even a newline.
+- Escape the text: write & as &amp;, < as &lt; and > as &gt;. No other named entities (&nbsp; is \
+an error); numeric references such as &#233; are allowed.
+- Use the past tense for what happened. State facts from the conversation only; do not invent, and \
+do not address the user.
+
+Example:
+<conversation_summary><goal>Add a --dry-run flag to the deploy script.</goal><constraints>Keep \
+Python 3.8 support.</constraints><decisions>The flag skips the upload step &amp; prints the plan; \
+tests mock the network.</decisions><state>The flag was implemented in deploy.py; 12 of 12 tests \
+passed.</state><open_items/></conversation_summary>"
+    };
+}
+
+/// C13.6: the instructions for the summariser (the system prompt a host sends with the input).
+/// They hold one complete example summary that passes the validator.
+pub const SUMMARY_INSTRUCTIONS: &str = instructions_text!();
+
+/// [`SUMMARY_INSTRUCTIONS`], NUL-terminated, for `lc_summary_instructions`.
+pub(crate) const SUMMARY_INSTRUCTIONS_C: &CStr =
+    match CStr::from_bytes_with_nul(concat!(instructions_text!(), "\0").as_bytes()) {
+        Ok(c) => c,
+        Err(_) => c"",
+    };
+
+/// The example summary inside [`SUMMARY_INSTRUCTIONS`] (its last line).
+#[must_use]
+pub fn instructions_example() -> &'static str {
+    SUMMARY_INSTRUCTIONS.rsplit("Example:\n").next().unwrap_or_default()
+}
+
+/// C13.5: a short message to the summariser about a rejected summary, built only from static text,
+/// numbers and grammar names: what was wrong, where, and the rules it broke. For a status that is
+/// not [`StatusClass::Retry`] it says that no retry is useful.
+#[must_use]
+pub fn retry_message(diagnostic: &Diagnostic) -> String {
+    compose(&RetryFacts {
+        status: diagnostic.status(),
+        line: diagnostic.line(),
+        column: diagnostic.column(),
+        section: diagnostic.section(),
+        rule: diagnostic.rule(),
+        expected: diagnostic.expected(),
+        limit: diagnostic.limit(),
+        actual: diagnostic.actual(),
+    })
+}
+
+/// What a retry message is made of: the fields of a [`Diagnostic`], however they reached us (the
+/// C ABI reads them back from an `lc_diagnostic`).
+pub(crate) struct RetryFacts<'a> {
+    pub(crate) status: Status,
+    pub(crate) line: u64,
+    pub(crate) column: u64,
+    pub(crate) section: Option<Section>,
+    /// Shown only when it is a rule id of the SPEC's form.
+    pub(crate) rule: &'a str,
+    /// Shown only when it is one of the library's own expectations.
+    pub(crate) expected: &'a str,
+    pub(crate) limit: Option<u64>,
+    pub(crate) actual: Option<u64>,
+}
+
+/// Whether `rule` has the form of a SPEC rule id (`X4.17`): a capital letter, digits, a point,
+/// digits.
+fn is_rule_id(rule: &str) -> bool {
+    let mut parts = rule.get(1..).unwrap_or_default().split('.');
+    let digits =
+        |p: Option<&str>| p.is_some_and(|p| !p.is_empty() && p.len() <= 3 && p.bytes().all(|b| b.is_ascii_digit()));
+    rule.as_bytes().first().is_some_and(u8::is_ascii_uppercase)
+        && digits(parts.next())
+        && digits(parts.next())
+        && parts.next().is_none()
+}
+
+/// `expected` when it is one of the library's own static expectations, else `""`.
+fn known_expected(expected: &str) -> &'static str {
+    let summary = Section::ALL.iter().chain([&Section::Root]).flat_map(|s| [s.start_tag(), s.end_tag()]);
+    summary
+        .chain(["non-blank text"])
+        .chain(KEYS.iter().map(|(_, e)| e.to_str().unwrap_or_default()))
+        .find(|known| !known.is_empty() && *known == expected)
+        .unwrap_or("")
+}
+
+pub(crate) fn compose(facts: &RetryFacts<'_>) -> String {
+    let mut out = String::new();
+    let status = facts.status;
+    let rule = if is_rule_id(facts.rule) { facts.rule } else { "" };
+    let expected = known_expected(facts.expected);
+    if status == Status::Ok {
+        out.push_str("The summary was accepted: there is nothing to retry.");
+        return out;
+    }
+    if status.class() != StatusClass::Retry {
+        let _ = write!(
+            out,
+            "No retry is useful: the reply was rejected with {} ({}), which a new summary cannot fix.",
+            status.name(),
+            status.code()
+        );
+        return out;
+    }
+    out.push_str("Your summary was rejected");
+    if facts.line > 0 {
+        let _ = write!(out, " at line {}, column {}", facts.line, facts.column);
+    }
+    if let Some(section) = facts.section {
+        let _ = write!(out, ", in {}", section_phrase(section));
+    }
+    out.push_str(": ");
+    out.push_str(what_was_wrong(status, rule, expected));
+    if !expected.is_empty() {
+        let _ = write!(out, "; expected {expected} here");
+    }
+    if !rule.is_empty() {
+        let _ = write!(out, " (rule {rule})");
+    }
+    out.push_str(". ");
+    match status {
+        Status::SummaryByteLimit => {
+            if let (Some(limit), Some(actual)) = (facts.limit, facts.actual) {
+                let _ = write!(out, "The reply was {actual} bytes; it must be at most {limit} bytes. ");
+            }
+            out.push_str("Write a shorter summary: keep every section, drop detail.");
+        }
+        Status::SummaryTokenLimit => {
+            if let (Some(limit), Some(actual)) = (facts.limit, facts.actual) {
+                let _ = write!(out, "It used {actual} output tokens; the limit is {limit}. ");
+            }
+            out.push_str("Write a shorter summary: keep every section, drop detail.");
+        }
+        Status::SummaryXmlContent => {
+            out.push_str("The goal and state sections must hold non-blank text; constraints, decisions and open_items may be empty.");
+        }
+        Status::SummaryXmlStructure | Status::SummaryXmlRoot => {
+            out.push_str(
+                "The root must be <conversation_summary> with no attributes, holding exactly the five sections \
+                 goal, constraints, decisions, state, open_items in this order, each with plain text only; \
+                 nothing before or after the root, and no comments, CDATA or processing instructions.",
+            );
+        }
+        _ => {
+            out.push_str(
+                "The summary must be well-formed XML: escape & as &amp;, < as &lt; and > as &gt;, use no other \
+                 named entities, close every element, and use only the five section elements inside \
+                 <conversation_summary>.",
+            );
+        }
+    }
+    out.push_str(" Reply with the corrected summary only.");
+    out
+}
+
+fn section_phrase(section: Section) -> &'static str {
+    match section {
+        Section::Goal => "the goal section",
+        Section::Constraints => "the constraints section",
+        Section::Decisions => "the decisions section",
+        Section::State => "the state section",
+        Section::OpenItems => "the open_items section",
+        Section::Root => "the conversation_summary element",
+    }
+}
+
+fn what_was_wrong(status: Status, rule: &str, expected: &str) -> &'static str {
+    match (status, rule) {
+        (Status::SummaryByteLimit, _) => "the summary is too long",
+        (Status::SummaryTokenLimit, _) => "the summary used too many tokens",
+        (Status::SummaryXmlContent, _) => "this section is blank",
+        (Status::SummaryXmlRoot, _) => "the root element must be <conversation_summary>",
+        (Status::SummaryXmlStructure, "X4.3") => "CDATA sections are not allowed",
+        (Status::SummaryXmlStructure, _) => match expected {
+            "" => {
+                "something other than plain section text was found (a tag, text outside a section, a comment or a processing instruction)"
+            }
+            "</conversation_summary>" => "after the five sections only </conversation_summary> may follow",
+            _ => "a section is missing or out of order here",
+        },
+        (_, "X4.6") => {
+            "an entity or character reference is not allowed (only &amp; &lt; &gt; &apos; &quot; and numeric ones)"
+        }
+        (_, "X4.7") => "the text contains ]]>",
+        (_, "X4.8") => "a character is not allowed in XML text",
+        (_, "X4.12") => "an end tag does not match the element it closes",
+        (_, "X4.16") => "the summary ended before every element was closed",
+        _ => "the XML is not well-formed",
+    }
+}

@@ -1,0 +1,173 @@
+//! Where in a JSON document a byte offset lies, as a path of layout names and indices (SPEC
+//! C13.2): `transcript[3].blocks[0].type`. Used only to diagnose a document that failed, so it
+//! walks the document again from the start; it never echoes a key: a key that is not one of the
+//! layout names given ends the path.
+
+use super::{ErrorKind, Event, Parser};
+use crate::diagnostic::Location;
+
+/// What the walk found at the offset.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Found {
+    /// The path to the value, key or position holding the offset.
+    pub(crate) location: Location,
+    /// The last layout name of the path (`type` for `transcript[3].blocks[0].type`).
+    pub(crate) leaf: Option<&'static str>,
+    /// What the token at the offset is.
+    pub(crate) token: TokenKind,
+    /// How deep the path is (1 for a top-level key's value).
+    pub(crate) depth: usize,
+}
+
+/// The token that holds the offset.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum TokenKind {
+    /// The grammar fails there (J5.1) or nests too deep (J5.2).
+    Syntax(bool),
+    /// A key (unknown or repeated, J5.5).
+    Key,
+    /// A number.
+    Number,
+    /// A string.
+    String,
+    /// `true`, `false` or `null`.
+    Literal,
+    /// `{`, `[`, or the end of an object or array (a key missing there).
+    Container,
+    /// Between tokens, or the end of the document.
+    Other,
+}
+
+#[derive(Clone, Copy)]
+enum Frame {
+    /// In an object: no key yet (`None`), an unknown key (`Some(None)`), a layout name.
+    Object(Option<Option<&'static str>>),
+    /// In an array: no element yet, or at element `i`.
+    Array(Option<usize>),
+}
+
+/// The path to `offset` in `src`, naming keys only by the layout names in `names`.
+pub(crate) fn locate(src: &[u8], offset: usize, names: &[&'static str]) -> Found {
+    let mut p = Parser::new(src);
+    let mut frames: Vec<Frame> = Vec::new();
+    loop {
+        let event = match p.next() {
+            Ok(event) => event,
+            Err(e) => {
+                let token = TokenKind::Syntax(e.kind == ErrorKind::Syntax && p.depth() >= super::MAX_DEPTH);
+                return found(&frames, token);
+            }
+        };
+        let (start, end) = (p.token_start(), p.pos());
+        let is_value = !matches!(event, Event::Key(_) | Event::ObjectEnd | Event::ArrayEnd);
+        if is_value && let Some(Frame::Array(at)) = frames.last_mut() {
+            *at = Some(at.map_or(0, |i| i + 1));
+        }
+        if offset < start {
+            // Passed it: the offset lies between tokens.
+            return found(&frames, TokenKind::Other);
+        }
+        let here = offset < end.max(start + 1);
+        match event {
+            Event::Key(key) => {
+                let name = names.iter().copied().find(|n| key.decode().is_ok_and(|k| k == *n));
+                if let Some(Frame::Object(slot)) = frames.last_mut() {
+                    *slot = Some(name);
+                }
+                if here {
+                    // The key itself: the path ends at its object.
+                    if let Some(Frame::Object(slot)) = frames.last_mut() {
+                        *slot = None;
+                    }
+                    return found(&frames, TokenKind::Key);
+                }
+            }
+            Event::ObjectStart | Event::ArrayStart if here => return found(&frames, TokenKind::Container),
+            Event::ObjectStart => frames.push(Frame::Object(None)),
+            Event::ArrayStart => frames.push(Frame::Array(None)),
+            Event::ObjectEnd | Event::ArrayEnd => {
+                if here {
+                    if let Some(Frame::Object(slot)) = frames.last_mut() {
+                        *slot = None;
+                    }
+                    if let Some(Frame::Array(at)) = frames.last_mut() {
+                        *at = None;
+                    }
+                    return found(&frames, TokenKind::Container);
+                }
+                frames.pop();
+                if frames.is_empty() {
+                    return found(&frames, TokenKind::Other);
+                }
+            }
+            Event::Number(_) if here => return found(&frames, TokenKind::Number),
+            Event::String(_) if here => return found(&frames, TokenKind::String),
+            Event::Bool(_) | Event::Null if here => return found(&frames, TokenKind::Literal),
+            _ => {}
+        }
+        if frames.is_empty() && is_value {
+            return found(&frames, TokenKind::Other);
+        }
+    }
+}
+
+fn found(frames: &[Frame], token: TokenKind) -> Found {
+    let mut location = Location::EMPTY;
+    let mut leaf = None;
+    let mut depth = 0;
+    for frame in frames {
+        match *frame {
+            Frame::Object(Some(Some(name))) => {
+                location.push_name(name);
+                leaf = Some(name);
+                depth += 1;
+            }
+            // An unknown key: nothing of it is named, and nothing below it.
+            Frame::Object(Some(None)) => break,
+            Frame::Array(Some(i)) => {
+                location.push_index(i);
+                depth += 1;
+            }
+            Frame::Object(None) | Frame::Array(None) => {}
+        }
+    }
+    Found { location, leaf, token, depth }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const NAMES: &[&str] = &["transcript", "blocks", "type", "text", "role"];
+
+    fn at(doc: &str, marker: &str) -> (String, TokenKind) {
+        let offset = doc.find(marker).unwrap();
+        let found = locate(doc.as_bytes(), offset, NAMES);
+        (found.location.as_str().to_owned(), found.token)
+    }
+
+    #[test]
+    fn paths_name_layout_keys_and_indices() {
+        let doc = r#"{"transcript":[{"role":"user","blocks":[{"type":"text","text":"a"},{"type":"x"}]}]}"#;
+        assert_eq!(at(doc, r#""x""#), ("transcript[0].blocks[1].type".to_owned(), TokenKind::String));
+        assert_eq!(at(doc, r#""user""#), ("transcript[0].role".to_owned(), TokenKind::String));
+        assert_eq!(at(doc, r#""role""#), ("transcript[0]".to_owned(), TokenKind::Key));
+    }
+
+    #[test]
+    fn unknown_keys_are_never_named() {
+        let doc = r#"{"transcript":[{"SECRET":{"a":1}}]}"#;
+        let (location, token) = at(doc, r#""SECRET""#);
+        assert_eq!((location.as_str(), token), ("transcript[0]", TokenKind::Key));
+        let (location, _) = at(doc, "1}");
+        assert_eq!(location, "transcript[0]");
+    }
+
+    #[test]
+    fn syntax_errors_stop_where_the_grammar_fails() {
+        let doc = r#"{"transcript":[{"role":"user",]}"#;
+        let found = locate(doc.as_bytes(), doc.find(",]").unwrap() + 1, NAMES);
+        assert_eq!(found.token, TokenKind::Syntax(false));
+        assert_eq!(found.location.as_str(), "transcript[0].role");
+    }
+}
