@@ -10,8 +10,8 @@ use std::ptr;
 use loopcompact::Status;
 use loopcompact::ffi::{lc_abi_version, lc_summary_xml_validate, lc_version};
 use testkit::status::{
-    LC_ERR_LENGTH_OVERFLOW, LC_ERR_NULL_ARGUMENT, LC_OK, LC_SUMMARY_XML_ROOT, LC_SUMMARY_XML_SYNTAX, PROJECT_STATUS_TABLE,
-    SPEC_STATUS_TABLE, SUMMARY_CODES, in_set, message, name, reason, spec_class,
+    LC_ERR_LENGTH_OVERFLOW, LC_ERR_NULL_ARGUMENT, LC_OK, LC_SUMMARY_XML_ROOT, LC_SUMMARY_XML_SYNTAX,
+    PROJECT_STATUS_TABLE, SPEC_STATUS_TABLE, SUMMARY_CODES, in_set, message, name, reason, spec_class,
 };
 
 /// The codes whose reason is `""` (SPEC §2: LC_OK and the boundary errors).
