@@ -167,6 +167,20 @@
 #define LC_FINGERPRINT_INFERENCE_CAPABILITY 407
 /** 408 (reason "Encoding"): The request cannot be encoded (a sampling value is NaN or infinite). */
 #define LC_FINGERPRINT_ENCODING 408
+/** 500 (reason "unanswered_tool_call"): A tool call of an assistant message has no tool result before the next assistant message. */
+#define LC_PAIRING_UNANSWERED_CALL 500
+/** 501 (reason "orphan_tool_result"): A tool result answers no tool call of the latest assistant message before it. */
+#define LC_PAIRING_ORPHAN_RESULT 501
+/** 502 (reason "duplicate_tool_use_id"): A tool call id appears twice in the transcript. */
+#define LC_PAIRING_DUPLICATE_ID 502
+/** 503 (reason "duplicate_tool_result"): A tool call has more than one tool result. */
+#define LC_PAIRING_DUPLICATE_RESULT 503
+/** 510 (reason "unsafe_cut"): The cut separates a tool call from its result. */
+#define LC_CUT_UNSAFE 510
+/** 520 (reason "no_progress"): After the replacement the occupancy is still at or above the re-arm threshold: the next turn compacts again. */
+#define LC_COMPACTION_NO_PROGRESS 520
+/** 521 (reason "threshold_unreachable"): Even an empty history (the fixed part plus the summary budget) reaches the re-arm threshold: compaction would trigger forever. */
+#define LC_COMPACTION_THRESHOLD_UNREACHABLE 521
 
 
 /**
@@ -777,6 +791,77 @@ lc_status lc_summary_sections(const uint8_t *xml, size_t xml_len, struct lc_span
  * `xml` as for `lc_summary_xml_validate`; `buf`/`buf_cap`/`out_len` as in the two-call pattern.
  */
 lc_status lc_summary_section_text(const uint8_t *xml, size_t xml_len, int32_t section, uint8_t *buf, size_t buf_cap, size_t *out_len);
+
+/**
+ * Checks the tool-call pairing of a parsed input (SPEC S14.3): every `tool_use` block of an
+ * assistant message is answered by exactly one tool result with its id (a `tool` message's
+ * `tool_use_id`, or a top-level `tool_result` block of a `user` or `tool` message) after it and
+ * before the next assistant message; every result answers a call of the latest assistant message
+ * before it; no `tool_use` id appears twice. Blocks nested in a `tool_result`'s `content` do not
+ * count; a result with `is_error` true counts as a result.
+ *
+ * Returns `LC_OK` or the first violation in transcript order: `LC_PAIRING_UNANSWERED_CALL`,
+ * `LC_PAIRING_ORPHAN_RESULT`, `LC_PAIRING_DUPLICATE_ID`, `LC_PAIRING_DUPLICATE_RESULT`. With
+ * `diag` not NULL, `*diag` is filled as by the `_diagnose` functions: `location`
+ * `transcript[i].blocks[j]` (or `transcript[i].tool_use_id`), `offset` the id's, never the id.
+ *
+ * # Safety
+ * `input` is a live handle; `diag` is NULL or an `lc_diagnostic` whose `struct_size` the caller
+ * set, writable for that many bytes.
+ */
+lc_status lc_transcript_pairing_check(const struct lc_compaction_input *input, struct lc_diagnostic *diag);
+
+/**
+ * Writes to `*out_cut` the largest message index `c <= n - keep_last` (n messages) such that
+ * messages `[0, c)` can be summarised and `[c, n)` kept with no tool call/result pair split
+ * across `c` (SPEC S14.4); 0 when there is none, which the caller must handle (nothing can be
+ * summarised while keeping `keep_last` messages).
+ *
+ * Returns `LC_OK`; the pairing check's status when the transcript fails it (a cut is only
+ * defined on a well-paired transcript); `LC_ERR_NULL_ARGUMENT`.
+ *
+ * # Safety
+ * `input` is a live handle; `out_cut` is NULL or valid for one write.
+ */
+lc_status lc_transcript_safe_cut(const struct lc_compaction_input *input, uint64_t keep_last, uint64_t *out_cut);
+
+/**
+ * Checks that keeping messages `[cut, n)` and summarising `[0, cut)` splits no tool call/result
+ * pair (SPEC S14.4).
+ *
+ * Returns `LC_OK`; `LC_CUT_UNSAFE`; the pairing check's status when the transcript fails it;
+ * `LC_ERR_INVALID_ARGUMENT` for a `cut` above the message count.
+ *
+ * # Safety
+ * `input` is a live handle.
+ */
+lc_status lc_transcript_cut_check(const struct lc_compaction_input *input, uint64_t cut);
+
+/**
+ * The loop guard's first half (SPEC S14.5): did the compaction help? The occupancy after the
+ * replacement (`post_input_tokens` against `input_limit`, as `lc_occupancy_basis_points`
+ * computes it) must be below the policy's `rearm_below`.
+ *
+ * Returns `LC_OK`; `LC_COMPACTION_NO_PROGRESS` when it is at or above `rearm_below` (the next turn
+ * would compact again: shrink `MaxSummaryTokens`, keep a shorter tail, or stop);
+ * `LC_OCCUPANCY_ZERO_LIMIT` for a zero limit.
+ */
+lc_status lc_compaction_progress_check(uint64_t post_input_tokens, uint64_t input_limit, uint16_t rearm_below);
+
+/**
+ * The loop guard's second half (SPEC S14.6): can the policy's re-arm threshold ever be met? Even an
+ * empty history costs `fixed_tokens` (system prompt, tool definitions: the fixed part of every
+ * request) plus the policy's `MaxSummaryTokens`; that must stay below `RearmBelow` of
+ * `input_limit`.
+ *
+ * Returns `LC_OK`; `LC_COMPACTION_THRESHOLD_UNREACHABLE`; `LC_OCCUPANCY_ZERO_LIMIT`;
+ * `LC_POLICY_WIRE` for a policy document that does not decode (P8.1; its values are not
+ * validated here: see `lc_compaction_policy_validate`).
+ *
+ * # Safety
+ * `policy_json` is NULL (with `policy_len == 0`) or valid for reads of `policy_len` bytes.
+ */
+lc_status lc_compaction_threshold_check(const uint8_t *policy_json, size_t policy_len, uint64_t input_limit, uint64_t fixed_tokens);
 
 #ifdef __cplusplus
 }  // extern "C"

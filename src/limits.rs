@@ -150,6 +150,37 @@ pub fn replacement_check(input_tokens: u64, input_limit: u64) -> Result<()> {
     Ok(())
 }
 
+/// S14.5, the loop guard's first half: did the compaction help? The occupancy after the
+/// replacement (`post_input_tokens` against `input_limit`, as [`occupancy_basis_points`] computes
+/// it) must be below the policy's `rearm_below`; otherwise the pressure stays at compact
+/// ([`pressure_level`]'s hysteresis) and the next turn compacts again.
+///
+/// # Errors
+/// `OccupancyZeroLimit` for a zero limit; `CompactionNoProgress` when the occupancy is at or above
+/// `rearm_below` (the host can shrink `MaxSummaryTokens`, keep a shorter tail, or stop).
+pub fn progress_check(post_input_tokens: u64, input_limit: u64, rearm_below: u16) -> Result<()> {
+    if occupancy_basis_points(post_input_tokens, input_limit)? >= rearm_below {
+        return Err(Status::CompactionNoProgress.into());
+    }
+    Ok(())
+}
+
+/// S14.6, the loop guard's second half: can the threshold ever be met? Even an empty history costs
+/// the fixed part of every request (`fixed_tokens`: system prompt, tool definitions) plus the
+/// summary itself (up to `max_summary_tokens`); if that already reaches `rearm_below` of
+/// `input_limit`, compaction triggers forever.
+///
+/// # Errors
+/// `OccupancyZeroLimit` for a zero limit; `CompactionThresholdUnreachable` otherwise when
+/// `fixed_tokens + max_summary_tokens` reaches `rearm_below`.
+pub fn threshold_check(rearm_below: u16, max_summary_tokens: u64, input_limit: u64, fixed_tokens: u64) -> Result<()> {
+    let floor = fixed_tokens.saturating_add(max_summary_tokens);
+    if occupancy_basis_points(floor, input_limit)? >= rearm_below {
+        return Err(Status::CompactionThresholdUnreachable.into());
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

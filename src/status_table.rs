@@ -61,4 +61,11 @@ status_table! {
     (406, FingerprintCounterCapability, LC_FINGERPRINT_COUNTER_CAPABILITY, "CounterCapability", "The request's counter capability is invalid.", Host),
     (407, FingerprintInferenceCapability, LC_FINGERPRINT_INFERENCE_CAPABILITY, "InferenceCapability", "The request's inference capability is invalid.", Host),
     (408, FingerprintEncoding, LC_FINGERPRINT_ENCODING, "Encoding", "The request cannot be encoded (a sampling value is NaN or infinite).", Host),
+    (500, PairingUnansweredCall, LC_PAIRING_UNANSWERED_CALL, "unanswered_tool_call", "A tool call of an assistant message has no tool result before the next assistant message.", Host),
+    (501, PairingOrphanResult, LC_PAIRING_ORPHAN_RESULT, "orphan_tool_result", "A tool result answers no tool call of the latest assistant message before it.", Host),
+    (502, PairingDuplicateId, LC_PAIRING_DUPLICATE_ID, "duplicate_tool_use_id", "A tool call id appears twice in the transcript.", Host),
+    (503, PairingDuplicateResult, LC_PAIRING_DUPLICATE_RESULT, "duplicate_tool_result", "A tool call has more than one tool result.", Host),
+    (510, CutUnsafe, LC_CUT_UNSAFE, "unsafe_cut", "The cut separates a tool call from its result.", Host),
+    (520, CompactionNoProgress, LC_COMPACTION_NO_PROGRESS, "no_progress", "After the replacement the occupancy is still at or above the re-arm threshold: the next turn compacts again.", Host),
+    (521, CompactionThresholdUnreachable, LC_COMPACTION_THRESHOLD_UNREACHABLE, "threshold_unreachable", "Even an empty history (the fixed part plus the summary budget) reaches the re-arm threshold: compaction would trigger forever.", Host),
 }

@@ -167,7 +167,11 @@ unsafe fn get<T: Copy>(diag: *const lc_diagnostic, size: usize, offset: usize) -
 
 /// The plain function's status, then the diagnosis when the content failed (boundary statuses
 /// have nothing more to say than their class).
-fn diagnose_after(status: lc_status, diag: *mut lc_diagnostic, diagnose: impl FnOnce() -> Diagnostic) -> lc_status {
+pub(super) fn diagnose_after(
+    status: lc_status,
+    diag: *mut lc_diagnostic,
+    diagnose: impl FnOnce() -> Diagnostic,
+) -> lc_status {
     let boundary = matches!(
         Status::from_code(status),
         Some(

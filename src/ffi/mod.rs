@@ -13,10 +13,12 @@ mod wire;
 mod policy;
 mod fingerprint;
 mod diagnostic;
+mod pairing;
 
 pub use diagnostic::*;
 pub use fingerprint::*;
 pub use meta::*;
+pub use pairing::*;
 pub use policy::*;
 pub use summary::*;
 pub use wire::*;

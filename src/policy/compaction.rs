@@ -107,6 +107,15 @@ impl CompactionPolicy {
         Ok(())
     }
 
+    /// S14.6: whether this policy's re-arm threshold can be met at all for a request of
+    /// `fixed_tokens` fixed tokens against `input_limit` ([`crate::limits::threshold_check`]).
+    ///
+    /// # Errors
+    /// `OccupancyZeroLimit`, `CompactionThresholdUnreachable`.
+    pub fn threshold_check(&self, input_limit: u64, fixed_tokens: u64) -> Result<()> {
+        crate::limits::threshold_check(self.rearm_below, self.max_summary_tokens, input_limit, fixed_tokens)
+    }
+
     /// Decodes the policy document (P8.1, P8.2). Only the encoding is checked, not the values:
     /// call [`CompactionPolicy::validate`] next.
     ///

@@ -9,6 +9,7 @@ mod base64;
 mod encode;
 mod input;
 mod output;
+mod pairing;
 mod transcript;
 
 use std::borrow::Cow;

@@ -124,7 +124,16 @@ pub const SPEC_STATUS_TABLE: &[(i32, &str, &str)] = &[
 
 /// docs/SPEC.md §13 and later, copied from the spec text: the codes this project adds beyond the
 /// reference's §3.
-pub const PROJECT_STATUS_TABLE: &[(i32, &str, &str)] = &[(4, "LC_ERR_INVALID_ARGUMENT", "")];
+pub const PROJECT_STATUS_TABLE: &[(i32, &str, &str)] = &[
+    (4, "LC_ERR_INVALID_ARGUMENT", ""),
+    (500, "LC_PAIRING_UNANSWERED_CALL", "unanswered_tool_call"),
+    (501, "LC_PAIRING_ORPHAN_RESULT", "orphan_tool_result"),
+    (502, "LC_PAIRING_DUPLICATE_ID", "duplicate_tool_use_id"),
+    (503, "LC_PAIRING_DUPLICATE_RESULT", "duplicate_tool_result"),
+    (510, "LC_CUT_UNSAFE", "unsafe_cut"),
+    (520, "LC_COMPACTION_NO_PROGRESS", "no_progress"),
+    (521, "LC_COMPACTION_THRESHOLD_UNREACHABLE", "threshold_unreachable"),
+];
 
 /// docs/SPEC.md C13.3, copied from the spec text: the class of every code (0 ok, 1 retry,
 /// 2 discard, 3 host, 4 bug).
