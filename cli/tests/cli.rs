@@ -1,4 +1,4 @@
-//! Runs the `loopcompact` command-line tool (src/bin/loopcompact.rs) as a user would: every
+//! Runs the `loopcompact` command-line tool (cli/src/main.rs) as a user would: every
 //! subcommand on valid and invalid documents, `--json`, standard input, usage and I/O errors, and
 //! every public conformance vector through `--json` (the verdict must be the row's expectation).
 //!
@@ -14,8 +14,10 @@ use testkit::vectors::{bytes_field, rows};
 
 const BIN: &str = env!("CARGO_BIN_EXE_loopcompact");
 
+/// The repository root (the tool's package is `cli/`): the tool runs there, with the bundled
+/// examples and vectors at their usual paths.
 fn manifest_dir() -> &'static Path {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("cli/ sits in the repository")
 }
 
 /// Runs the tool from the manifest directory with `stdin` on standard input.
@@ -119,7 +121,9 @@ fn summary_json_from_stdin() {
     let v = json(&["summary", "-"], b"<conversation_summary><goal>g</goal><constraints/><decisions/><state>s</state><open_items/></conversation_summary>", 0);
     assert_eq!(
         v,
-        serde_json::json!({"ok": true, "document": "summary", "status": 0, "name": "LC_OK", "reason": "", "message": "Success.", "offset": null})
+        serde_json::json!({"ok": true, "document": "summary", "status": 0, "name": "LC_OK", "reason": "", "message": "Success.",
+            "class": "ok", "offset": null, "line": null, "column": null, "section": null, "rule": null, "expected": null,
+            "location": null, "limit": null, "actual": null})
     );
 
     // An empty standard input is the empty document: xml_root (X4.19).
@@ -279,7 +283,15 @@ fn usage_and_io_errors() {
     ];
     for args in cases {
         let output = expect_exit(args, b"", 2);
-        assert!(output.stdout.is_empty(), "{}", describe(args, &output));
+        if args.contains(&"--json") {
+            // Under --json a usage or I/O error is a JSON object too (and the message on stderr).
+            let v: Value =
+                serde_json::from_slice(&output.stdout).unwrap_or_else(|e| panic!("{e}: {}", describe(args, &output)));
+            assert_eq!(v["ok"], false);
+            assert!(v["error"].as_str().is_some_and(|e| !e.is_empty()), "{v}");
+        } else {
+            assert!(output.stdout.is_empty(), "{}", describe(args, &output));
+        }
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert!(stderr.starts_with("loopcompact: "), "{}", describe(args, &output));
     }
@@ -383,4 +395,152 @@ fn every_vector_row() {
     }
     assert!(count > 400, "only {count} rows ran");
     assert!(failures.is_empty(), "{} of {count} rows failed:\n{}", failures.len(), failures.join("\n"));
+}
+
+// ---- diagnostics (docs/SPEC.md §13) --------------------------------------------------------
+
+#[test]
+fn rejections_say_where_and_what() {
+    // Line 1 `<conversation_summary>`, line 2 `<goal>g</goal>`, line 3 `<decisions/>`: the
+    // constraints section is missing, found at line 3, column 1 (X4.18, §13 C13.4).
+    let xml =
+        b"<conversation_summary>\n<goal>g</goal>\n<decisions/><state>s</state><open_items/></conversation_summary>";
+    let offset = xml.windows(11).position(|w| w == b"<decisions/").unwrap();
+    let output = expect_exit(&["summary", "-"], xml, 1);
+    let text = stdout(&output);
+    assert!(
+        text.contains(&format!(
+            "at byte {offset}, line 3, column 1, section constraints, rule X4.18, expected <constraints>"
+        )),
+        "{text}"
+    );
+    let v = json(&["summary", "-"], xml, 1);
+    assert_eq!(v["offset"], offset);
+    assert_eq!((v["line"].as_u64(), v["column"].as_u64()), (Some(3), Some(1)));
+    assert_eq!(v["section"], "constraints");
+    assert_eq!(v["rule"], "X4.18");
+    assert_eq!(v["expected"], "<constraints>");
+    assert_eq!(v["class"], "retry");
+    assert_eq!(v["location"], Value::Null);
+    // --retry-message: the message for the model, naming the place and the rule.
+    let v = json(&["--retry-message", "summary", "-"], xml, 1);
+    let message = v["retry_message"].as_str().unwrap();
+    assert!(message.contains("line 3, column 1") && message.contains("constraints"), "{message}");
+    let output = expect_exit(&["--retry-message", "summary", "-"], xml, 1);
+    assert_eq!(stdout(&output).lines().count(), 2, "the verdict, then the retry message");
+}
+
+#[test]
+fn wire_rejections_carry_the_location() {
+    let mut doc: Value =
+        serde_json::from_slice(&bytes(&row("input.jsonl", "canonical v1 round trip"), "input")).unwrap();
+    doc["transcript"][0]["blocks"][0]["type"] = Value::from("bogus");
+    let v = json(&["input", "-"], doc.to_string().as_bytes(), 1);
+    assert_eq!(v["name"], "LC_INPUT_TRANSCRIPT");
+    assert_eq!(v["class"], "host");
+    assert!(v["location"].as_str().unwrap().starts_with("transcript[0].blocks[0]"), "{v}");
+}
+
+// ---- bounded and quiet (issue: bounded cost) ------------------------------------------------
+
+#[test]
+fn reads_at_most_the_limit() {
+    let big = temp_file("eleven_bytes.xml", b"<goal>x</g>");
+    let output = expect_exit(&["--max-bytes", "10", "summary", path_str(&big)], b"", 2);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("longer than the read limit of 10 bytes"), "{stderr}");
+    // Exactly the limit is fine.
+    expect_exit(&["--max-bytes", "11", "summary", path_str(&big)], b"", 1);
+    // An endless input stops at the limit instead of filling memory.
+    let output = expect_exit(&["--max-bytes", "1000", "summary", "/dev/zero"], b"", 2);
+    assert!(String::from_utf8_lossy(&output.stderr).contains("read limit"));
+    // Standard input too.
+    expect_exit(&["--max-bytes", "3", "summary", "-"], b"1234", 2);
+}
+
+#[test]
+fn names_are_printed_escaped_and_non_utf8_is_an_error() {
+    use std::os::unix::ffi::OsStrExt;
+    // A file name carrying a terminal escape: the message shows it escaped, never raw.
+    let output = expect_exit(&["summary", "no\x1b[31mfile"], b"", 2);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!stderr.contains('\x1b'), "{stderr:?}");
+    assert!(stderr.contains("\\u{1b}"), "{stderr:?}");
+    // A non-UTF-8 argument: exit 2 with a message, no panic.
+    let output = Command::new(BIN)
+        .arg("summary")
+        .arg(std::ffi::OsStr::from_bytes(b"\xff\xfe.xml"))
+        .current_dir(manifest_dir())
+        .output()
+        .unwrap();
+    assert_eq!(output.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&output.stderr).contains("not valid UTF-8"));
+    // An I/O error under --json is a JSON object.
+    let v = json(&["summary", "examples/data/no_such_file.xml"], b"", 2);
+    assert_eq!(v["ok"], false);
+    assert!(v["error"].as_str().unwrap().contains("cannot read"));
+}
+
+// ---- sections, instructions, transcript safety ---------------------------------------------
+
+#[test]
+fn sections_section_and_instructions() {
+    let xml = b"<conversation_summary><goal>a &amp; b</goal><constraints/><decisions>d</decisions><state>s</state><open_items/></conversation_summary>";
+    let v = json(&["sections", "-"], xml, 0);
+    let goal = &v["sections"][0];
+    assert_eq!(goal["name"], "goal");
+    assert_eq!(goal["offset"], 28, "after `<conversation_summary><goal>`");
+    assert_eq!(goal["len"], 9, "`a &amp; b`");
+    let output = expect_exit(&["section", "-", "goal"], xml, 0);
+    assert_eq!(stdout(&output), "a & b");
+    let output = expect_exit(&["instructions"], b"", 0);
+    assert!(stdout(&output).contains("<conversation_summary>"));
+    expect_exit(&["section", "-", "nope"], xml, 2);
+}
+
+fn transcript_file(name: &str, messages: &str) -> PathBuf {
+    let mut doc: Value =
+        serde_json::from_slice(&bytes(&row("input.jsonl", "canonical v1 round trip"), "input")).unwrap();
+    doc["transcript"] = serde_json::from_str(messages).unwrap();
+    temp_file(name, doc.to_string().as_bytes())
+}
+
+#[test]
+fn pairing_and_cut() {
+    let paired = transcript_file(
+        "paired.json",
+        r#"[{"role":"user","blocks":[]},
+            {"role":"assistant","blocks":[{"type":"tool_use","id":"a","name":"t","input":{}}]},
+            {"role":"tool","blocks":[],"tool_use_id":"a","is_error":false},
+            {"role":"user","blocks":[]}]"#,
+    );
+    let output = expect_exit(&["pairing", path_str(&paired)], b"", 0);
+    assert_eq!(stdout(&output), "transcript: valid (LC_OK)\n");
+    // Keeping 1 message: cut 3 (messages 0..3 summarised); keeping 2: cut 2 would split the pair
+    // (call in 1, result in 2), so 1.
+    let v = json(&["cut", path_str(&paired), "--keep", "1"], b"", 0);
+    assert_eq!((v["cut"].as_u64(), v["messages"].as_u64()), (Some(3), Some(4)));
+    let v = json(&["cut", path_str(&paired), "--keep", "2"], b"", 0);
+    assert_eq!(v["cut"], 1);
+    let orphan = transcript_file(
+        "orphan.json",
+        r#"[{"role":"user","blocks":[]},{"role":"tool","blocks":[],"tool_use_id":"x","is_error":false}]"#,
+    );
+    let v = json(&["pairing", path_str(&orphan)], b"", 1);
+    assert_eq!(v["name"], "LC_PAIRING_ORPHAN_RESULT");
+    assert_eq!(v["location"], "transcript[1].tool_use_id");
+    let v = json(&["cut", path_str(&orphan), "--keep", "0"], b"", 1);
+    assert_eq!(v["name"], "LC_PAIRING_ORPHAN_RESULT");
+}
+
+#[test]
+fn loop_guard() {
+    expect_exit(&["progress", "--tokens", "5999", "--limit", "10000", "--rearm", "6000"], b"", 0);
+    let v = json(&["progress", "--tokens", "6000", "--limit", "10000", "--rearm", "6000"], b"", 1);
+    assert_eq!(v["name"], "LC_COMPACTION_NO_PROGRESS");
+    // examples/data/policy_valid.json: its RearmBelow and MaxSummaryTokens decide; a fixed part as
+    // large as the limit can never get below any threshold.
+    let v = json(&["threshold", "examples/data/policy_valid.json", "--limit", "100000", "--fixed", "100000"], b"", 1);
+    assert_eq!(v["name"], "LC_COMPACTION_THRESHOLD_UNREACHABLE");
+    expect_exit(&["threshold", "examples/data/policy_valid.json", "--limit", "100000", "--fixed", "0"], b"", 0);
 }

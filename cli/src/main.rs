@@ -1,0 +1,581 @@
+//! `loopcompact`: the command-line face of the library, a thin layer over the safe Rust API.
+//!
+//! Each subcommand reads one document (a file, or standard input for `-`), runs the same check as
+//! the matching C function and prints the verdict: the status name, reason, message and, where the
+//! library knows it, where the problem is (byte offset, line, column, section, rule, location:
+//! docs/SPEC.md §13). `--json` prints one JSON object instead. Exit status: 0 valid, 1 rejected by
+//! a check, 2 usage or I/O error (message on stderr, or a JSON object with `--json`).
+//!
+//! Like the library, the tool never echoes input bytes in a verdict; only `output` prints the
+//! decoded summary on success and `section` a section's text, which is the data asked for (A3.8).
+//! File names and arguments it prints have their control characters escaped, and it reads at most
+//! `--max-bytes` bytes of any input (default 256 MiB).
+
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic, clippy::indexing_slicing)]
+// A verdict carries a whole diagnosis (its location is a fixed buffer): one per process, by value.
+#![allow(clippy::result_large_err)]
+
+use std::ffi::OsString;
+use std::io::{Read, Write};
+use std::process::ExitCode;
+
+use loopcompact::diagnostic::{Diagnostic, SUMMARY_INSTRUCTIONS, retry_message};
+use loopcompact::fingerprint::RequestFingerprint;
+use loopcompact::limits;
+use loopcompact::policy::{CompactionPolicy, ContextConfig, ContextObservationPolicy};
+use loopcompact::summary::{self, Section};
+use loopcompact::wire::CompactionInput;
+
+/// The read limit when `--max-bytes` is not given: 256 MiB.
+const DEFAULT_READ_LIMIT: u64 = 256 << 20;
+
+const USAGE: &str = "\
+usage: loopcompact [--json] [--retry-message] [--max-bytes N] COMMAND ARGS...
+
+commands (FILE may be - for standard input):
+  summary FILE                        validate a summary XML document (SPEC 4)
+  input FILE                          validate a compaction input wire document (SPEC 5)
+  output --input IN RESULT --tokens N --max-bytes N
+                                      validate the summariser's reply RESULT against the input IN
+                                      (SPEC 6); N: the reported output tokens and the reply's byte
+                                      limit; prints the decoded summary, exactly, on success
+  fingerprint FILE                    compute a request fingerprint (SPEC 10); prints the hex digest
+  policy FILE --quality Q [--observation]
+                                      validate a compaction policy (or, with --observation, a
+                                      context observation policy) for a token counter of quality Q:
+                                      0 unknown, 1 exact provider, 2 exact local, 3 heuristic (SPEC 8)
+  context FILE                        validate a context configuration (SPEC 8.3)
+  pairing FILE                        check the tool-call pairing of an input's transcript (SPEC 14)
+  cut FILE --keep K                   the largest safe cut keeping at least K messages (SPEC 14.4)
+  progress --tokens N --limit L --rearm R
+                                      did compaction help: N tokens after the replacement against
+                                      the input limit L and the re-arm threshold R (SPEC 14.5)
+  threshold POLICY --limit L --fixed F
+                                      can the policy's re-arm threshold ever be met, with F fixed
+                                      tokens per request against the input limit L (SPEC 14.6)
+  sections FILE                       the byte span of each section of a valid summary (SPEC 13.7)
+  section FILE NAME                   the text of one section (goal, constraints, decisions, state,
+                                      open_items) as Go's encoding/xml reads it (SPEC 13.8)
+  instructions                        print the instructions for the summariser (SPEC 13.6)
+
+options:
+  --json           print the verdict as one JSON object:
+                   {\"ok\",\"document\",\"status\",\"name\",\"reason\",\"message\",\"class\",\"offset\",
+                   \"line\",\"column\",\"section\",\"rule\",\"expected\",\"location\",\"limit\",\"actual\"},
+                   plus \"fingerprint\", \"summary\", \"cut\" or \"sections\" on success of those
+                   commands, and \"retry_message\" with --retry-message
+  --retry-message  also print the message for the summariser model (SPEC 13.5)
+  --max-bytes N    read at most N bytes of any input file (default 268435456, 256 MiB); after the
+                   `output` command, --max-bytes is the reply's byte limit instead
+  -h, --help       print this help (SPEC N: section N of docs/SPEC.md, the contract)
+  --version        print the library and C ABI versions
+
+A rejection prints NAME (CODE), the reason, where (byte offset, line, column, section, rule,
+location) where known, and the message. Offsets count bytes of the file, except for a summary
+inside an output reply: there they count bytes of the decoded summary text.
+
+exit status: 0 valid, 1 rejected, 2 usage or I/O error
+";
+
+/// A usage or I/O problem: reported on stderr (or as JSON with `--json`), exit status 2.
+struct Fatal(String);
+
+/// The options every command shares.
+struct Options {
+    json: bool,
+    retry: bool,
+    read_limit: u64,
+}
+
+/// What a successful check prints besides `LC_OK`.
+enum Success {
+    Valid,
+    Fingerprint(String),
+    Summary(String),
+    Cut { cut: usize, messages: usize },
+    Sections(summary::SectionSpans),
+    Text(String),
+}
+
+/// The outcome of one check: which document it is about, and the diagnosis of a rejection.
+struct Verdict {
+    document: &'static str,
+    result: Result<Success, Diagnostic>,
+}
+
+/// The `--json` form of a verdict.
+#[derive(serde::Serialize)]
+struct JsonVerdict<'a> {
+    ok: bool,
+    document: &'static str,
+    status: i32,
+    name: &'static str,
+    reason: &'static str,
+    message: &'static str,
+    class: &'static str,
+    offset: Option<usize>,
+    line: Option<u64>,
+    column: Option<u64>,
+    section: Option<&'static str>,
+    rule: Option<&'a str>,
+    expected: Option<&'a str>,
+    location: Option<&'a str>,
+    limit: Option<u64>,
+    actual: Option<u64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    fingerprint: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    summary: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cut: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    messages: Option<usize>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    sections: Option<Vec<JsonSection>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    text: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    retry_message: Option<String>,
+}
+
+#[derive(serde::Serialize)]
+struct JsonSection {
+    name: &'static str,
+    offset: usize,
+    len: usize,
+}
+
+/// The `--json` form of a usage or I/O error.
+#[derive(serde::Serialize)]
+struct JsonFatal<'a> {
+    ok: bool,
+    error: &'a str,
+}
+
+fn main() -> ExitCode {
+    let args: Vec<OsString> = std::env::args_os().skip(1).collect();
+    let json = args.iter().any(|a| a == "--json");
+    match run(args) {
+        Ok(code) => code,
+        Err(Fatal(message)) => {
+            if json {
+                let line = serde_json::to_string(&JsonFatal { ok: false, error: &message }).unwrap_or_default();
+                println!("{line}");
+            }
+            eprintln!("loopcompact: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// An argument or file name as the tool prints it: control characters (terminal escapes) and
+/// quotes escaped, so that nothing the user passed reaches the terminal raw.
+fn shown(text: &str) -> String {
+    format!("\"{}\"", text.escape_debug())
+}
+
+fn run(args: Vec<OsString>) -> Result<ExitCode, Fatal> {
+    let mut strings = Vec::with_capacity(args.len());
+    for (i, arg) in args.into_iter().enumerate() {
+        let arg = arg.into_string().map_err(|_| usage(&format!("argument {} is not valid UTF-8", i + 1)))?;
+        strings.push(arg);
+    }
+    let mut options = Options { json: false, retry: false, read_limit: DEFAULT_READ_LIMIT };
+    let mut rest: Vec<&str> = Vec::new();
+    let mut iter = strings.iter().map(String::as_str);
+    let mut command: Option<&str> = None;
+    while let Some(arg) = iter.next() {
+        match arg {
+            "--json" => options.json = true,
+            "--retry-message" => options.retry = true,
+            "-h" | "--help" => {
+                print!("{USAGE}");
+                return Ok(ExitCode::SUCCESS);
+            }
+            "--version" => {
+                println!("loopcompact {} (C ABI version {})", loopcompact::VERSION, loopcompact::ABI_VERSION);
+                return Ok(ExitCode::SUCCESS);
+            }
+            // After `output`, --max-bytes is the reply's byte limit (its own option).
+            "--max-bytes" if command != Some("output") => {
+                options.read_limit = number::<u64>("--max-bytes", iter.next())?;
+            }
+            _ => {
+                if command.is_none() && !is_option(arg) {
+                    command = Some(arg);
+                } else {
+                    rest.push(arg);
+                }
+            }
+        }
+    }
+    let Some(command) = command else {
+        return Err(usage("no command given"));
+    };
+    let mut reader = Inputs { stdin_used: false, limit: options.read_limit };
+    let verdict = match command {
+        "summary" => {
+            let xml = reader.read(single_file(&rest)?)?;
+            Verdict { document: "summary", result: checked(summary::diagnose(&xml), Success::Valid) }
+        }
+        "input" => {
+            let wire = reader.read(single_file(&rest)?)?;
+            Verdict { document: "input", result: checked(CompactionInput::diagnose(&wire), Success::Valid) }
+        }
+        "fingerprint" => {
+            let doc = reader.read(single_file(&rest)?)?;
+            let result = match RequestFingerprint::compute(&doc) {
+                Ok(f) => Ok(Success::Fingerprint(f.to_hex())),
+                Err(_) => Err(RequestFingerprint::diagnose(&doc)),
+            };
+            Verdict { document: "fingerprint", result }
+        }
+        "context" => {
+            let doc = reader.read(single_file(&rest)?)?;
+            Verdict { document: "context", result: checked(ContextConfig::diagnose(&doc), Success::Valid) }
+        }
+        "policy" => policy(&rest, &mut reader)?,
+        "output" => output(&rest, &mut reader)?,
+        "pairing" | "cut" => transcript(command, &rest, &mut reader)?,
+        "progress" => {
+            let [tokens, limit, rearm] = flags(&rest, ["--tokens", "--limit", "--rearm"])?;
+            let rearm = u16::try_from(rearm).map_err(|_| usage("--rearm: at most 65535 basis points"))?;
+            let result = limits::progress_check(tokens, limit, rearm);
+            Verdict { document: "progress", result: result.map(|()| Success::Valid).map_err(plain) }
+        }
+        "threshold" => {
+            let (file, others) = rest.split_first().ok_or_else(|| usage("threshold needs a POLICY file"))?;
+            let [limit, fixed] = flags(others, ["--limit", "--fixed"])?;
+            let doc = reader.read(file)?;
+            let result = CompactionPolicy::from_json(&doc).and_then(|p| p.threshold_check(limit, fixed));
+            Verdict { document: "threshold", result: result.map(|()| Success::Valid).map_err(plain) }
+        }
+        "sections" => {
+            let xml = reader.read(single_file(&rest)?)?;
+            let result = summary::sections(&xml).map(Success::Sections).map_err(|_| summary::diagnose(&xml));
+            Verdict { document: "summary", result }
+        }
+        "section" => {
+            let [file, name] = rest.as_slice() else {
+                return Err(usage("section takes FILE and a section NAME"));
+            };
+            let section = Section::ALL
+                .into_iter()
+                .find(|s| s.name() == *name)
+                .ok_or_else(|| usage(&format!("unknown section {}", shown(name))))?;
+            let xml = reader.read(file)?;
+            let result = summary::section_text(&xml, section).map(Success::Text).map_err(|_| summary::diagnose(&xml));
+            Verdict { document: "summary", result }
+        }
+        "instructions" => {
+            if !rest.is_empty() {
+                return Err(usage("instructions takes no argument"));
+            }
+            println!("{SUMMARY_INSTRUCTIONS}");
+            return Ok(ExitCode::SUCCESS);
+        }
+        other => return Err(usage(&format!("unknown command {}", shown(other)))),
+    };
+    report(&options, &verdict)
+}
+
+/// A check's diagnosis as a verdict: `LC_OK` is `success`.
+fn checked(d: Diagnostic, success: Success) -> Result<Success, Diagnostic> {
+    if d.status().is_ok() { Ok(success) } else { Err(d) }
+}
+
+/// A diagnosis with only what an error of the Rust API carries (status and offset).
+fn plain(e: loopcompact::Error) -> Diagnostic {
+    Diagnostic::new(e.status())
+}
+
+fn policy(args: &[&str], reader: &mut Inputs) -> Result<Verdict, Fatal> {
+    let mut file = None;
+    let mut quality = None;
+    let mut observation = false;
+    let mut args = args.iter();
+    while let Some(&arg) = args.next() {
+        match arg {
+            "--quality" => quality = Some(number::<i32>("--quality", args.next().copied())?),
+            "--observation" => observation = true,
+            _ if is_option(arg) => return Err(usage(&format!("unknown option {}", shown(arg)))),
+            _ if file.is_none() => file = Some(arg),
+            _ => return Err(usage("policy takes one FILE")),
+        }
+    }
+    let file = file.ok_or_else(|| usage("policy needs a FILE"))?;
+    let quality = quality.ok_or_else(|| usage("policy needs --quality Q"))?;
+    let doc = reader.read(file)?;
+    Ok(if observation {
+        Verdict {
+            document: "observation",
+            result: checked(ContextObservationPolicy::diagnose(&doc, quality), Success::Valid),
+        }
+    } else {
+        Verdict { document: "policy", result: checked(CompactionPolicy::diagnose(&doc, quality), Success::Valid) }
+    })
+}
+
+fn output(args: &[&str], reader: &mut Inputs) -> Result<Verdict, Fatal> {
+    let mut input = None;
+    let mut result = None;
+    let mut tokens = None;
+    let mut max_bytes = None;
+    let mut args = args.iter();
+    while let Some(&arg) = args.next() {
+        match arg {
+            "--input" => input = Some(*args.next().ok_or_else(|| usage("--input needs a FILE"))?),
+            "--tokens" => tokens = Some(number::<u64>("--tokens", args.next().copied())?),
+            "--max-bytes" => max_bytes = Some(number::<u64>("--max-bytes", args.next().copied())?),
+            _ if is_option(arg) => return Err(usage(&format!("unknown option {}", shown(arg)))),
+            _ if result.is_none() => result = Some(arg),
+            _ => return Err(usage("output takes one RESULT file")),
+        }
+    }
+    let input = input.ok_or_else(|| usage("output needs --input IN"))?;
+    let result = result.ok_or_else(|| usage("output needs a RESULT file"))?;
+    let tokens = tokens.ok_or_else(|| usage("output needs --tokens N"))?;
+    let max_bytes = max_bytes.ok_or_else(|| usage("output needs --max-bytes N"))?;
+    let wire = reader.read(input)?;
+    let reply = reader.read(result)?;
+    let input = match CompactionInput::parse(&wire) {
+        Ok(input) => input,
+        Err(_) => return Ok(Verdict { document: "input", result: Err(CompactionInput::diagnose(&wire)) }),
+    };
+    let result = match input.validate_output(&reply, tokens, max_bytes) {
+        Ok(summary) => Ok(Success::Summary(summary.into_string())),
+        Err(_) => Err(input.diagnose_output(&reply, tokens, max_bytes)),
+    };
+    Ok(Verdict { document: "output", result })
+}
+
+/// `pairing FILE` and `cut FILE --keep K` over a parsed input.
+fn transcript(command: &str, args: &[&str], reader: &mut Inputs) -> Result<Verdict, Fatal> {
+    let (file, keep) = match (command, args) {
+        ("pairing", [file]) if !is_option(file) => (*file, None),
+        ("cut", [file, "--keep", k]) | ("cut", ["--keep", k, file]) => (*file, Some(number::<u64>("--keep", Some(k))?)),
+        ("cut", _) => return Err(usage("cut takes FILE --keep K")),
+        _ => return Err(usage("pairing takes one FILE")),
+    };
+    let wire = reader.read(file)?;
+    let input = match CompactionInput::parse(&wire) {
+        Ok(input) => input,
+        Err(_) => return Ok(Verdict { document: "input", result: Err(CompactionInput::diagnose(&wire)) }),
+    };
+    let result = match keep {
+        None => checked(input.pairing_diagnose(), Success::Valid),
+        Some(keep) => match input.safe_cut(keep) {
+            Ok(cut) => Ok(Success::Cut { cut, messages: input.message_count() }),
+            Err(_) => Err(input.pairing_diagnose()),
+        },
+    };
+    Ok(Verdict { document: "transcript", result })
+}
+
+/// Exactly the options `names`, each with a u64 value, in any order.
+fn flags<const N: usize>(args: &[&str], names: [&str; N]) -> Result<[u64; N], Fatal> {
+    let mut values = [None; N];
+    let mut args = args.iter();
+    while let Some(&arg) = args.next() {
+        let slot = names
+            .iter()
+            .position(|n| *n == arg)
+            .and_then(|i| values.get_mut(i))
+            .ok_or_else(|| usage(&format!("unknown argument {}", shown(arg))))?;
+        *slot = Some(number::<u64>(arg, args.next().copied())?);
+    }
+    let mut out = [0u64; N];
+    for ((slot, name), value) in out.iter_mut().zip(names).zip(values) {
+        *slot = value.ok_or_else(|| usage(&format!("missing {name} N")))?;
+    }
+    Ok(out)
+}
+
+/// `-` alone is a file name (standard input), not an option.
+fn is_option(arg: &str) -> bool {
+    arg.starts_with('-') && arg != "-"
+}
+
+fn single_file<'a>(args: &[&'a str]) -> Result<&'a str, Fatal> {
+    match args {
+        [file] if !is_option(file) => Ok(file),
+        [arg] => Err(usage(&format!("unknown option {}", shown(arg)))),
+        [] => Err(usage("missing FILE")),
+        _ => Err(usage("too many arguments")),
+    }
+}
+
+fn number<T: std::str::FromStr>(option: &str, value: Option<&str>) -> Result<T, Fatal> {
+    let value = value.ok_or_else(|| usage(&format!("{option} needs a value")))?;
+    value.parse().map_err(|_| usage(&format!("{option}: {} is not a valid number", shown(value))))
+}
+
+fn usage(problem: &str) -> Fatal {
+    Fatal(format!("{problem}\n(run `loopcompact --help` for usage)"))
+}
+
+/// Reads the files named on the command line, at most `limit` bytes each; standard input can be
+/// read only once.
+struct Inputs {
+    stdin_used: bool,
+    limit: u64,
+}
+
+impl Inputs {
+    fn read(&mut self, name: &str) -> Result<Vec<u8>, Fatal> {
+        let what = if name == "-" { "standard input".to_owned() } else { shown(name) };
+        let mut bytes = Vec::new();
+        // One byte more than the limit tells a document that is too long from one that fits.
+        let read = if name == "-" {
+            if std::mem::replace(&mut self.stdin_used, true) {
+                return Err(usage("standard input (-) can be used for one file only"));
+            }
+            std::io::stdin().lock().take(self.limit.saturating_add(1)).read_to_end(&mut bytes)
+        } else {
+            std::fs::File::open(name).and_then(|f| f.take(self.limit.saturating_add(1)).read_to_end(&mut bytes))
+        };
+        read.map_err(|e| Fatal(format!("cannot read {what}: {e}")))?;
+        if bytes.len() as u64 > self.limit {
+            return Err(Fatal(format!(
+                "{what} is longer than the read limit of {} bytes (--max-bytes N to change it)",
+                self.limit
+            )));
+        }
+        Ok(bytes)
+    }
+}
+
+/// Prints the verdict and returns the exit status: 0 valid, 1 rejected.
+fn report(options: &Options, verdict: &Verdict) -> Result<ExitCode, Fatal> {
+    let ok_diagnostic = Diagnostic::ok();
+    let d = match &verdict.result {
+        Ok(_) => &ok_diagnostic,
+        Err(d) => d,
+    };
+    let status = d.status();
+    let retry = (options.retry && !status.is_ok()).then(|| retry_message(d));
+    let mut out = std::io::stdout().lock();
+    let written = if options.json {
+        json_verdict(&mut out, verdict, d, retry)
+    } else {
+        human_verdict(&mut out, verdict, d, retry)
+    };
+    written.and_then(|()| out.flush()).map_err(|e| Fatal(format!("cannot write the verdict: {e}")))?;
+    Ok(if status.is_ok() { ExitCode::SUCCESS } else { ExitCode::from(1) })
+}
+
+fn json_verdict(out: &mut impl Write, verdict: &Verdict, d: &Diagnostic, retry: Option<String>) -> std::io::Result<()> {
+    let status = d.status();
+    let non_empty = |s: &'static str| (!s.is_empty()).then_some(s);
+    let mut line = JsonVerdict {
+        ok: status.is_ok(),
+        document: verdict.document,
+        status: status.code(),
+        name: status.name(),
+        reason: status.reason(),
+        message: status.message(),
+        class: status.class().name(),
+        offset: d.offset(),
+        line: (d.line() > 0).then_some(d.line()),
+        column: (d.column() > 0).then_some(d.column()),
+        section: d.section().map(section_name),
+        rule: non_empty(d.rule()),
+        expected: non_empty(d.expected()),
+        location: (!d.location().is_empty()).then_some(d.location()),
+        limit: d.limit(),
+        actual: d.actual(),
+        fingerprint: None,
+        summary: None,
+        cut: None,
+        messages: None,
+        sections: None,
+        text: None,
+        retry_message: retry,
+    };
+    match &verdict.result {
+        Ok(Success::Fingerprint(hex)) => line.fingerprint = Some(hex),
+        Ok(Success::Summary(text)) => line.summary = Some(text),
+        Ok(Success::Cut { cut, messages }) => (line.cut, line.messages) = (Some(*cut), Some(*messages)),
+        Ok(Success::Sections(spans)) => {
+            line.sections = Some(
+                Section::ALL
+                    .iter()
+                    .zip(spans)
+                    .map(|(s, span)| JsonSection { name: s.name(), offset: span.offset, len: span.len })
+                    .collect(),
+            );
+        }
+        Ok(Success::Text(text)) => line.text = Some(text),
+        Ok(Success::Valid) | Err(_) => {}
+    }
+    serde_json::to_writer(&mut *out, &line).map_err(std::io::Error::from)?;
+    writeln!(out)
+}
+
+/// The section's name for a verdict: the element name, `root` for the root element.
+fn section_name(section: Section) -> &'static str {
+    if section == Section::Root { "root" } else { section.name() }
+}
+
+fn human_verdict(
+    out: &mut impl Write,
+    verdict: &Verdict,
+    d: &Diagnostic,
+    retry: Option<String>,
+) -> std::io::Result<()> {
+    let status = d.status();
+    match &verdict.result {
+        Ok(Success::Valid) => writeln!(out, "{}: valid ({})", verdict.document, status.name()),
+        Ok(Success::Fingerprint(hex)) => writeln!(out, "{hex}"),
+        // The exact text of the replacement message (or of the section): no newline is added.
+        Ok(Success::Summary(text) | Success::Text(text)) => out.write_all(text.as_bytes()),
+        Ok(Success::Cut { cut, messages }) => {
+            writeln!(out, "cut {cut}: summarise messages 0..{cut}, keep {cut}..{messages} ({messages} messages)")
+        }
+        Ok(Success::Sections(spans)) => {
+            for (section, span) in Section::ALL.iter().zip(spans) {
+                writeln!(out, "{} offset {} length {}", section.name(), span.offset, span.len)?;
+            }
+            Ok(())
+        }
+        Err(_) => {
+            let reason = if status.reason().is_empty() { "-" } else { status.reason() };
+            let mut at = Vec::new();
+            if let Some(offset) = d.offset() {
+                at.push(format!("byte {offset}"));
+            }
+            if d.line() > 0 {
+                at.push(format!("line {}, column {}", d.line(), d.column()));
+            }
+            if let Some(section) = d.section() {
+                at.push(format!("section {}", section_name(section)));
+            }
+            if !d.rule().is_empty() {
+                at.push(format!("rule {}", d.rule()));
+            }
+            if !d.location().is_empty() {
+                at.push(format!("location {}", d.location()));
+            }
+            if !d.expected().is_empty() {
+                at.push(format!("expected {}", d.expected()));
+            }
+            if let (Some(limit), Some(actual)) = (d.limit(), d.actual()) {
+                at.push(format!("limit {limit}, actual {actual}"));
+            }
+            at.push(format!("class {}", status.class().name()));
+            writeln!(
+                out,
+                "{}: rejected: {} ({}) reason {reason} at {}: {}",
+                verdict.document,
+                status.name(),
+                status.code(),
+                at.join(", "),
+                status.message(),
+            )?;
+            if let Some(retry) = retry {
+                writeln!(out, "{retry}")?;
+            }
+            Ok(())
+        }
+    }
+}
