@@ -14,6 +14,7 @@ mod policy;
 mod fingerprint;
 mod diagnostic;
 mod pairing;
+mod wasm;
 
 pub use diagnostic::*;
 pub use fingerprint::*;
