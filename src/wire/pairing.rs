@@ -121,9 +121,15 @@ pub(crate) fn pairs(input: &CompactionInput) -> Result<Vec<Pair>, Violation> {
         if matches!(role, Role::Assistant { .. }) {
             walk.close();
         }
-        if let Role::Tool { tool_use_id, .. } = role {
-            walk.answer(id(*tool_use_id), i, None, tool_use_id.span().start);
-        }
+        // A `tool` message is one result for its own id; a top-level `tool_result` block in it for
+        // that same id is that result written the other way, not a second one (S14.2).
+        let own_id = match role {
+            Role::Tool { tool_use_id, .. } => {
+                walk.answer(id(*tool_use_id), i, None, tool_use_id.span().start);
+                Some(id(*tool_use_id))
+            }
+            _ => None,
+        };
         for (j, block) in blocks.iter().enumerate() {
             match (block, role) {
                 (Block::ToolUse { id: call, .. }, Role::Assistant { .. }) => {
@@ -139,7 +145,10 @@ pub(crate) fn pairs(input: &CompactionInput) -> Result<Vec<Pair>, Violation> {
                 // the calls of assistant messages only.
                 (Block::ToolUse { .. }, _) => {}
                 (Block::ToolResult { tool_use_id, .. }, Role::User | Role::Tool { .. }) => {
-                    walk.answer(id(*tool_use_id), i, Some(j), tool_use_id.span().start);
+                    let result = id(*tool_use_id);
+                    if own_id.as_ref() != Some(&result) {
+                        walk.answer(result, i, Some(j), tool_use_id.span().start);
+                    }
                 }
                 (Block::ToolResult { tool_use_id, .. }, _) => walk.note(Violation {
                     status: Status::PairingOrphanResult,

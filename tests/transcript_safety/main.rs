@@ -174,6 +174,25 @@ fn pairing_table() {
             ],
             ok(),
         ),
+        // A tool message carrying its own result also as a tool_result block: one result (S14.2).
+        (
+            "a tool message with a tool_result block of its own id",
+            vec![
+                u(),
+                assistant(&["a"]),
+                format!(r#"{{"role":"tool","blocks":[{}],"tool_use_id":"a","is_error":false}}"#, result_block("a", "")),
+            ],
+            ok(),
+        ),
+        (
+            "a tool message with a tool_result block of another open id",
+            vec![
+                u(),
+                assistant(&["a", "b"]),
+                format!(r#"{{"role":"tool","blocks":[{}],"tool_use_id":"a","is_error":false}}"#, result_block("b", "")),
+            ],
+            ok(),
+        ),
         ("the empty id is an id", vec![u(), assistant(&[""]), tool("", false)], ok()),
         // The first violation in transcript order wins: the unanswered call (message 1) comes
         // before the orphan (message 2), though it is only known at message 3.
