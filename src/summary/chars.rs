@@ -2,10 +2,10 @@
 //! X4.11 values), references (X4.6), the XML Char set over UTF-8 (X4.8) and White_Space (X4.21).
 //!
 //! Text is the bulk of every summary, so the scan is one pass that checks UTF-8, the Char set, `]]>`
-//! and references together. It looks at 32 bytes at a time: a block of plain printable ASCII (with
-//! TAB, LF, CR) is skipped after one check written so that the compiler turns it into 16-byte vector
-//! compares (safe Rust, no intrinsics); only the rare bytes (`<`, `&`, `]`, `>`, controls,
-//! non-ASCII, the closing quote of a value) take the scalar path. Nothing here allocates.
+//! and references together. It looks at 32 bytes at a time: the rare bytes of a block (`<`, `&`,
+//! `>`, controls, non-ASCII, the closing quote of a value) are flagged by one check written so that
+//! the compiler turns it into 16-byte vector compares (safe Rust, no intrinsics), and only they take
+//! the scalar path. Nothing here allocates.
 
 /// Bytes checked per step of the fast path: two 16-byte vectors (SSE2, the x86-64 baseline).
 const BLOCK: usize = 32;
@@ -50,6 +50,10 @@ fn first_rare(block: &[u8; BLOCK], e1: u8, e2: u8) -> Option<usize> {
 #[inline(always)]
 fn skip_plain(xml: &[u8], mut i: usize, e1: u8, e2: u8) -> (usize, bool) {
     let start = i;
+    // Rare bytes come in runs (`&amp;&#x41;`, multi-byte text): one look before a block's worth.
+    if xml.get(i).is_some_and(|&b| is_rare(b, e1, e2)) {
+        return (i, false);
+    }
     while let Some(block) = xml.get(i..).and_then(|rest| rest.first_chunk::<BLOCK>()) {
         if let Some(k) = first_rare(block, e1, e2) {
             i += k;
@@ -63,37 +67,76 @@ fn skip_plain(xml: &[u8], mut i: usize, e1: u8, e2: u8) -> (usize, bool) {
 /// Scans the character data that starts at `start` (X4.5): up to the next `<` or the end of the
 /// input. Returns the end of the run, or the offset of the first violation of X4.6–X4.8 (`xml_syntax`).
 pub(super) fn scan_text(xml: &[u8], start: usize) -> Result<usize, usize> {
+    // Everything before `i` is checked. The rare bytes of a block are found once, as flags, and
+    // then visited in order, skipping those inside a character already read: a reference every
+    // few words (as real summaries have) costs no second look at the block.
     let mut i = start;
-    // Consecutive `]` bytes just before `i`, up to 2: the X4.7 `]]>` detector. Anything else,
-    // references included, resets it.
-    let mut brackets = 0u8;
-    loop {
-        let (next, skipped) = skip_plain(xml, i, b']', b'>');
-        if skipped {
-            brackets = 0;
-        }
-        i = next;
-        let Some(&b) = xml.get(i) else {
-            return Ok(i);
-        };
-        match b {
-            b'<' => return Ok(i),
-            b']' => {
-                brackets = (brackets + 1).min(2);
-                i += 1;
-            }
-            b'>' => {
-                if brackets == 2 {
-                    return Err(i - 2);
+    let mut at = start;
+    while let Some(block) = xml.get(at..).and_then(|rest| rest.first_chunk::<BLOCK>()) {
+        for (half, mut word) in [0, 16].into_iter().zip(rare_words(block, b'>', b'>')) {
+            while word != 0 {
+                let p = at + half + (word.trailing_zeros() / 8) as usize;
+                // The flag bytes are 0 or 1: this clears the one just found.
+                word &= word - 1;
+                if p < i {
+                    continue;
                 }
-                brackets = 0;
-                i += 1;
-            }
-            _ => {
-                i += char_at(xml, i).ok_or(i)?.1;
-                brackets = 0;
+                match text_rare(xml, start, p)? {
+                    Step::Next(next) => i = next,
+                    Step::End(end) => return Ok(end),
+                }
             }
         }
+        at = (at + BLOCK).max(i);
+    }
+    // The tail, shorter than a block.
+    while let Some(&b) = xml.get(i) {
+        if !is_rare(b, b'>', b'>') {
+            i += 1;
+            continue;
+        }
+        match text_rare(xml, start, i)? {
+            Step::Next(next) => i = next,
+            Step::End(end) => return Ok(end),
+        }
+    }
+    Ok(i)
+}
+
+/// The flags of a block (1 for a rare byte, else 0), as two words: bytes 0–15, then 16–31.
+#[inline(always)]
+fn rare_words(block: &[u8; BLOCK], e1: u8, e2: u8) -> [u128; 2] {
+    let mut flags = [0u8; BLOCK];
+    for (flag, &b) in flags.iter_mut().zip(block) {
+        *flag = u8::from(is_rare(b, e1, e2));
+    }
+    let lo = flags.first_chunk::<16>().map_or(0, |half| u128::from_le_bytes(*half));
+    let hi = flags.last_chunk::<16>().map_or(0, |half| u128::from_le_bytes(*half));
+    [lo, hi]
+}
+
+/// What a rare byte of character data means for the scan.
+enum Step {
+    /// Go on at this index (after the character or reference).
+    Next(usize),
+    /// The `<` that ends the run, at this index.
+    End(usize),
+}
+
+/// The rare byte at `p` of the run that starts at `start`; `Err` is the offset of a violation.
+#[inline(always)]
+fn text_rare(xml: &[u8], start: usize, p: usize) -> Result<Step, usize> {
+    match xml.get(p) {
+        Some(b'<') => Ok(Step::End(p)),
+        Some(b'>') => {
+            // X4.7: `]]>`. `]` is plain in text: the two bytes before a raw `>` are raw text of
+            // this run (a reference ends in `;`, never `]`), so this is exactly the detector.
+            if p >= start + 2 && xml.get(p - 2..p) == Some(b"]]") {
+                return Err(p - 2);
+            }
+            Ok(Step::Next(p + 1))
+        }
+        _ => char_at(xml, p).map(|(_, len)| Step::Next(p + len)).ok_or(p),
     }
 }
 
@@ -129,21 +172,38 @@ fn char_at(xml: &[u8], i: usize) -> Option<(u32, usize)> {
 /// when it is not one of the accepted forms or its value is not a Char (X4.8, D5).
 fn reference(xml: &[u8], i: usize) -> Option<(u32, usize)> {
     let rest = xml.get(i + 1..)?;
-    if rest.first() == Some(&b'#') {
-        return char_reference(rest);
-    }
-    const NAMED: [(&[u8], u32); 5] =
-        [(b"lt;", 0x3C), (b"gt;", 0x3E), (b"amp;", 0x26), (b"apos;", 0x27), (b"quot;", 0x22)];
-    NAMED.iter().find(|(name, _)| rest.starts_with(name)).map(|&(name, cp)| (cp, name.len() + 1))
+    // One comparison for the name its first byte selects (references are on every line of real
+    // summaries), instead of trying the five names in turn.
+    let (name, cp): (&[u8], u32) = match rest.first()? {
+        b'#' => return char_reference(rest),
+        b'l' => (b"lt;", 0x3C),
+        b'g' => (b"gt;", 0x3E),
+        b'q' => (b"quot;", 0x22),
+        b'a' if rest.get(1) == Some(&b'm') => (b"amp;", 0x26),
+        b'a' => (b"apos;", 0x27),
+        _ => return None,
+    };
+    rest.starts_with(name).then_some((cp, name.len() + 1))
 }
 
 /// `rest` starts with the `#` of a character reference: `#` 1*DIGIT `;` or `#x` 1*HEXDIG `;`.
 fn char_reference(rest: &[u8]) -> Option<(u32, usize)> {
-    let (radix, digits_at) = if rest.get(1) == Some(&b'x') { (16, 2) } else { (10, 1) };
+    let hex = rest.get(1) == Some(&b'x');
+    let digits_at = if hex { 2 } else { 1 };
     let mut value = 0u32;
+    // Leading zeros are allowed in any number (X4.6): skipped a block at a time.
     let mut j = digits_at;
-    while let Some(digit) = rest.get(j).and_then(|&b| char::from(b).to_digit(radix)) {
-        value = value * radix + digit;
+    while rest.get(j..j + 16).is_some_and(|w| w.iter().fold(true, |all, &b| all & (b == b'0'))) {
+        j += 16;
+    }
+    while let Some(&b) = rest.get(j) {
+        let digit = match b {
+            b'0'..=b'9' => u32::from(b - b'0'),
+            b'a'..=b'f' if hex => u32::from(b - b'a' + 10),
+            b'A'..=b'F' if hex => u32::from(b - b'A' + 10),
+            _ => break,
+        };
+        value = value * if hex { 16 } else { 10 } + digit;
         // Stop as soon as the value cannot be a code point: no overflow, however long the input.
         if value > 0x10_FFFF {
             return None;
