@@ -106,6 +106,75 @@ fn in_alphabet(b: u8) -> bool {
     ((b | 0x20).wrapping_sub(b'a') < 26) | (b.wrapping_sub(b'0') < 10) | (b == b'+') | (b == b'/')
 }
 
+/// Writes the canonical form (E7.5) of text that passed [`check`] straight into `out`: standard
+/// base64 with padding and no line breaks, the unused bits of the last quantum zeroed. The text is
+/// the body of a JSON string, decoded on the way when `escaped`; nothing of its size is allocated.
+pub(crate) fn put_canonical<S: crate::json::write::Sink>(out: &mut S, body: &[u8], escaped: bool) {
+    let mut w = Canonical { buf: [0; 256], len: 0, quad: [0; 4], n: 0 };
+    if escaped {
+        crate::json::string::for_each_piece(body, |piece| match piece {
+            crate::json::string::Piece::Raw(bytes) => bytes.iter().for_each(|&c| w.push(out, c)),
+            // A valid byte field's escapes are ASCII (an alphabet character, `=`, CR or LF).
+            crate::json::string::Piece::Char(c) => w.push(out, u8::try_from(c).unwrap_or(b'=')),
+        });
+    } else {
+        body.iter().for_each(|&c| w.push(out, c));
+    }
+    w.finish(out);
+}
+
+/// The state of [`put_canonical`]: output buffered in a stack array, the sextets of the quantum
+/// being read.
+struct Canonical {
+    buf: [u8; 256],
+    len: usize,
+    quad: [u8; 4],
+    n: usize,
+}
+
+impl Canonical {
+    fn emit<S: crate::json::write::Sink>(&mut self, out: &mut S, chars: [u8; 4]) {
+        if self.len + 4 > self.buf.len() {
+            out.put(self.buf.get(..self.len).unwrap_or_default());
+            self.len = 0;
+        }
+        if let Some(slot) = self.buf.get_mut(self.len..self.len + 4) {
+            slot.copy_from_slice(&chars);
+            self.len += 4;
+        }
+    }
+
+    fn push<S: crate::json::write::Sink>(&mut self, out: &mut S, c: u8) {
+        // CR and LF are ignored (T5.6); `=` only pads the last quantum, handled at the end.
+        let Some(v) = value(c) else { return };
+        if let Some(slot) = self.quad.get_mut(self.n) {
+            *slot = v;
+            self.n += 1;
+        }
+        if self.n == 4 {
+            let [a, b, c, d] = self.quad.map(sym);
+            self.emit(out, [a, b, c, d]);
+            self.n = 0;
+        }
+    }
+
+    fn finish<S: crate::json::write::Sink>(mut self, out: &mut S) {
+        let [v0, v1, v2, _] = self.quad;
+        match self.n {
+            2 => self.emit(out, [sym(v0), sym(v1 & 0b11_0000), b'=', b'=']),
+            3 => self.emit(out, [sym(v0), sym(v1), sym(v2 & 0b11_1100), b'=']),
+            _ => {}
+        }
+        out.put(self.buf.get(..self.len).unwrap_or_default());
+    }
+}
+
+/// The alphabet character of a sextet.
+fn sym(v: u8) -> u8 {
+    ALPHABET.get(usize::from(v & 63)).copied().unwrap_or(b'A')
+}
+
+#[cfg(test)]
 /// Decodes text that passed [`check`].
 pub(crate) fn decode(text: &[u8]) -> Vec<u8> {
     let mut out = Vec::with_capacity(text.len() / 4 * 3);
@@ -123,6 +192,7 @@ pub(crate) fn decode(text: &[u8]) -> Vec<u8> {
     out
 }
 
+#[cfg(test)]
 /// Standard base64 with padding, no line breaks (E7.5).
 pub(crate) fn encode(bytes: &[u8], out: &mut Vec<u8>) {
     let sym = |v: u32| ALPHABET.get((v & 63) as usize).copied().unwrap_or(b'A');
@@ -144,6 +214,7 @@ pub(crate) fn encode(bytes: &[u8], out: &mut Vec<u8>) {
     }
 }
 
+#[cfg(test)]
 /// Length of the canonical encoding of `len` bytes.
 pub(crate) fn encoded_len(len: usize) -> usize {
     len.div_ceil(3) * 4
@@ -151,6 +222,59 @@ pub(crate) fn encoded_len(len: usize) -> usize {
 
 #[cfg(test)]
 mod tests {
+
+    /// The streaming canonical writer gives what decoding and re-encoding the whole field gives:
+    /// every length mod 3, CR/LF anywhere, non-zero unused bits, JSON escapes.
+    #[test]
+    fn put_canonical_is_decode_then_encode() {
+        let mut seed = 0x1234_5678_9abc_def0u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for len in 0..200usize {
+            let bytes: Vec<u8> = (0..len).map(|_| next() as u8).collect();
+            let mut text = Vec::new();
+            encode(&bytes, &mut text);
+            // Non-zero unused bits in the last character before the padding.
+            if text.ends_with(b"=") && next() % 2 == 0 {
+                let at = text.iter().rposition(|&b| b != b'=').unwrap();
+                let v = value(text[at]).unwrap() | if text.ends_with(b"==") { 0b1111 } else { 0b11 };
+                text[at] = ALPHABET[usize::from(v)];
+            }
+            // Line breaks here and there.
+            let mut broken = Vec::new();
+            for (i, &c) in text.iter().enumerate() {
+                if i > 0 && next() % 7 == 0 {
+                    broken.extend_from_slice(if next() % 2 == 0 { b"\r\n" } else { b"\n" });
+                }
+                broken.push(c);
+            }
+            assert!(check(&broken, AlphabetRun(0)).is_some(), "{}", String::from_utf8_lossy(&broken));
+            let mut want = Vec::new();
+            encode(&decode(&broken), &mut want);
+            let mut got = Vec::new();
+            put_canonical(&mut got, &broken, false);
+            assert_eq!(got, want, "{}", String::from_utf8_lossy(&broken));
+            // The same field as a JSON string body with escapes: `\r\n`, `\/`, `\u0041`.
+            let escaped: Vec<u8> = broken
+                .iter()
+                .flat_map(|&c| match c {
+                    b'\r' => b"\\r".to_vec(),
+                    b'\n' => b"\\n".to_vec(),
+                    b'/' => b"\\/".to_vec(),
+                    b'A' => b"\\u0041".to_vec(),
+                    c => vec![c],
+                })
+                .collect();
+            let mut got = Vec::new();
+            put_canonical(&mut got, &escaped, true);
+            assert_eq!(got, want, "{}", String::from_utf8_lossy(&escaped));
+        }
+    }
+
     use super::*;
 
     fn check0(text: &[u8]) -> Option<Checked> {

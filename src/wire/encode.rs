@@ -29,10 +29,8 @@ impl Encoder<'_> {
         if b.checked.canonical && !b.text.has_escapes() {
             out.put(b.text.of(self.src));
         } else {
-            let decoded = b.text.token(self.src).decode().unwrap_or_default();
-            let mut encoded = Vec::with_capacity(base64::encoded_len(b.checked.len));
-            base64::encode(&base64::decode(decoded.as_bytes()), &mut encoded);
-            out.put(&encoded);
+            // Re-encoded as it streams: no copy of the field is built.
+            base64::put_canonical(out, b.text.of(self.src), b.text.has_escapes());
         }
         out.put(b"\"");
     }
