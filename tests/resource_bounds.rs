@@ -15,7 +15,9 @@
 //! - encode_within: peak ≤ n + 1 MiB when the canonical encoding S is no longer than the input
 //!   (as for every input here): S is written once into a vector of the input's size, and when it
 //!   does not fit the limit that vector is dropped before the fitted bytes are built (F7.3); the
-//!   size query of the two-call pattern only counts, with no allocation of S's size;
+//!   size query of the two-call pattern only counts, with no allocation of S's size; into a caller
+//!   buffer (the C path) nothing of the output's size is allocated at all, whatever that size (a
+//!   text of `<`, six times the input) and for a byte field that must be re-encoded: ≤ 1 MiB;
 //! - output validation: peak ≤ n + 1 MiB (the decoded summary, when it has escapes, is at most the
 //!   reply's length);
 //! - policy, observation, context config and fingerprint documents: peak ≤ n + 1 MiB;
@@ -567,4 +569,57 @@ fn the_counter_sees_allocations() {
     // Without this, a broken counter would pass every test above.
     let (_, usage) = measure(|| black_box(vec![1u8; 64 * KIB]));
     assert!(usage.allocations >= 1 && usage.peak >= 64 * KIB, "{usage:?}");
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fitting writes in place (issue "bounded cost"): whatever the output's size, encode_within into a
+// caller buffer and its size query cost at most 1 MiB beyond the handle.
+
+/// A user message with one text block of `n` bytes `<`: each becomes `\u003c`, 6 bytes (E7.6), so
+/// the encoding is six times the input.
+fn markup_text(n: usize) -> Vec<u8> {
+    let text = "<".repeat(n);
+    wire(format!(r#"{{"role":"user","blocks":[{{"type":"text","text":"{text}"}}]}}"#).as_bytes())
+}
+
+/// An audio block whose base64 data has an escaped CR LF every 76 characters (T5.6 ignores them,
+/// E7.5 drops them): not canonical, so fitting re-encodes it.
+fn escaped_audio(n: usize) -> Vec<u8> {
+    let line = "QUJD".repeat(19);
+    let mut data = String::with_capacity(n + n / 19);
+    while data.len() < n {
+        data.push_str(&line);
+        data.push_str("\\r\\n");
+    }
+    wire(
+        format!(r#"{{"role":"user","blocks":[{{"type":"audio","media_type":"audio/wav","data":"{data}"}}]}}"#)
+            .as_bytes(),
+    )
+}
+
+fn check_in_place(what: &str, doc: &[u8]) {
+    let handle = Input::parse(doc).expect("a valid input");
+    let (len, usage) = measure(|| encoded_len(&handle, u64::MAX));
+    within(&format!("{what}: size query"), doc.len(), usage, MIB);
+    let mut buf = vec![0u8; len];
+    let ((rc, written), usage) = measure(|| encode_into(&handle, u64::MAX, &mut buf));
+    assert_eq!((rc, written), (0, len));
+    within(&format!("{what}: encode_within into the caller's buffer of {len} bytes"), doc.len(), usage, MIB);
+    // One byte short: too small, and nothing of the output's size is built to say so.
+    let ((rc, _), usage) = measure(|| encode_into(&handle, u64::MAX, &mut buf[..len - 1]));
+    assert_eq!(rc, 2);
+    within(&format!("{what}: encode_within one byte short"), doc.len(), usage, MIB);
+}
+
+#[test]
+fn fitting_writes_in_place_4mb() {
+    check_in_place("4 MB of <", &markup_text(4 * MIB));
+    check_in_place("4 MB of escaped base64", &escaped_audio(4 * MIB));
+}
+
+#[test]
+#[cfg_attr(debug_assertions, ignore = "100 MB: release only (scripts/test)")]
+fn fitting_writes_in_place_50mb() {
+    check_in_place("50 MB of <", &markup_text(50 * MIB));
+    check_in_place("50 MB of escaped base64", &escaped_audio(50 * MIB));
 }
