@@ -15,8 +15,8 @@ import (
 	"fmt"
 	"testing"
 
-	lc "loopcompact.example/loopcompact"
-	"loopcompact.example/loopcompact/internal/oracle"
+	lc "github.com/loopcompact/loopcompact/bindings/go"
+	"github.com/loopcompact/loopcompact/bindings/go/internal/oracle"
 )
 
 // realisticSummary builds a valid summary of about size bytes that looks like a summariser's

@@ -19,8 +19,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	lc "loopcompact.example/loopcompact"
-	"loopcompact.example/loopcompact/internal/oracle"
+	lc "github.com/loopcompact/loopcompact/bindings/go"
+	"github.com/loopcompact/loopcompact/bindings/go/internal/oracle"
 )
 
 func libraryResult(t testing.TB, doc []byte) oracle.Result {

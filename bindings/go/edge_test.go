@@ -6,7 +6,7 @@ package loopcompact_test
 import (
 	"testing"
 
-	"loopcompact.example/loopcompact/internal/oracle"
+	"github.com/loopcompact/loopcompact/bindings/go/internal/oracle"
 )
 
 func TestEdgeCases(t *testing.T) {

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"log"
 
-	lc "loopcompact.example/loopcompact"
+	lc "github.com/loopcompact/loopcompact/bindings/go"
 )
 
 // compact is the example of README.md (keep the two in step).
@@ -40,4 +40,26 @@ func Example() {
 	// Output:
 	// <conversation_summary> <nil>
 	// LC_SUMMARY_XML_ROOT LC_SUMMARY_XML_ROOT xml_root true
+}
+
+// A rejected summary: where, what was expected, and whether the summariser can fix it (the example
+// of README.md, keep the two in step).
+func ExampleValidateSummaryXML() {
+	summary := "<conversation_summary>\n" +
+		"<goal>Ship the parser.</goal>\n" +
+		"<decisions/><state>Tests pass.</state><open_items/>\n" +
+		"</conversation_summary>"
+	err := lc.ValidateSummaryXML([]byte(summary))
+	var e *lc.Error
+	if errors.As(err, &e) {
+		fmt.Printf("%s at line %d, column %d (byte %d): section %s, expected %s, rule %s\n",
+			e.Reason, e.Line, e.Column, e.Offset, e.Section, e.Expected, e.Rule)
+	}
+	if errors.Is(err, lc.ClassRetry) {
+		retry := e.RetryMessage() // send with the next request to the summariser
+		fmt.Println(retry[:60])
+	}
+	// Output:
+	// xml_structure at line 3, column 1 (byte 53): section constraints, expected <constraints>, rule X4.18
+	// Your summary was rejected at line 3, column 1, in the constr
 }

@@ -10,7 +10,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"loopcompact.example/loopcompact/internal/oracle"
+	"github.com/loopcompact/loopcompact/bindings/go/internal/oracle"
 )
 
 func TestExhaustiveCodePoints(t *testing.T) {

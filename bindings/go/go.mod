@@ -1,3 +1,3 @@
-module loopcompact.example/loopcompact
+module github.com/loopcompact/loopcompact/bindings/go
 
 go 1.23

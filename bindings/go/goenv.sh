@@ -1,7 +1,10 @@
 # shellcheck shell=bash
-# Sourced by scripts/test and .ci/run before any go command in bindings/go: selects Go (Debian's
-# golang-1.23-go when installed, else `go` on PATH), keeps go off the network (standard library
-# only, no toolchain download) and puts its build and fuzz caches under target/go.
+# Sourced by scripts/test, scripts/test-go-module and .ci/run before any go command: selects Go
+# (Debian's golang-1.23-go when installed, else `go` on PATH), keeps go off the network (standard
+# library only, no toolchain download), puts its build and fuzz caches under target/go, and builds
+# the package in its in-tree mode (-tags=loopcompact_intree: this checkout's include/ and
+# target/release, see link_intree.go). scripts/test-go-module sets GOFLAGS again for the installed
+# library.
 _lc_go_root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 if [ -x /usr/lib/go-1.23/bin/go ]; then
   export PATH="/usr/lib/go-1.23/bin:$PATH"
@@ -11,6 +14,6 @@ if ! command -v go >/dev/null 2>&1; then
   echo "       On Debian bookworm: apt-get install -t bookworm-backports golang-1.23-go (.ci/run does it)." >&2
   return 1
 fi
-export GOTOOLCHAIN=local GOPROXY=off GOSUMDB=off GOFLAGS=-mod=mod CGO_ENABLED=1
+export GOTOOLCHAIN=local GOPROXY=off GOSUMDB=off GOFLAGS="-mod=mod -tags=loopcompact_intree" CGO_ENABLED=1
 export GOCACHE="$_lc_go_root/target/go/cache" GOPATH="$_lc_go_root/target/go/path"
 unset _lc_go_root

@@ -1,25 +1,37 @@
 // Package loopcompact is a cgo binding of the loopcompact C library: the validation boundary of
 // agent-loop context compaction (summary XML grammar, compaction input and output wires, policies,
-// context limits and request fingerprints). The contract is docs/SPEC.md of the repository; every function here wraps one
-// function of include/loopcompact.h.
+// context limits, request fingerprints, diagnostics and transcript safety). The contract is
+// docs/SPEC.md of the repository; every function here wraps functions of include/loopcompact.h.
 //
-// Build the library first, from the repository root:
+// # Linking
 //
-//	cargo build --release
+// By default the package links the installed C library through pkg-config (loopcompact.pc, as
+// `cargo cinstall` installs it): set PKG_CONFIG_PATH for a prefix pkg-config does not search. Build
+// tags choose otherwise:
 //
-// The package links target/release/libloopcompact.so with an rpath to it.
+//	loopcompact_static   link libloopcompact.a into the binary (pkg-config --static): the program
+//	                     needs no libloopcompact.so at run time
+//	loopcompact_intree   the repository's own tests: the checkout's include/ and target/release
 //
-// Errors are *Error values carrying the status, its name, reason and message; compare them with
-// errors.Is against the Status constants. Every function is safe for concurrent use; an *Input may
-// be shared between goroutines, and Close waits for calls in flight on it.
+// LinkMode says which one a build uses.
 //
-// Byte slices are borrowed for the duration of one call only: the library never keeps a Go pointer.
-// An empty or nil slice is passed as (NULL, 0), the empty buffer.
+// # Errors
+//
+// Every failure is an *Error carrying the status, its name, reason and message and, for a
+// document that was checked, the diagnosis of SPEC §13 (offset, line, column, section, rule,
+// expected, location, limit and actual). The sentinels for errors.Is are the Status constants
+// (one per status) and the Class constants (one per class: errors.Is(err, ClassRetry) asks
+// whether the summariser can fix it); errors.As gives the *Error.
+//
+// # Concurrency and memory
+//
+// Every function is safe for concurrent use; an *Input may be shared between goroutines, and
+// Close waits for calls in flight on it. Byte slices are borrowed for the duration of one call
+// only: the library never keeps a Go pointer. An empty or nil slice is passed as (NULL, 0), the
+// empty buffer.
 package loopcompact
 
 /*
-#cgo CFLAGS: -I${SRCDIR}/../../include
-#cgo LDFLAGS: -L${SRCDIR}/../../target/release -lloopcompact -Wl,-rpath,${SRCDIR}/../../target/release
 #include "loopcompact.h"
 */
 import "C"
@@ -56,17 +68,28 @@ func ABIVersion() uint32 { return uint32(C.lc_abi_version()) }
 
 // ValidateSummaryXML checks a summary against the XML grammar of SPEC §4
 // (lc_summary_xml_validate). It returns nil or an *Error with StatusSummaryXMLSyntax,
-// StatusSummaryXMLRoot, StatusSummaryXMLStructure or StatusSummaryXMLContent.
+// StatusSummaryXMLRoot, StatusSummaryXMLStructure or StatusSummaryXMLContent, diagnosed by
+// lc_summary_xml_diagnose: Offset of the token that breaks a rule, its Line and Column, the
+// Section, the Rule (X4.3 … X4.20) and what was Expected there.
 func ValidateSummaryXML(xml []byte) error {
 	p, n := bytesArg(xml)
-	return check(C.lc_summary_xml_validate(p, n))
+	return diagnosed(C.lc_summary_xml_validate(p, n), summaryDiagnosis(xml))
+}
+
+// inputDiagnosis is the diagnose function of diagnosed for a compaction input wire document.
+func inputDiagnosis(wire []byte) func(*C.lc_diagnostic) C.lc_status {
+	return func(d *C.lc_diagnostic) C.lc_status {
+		p, n := bytesArg(wire)
+		return C.lc_compaction_input_diagnose(p, n, d)
+	}
 }
 
 // ValidateInput checks a compaction input wire document (SPEC §5) without keeping it
-// (lc_compaction_input_validate).
+// (lc_compaction_input_validate). A failure is diagnosed by lc_compaction_input_diagnose: Location
+// is the path of the failing value, e.g. "transcript[3].blocks[0].type".
 func ValidateInput(wire []byte) error {
 	p, n := bytesArg(wire)
-	return check(C.lc_compaction_input_validate(p, n))
+	return diagnosed(C.lc_compaction_input_validate(p, n), inputDiagnosis(wire))
 }
 
 // Input is a validated compaction input (lc_compaction_input): immutable and safe for concurrent
@@ -83,11 +106,11 @@ type Input struct {
 var liveInputs atomic.Int64
 
 // ParseInput decodes and validates a compaction input wire document (SPEC §5,
-// lc_compaction_input_parse).
+// lc_compaction_input_parse). A failure is diagnosed as by ValidateInput.
 func ParseInput(wire []byte) (*Input, error) {
 	p, n := bytesArg(wire)
 	var h *C.lc_compaction_input
-	if err := check(C.lc_compaction_input_parse(p, n, &h)); err != nil {
+	if err := diagnosed(C.lc_compaction_input_parse(p, n, &h), inputDiagnosis(wire)); err != nil {
 		return nil, err
 	}
 	in := &Input{ptr: h}
@@ -160,7 +183,10 @@ func (in *Input) EncodeWithin(maxBytes uint64) ([]byte, error) {
 // ValidateOutput checks one summariser reply against this input (SPEC §6,
 // lc_compaction_output_validate) and returns the summary XML: the exact text of the replacement
 // user message. outputTokens is the output usage the provider reported (0 when none);
-// maxOutputBytes the byte limit for the reply (0 rejects every reply).
+// maxOutputBytes the byte limit for the reply (0 rejects every reply). A failure is diagnosed by
+// lc_compaction_output_diagnose: byte and token limits fill Limit and Actual; an identity
+// mismatch names the first differing field in Location ("basis.revision"); a failure of the
+// summary itself has Location "summary" and offsets, lines and columns into the decoded summary.
 func (in *Input) ValidateOutput(output []byte, outputTokens, maxOutputBytes uint64) ([]byte, error) {
 	h, err := in.acquire()
 	if err != nil {
@@ -182,7 +208,11 @@ func (in *Input) ValidateOutput(output []byte, outputTokens, maxOutputBytes uint
 		case rc == C.LC_ERR_BUFFER_TOO_SMALL && try < 2:
 			buf = make([]byte, int(n))
 		default:
-			return nil, check(rc)
+			return nil, diagnosed(rc, func(d *C.lc_diagnostic) C.lc_status {
+				var sn C.size_t
+				return C.lc_compaction_output_diagnose(h, op, on, C.uint64_t(outputTokens),
+					C.uint64_t(maxOutputBytes), nil, 0, &sn, d)
+			})
 		}
 	}
 }
@@ -190,34 +220,44 @@ func (in *Input) ValidateOutput(output []byte, outputTokens, maxOutputBytes uint
 // CounterQuality is the quality of a token counter (SPEC P8.4). Other values mean unknown.
 type CounterQuality int32
 
-// Counter qualities.
+// Counter qualities, taken from the #defines of include/loopcompact.h.
 const (
-	QualityUnknown       CounterQuality = 0
-	QualityExactProvider CounterQuality = 1
-	QualityExactLocal    CounterQuality = 2
-	QualityHeuristic     CounterQuality = 3
+	QualityUnknown       CounterQuality = C.LC_COUNTER_QUALITY_UNKNOWN
+	QualityExactProvider CounterQuality = C.LC_COUNTER_QUALITY_EXACT_PROVIDER
+	QualityExactLocal    CounterQuality = C.LC_COUNTER_QUALITY_EXACT_LOCAL
+	QualityHeuristic     CounterQuality = C.LC_COUNTER_QUALITY_HEURISTIC
 )
 
 // ValidateCompactionPolicy checks a compaction policy document (SPEC §8.1) for a counter of
-// quality q (lc_compaction_policy_validate).
+// quality q (lc_compaction_policy_validate). A failure is diagnosed by
+// lc_compaction_policy_diagnose: Location is the failing field ("RearmBelow") or the path of a
+// JSON error.
 func ValidateCompactionPolicy(doc []byte, q CounterQuality) error {
 	p, n := bytesArg(doc)
-	return check(C.lc_compaction_policy_validate(p, n, C.int32_t(q)))
+	return diagnosed(C.lc_compaction_policy_validate(p, n, C.int32_t(q)), func(d *C.lc_diagnostic) C.lc_status {
+		return C.lc_compaction_policy_diagnose(p, n, C.int32_t(q), d)
+	})
 }
 
 // ValidateContextObservation checks a context observation policy document (SPEC §8.2) for a
-// counter of quality q (lc_context_observation_validate).
+// counter of quality q (lc_context_observation_validate), diagnosed by
+// lc_context_observation_diagnose.
 func ValidateContextObservation(doc []byte, q CounterQuality) error {
 	p, n := bytesArg(doc)
-	return check(C.lc_context_observation_validate(p, n, C.int32_t(q)))
+	return diagnosed(C.lc_context_observation_validate(p, n, C.int32_t(q)), func(d *C.lc_diagnostic) C.lc_status {
+		return C.lc_context_observation_diagnose(p, n, C.int32_t(q), d)
+	})
 }
 
 // ValidateContextConfig checks a context configuration document (SPEC §8.3,
 // lc_context_config_validate). A failing nested policy gives that policy's status (301–308,
-// 321–323).
+// 321–323). A failure is diagnosed by lc_context_config_diagnose: Location names the option or
+// capability ("CounterCapability") or the nested policy's field ("Compaction.RearmBelow").
 func ValidateContextConfig(doc []byte) error {
 	p, n := bytesArg(doc)
-	return check(C.lc_context_config_validate(p, n))
+	return diagnosed(C.lc_context_config_validate(p, n), func(d *C.lc_diagnostic) C.lc_status {
+		return C.lc_context_config_diagnose(p, n, d)
+	})
 }
 
 // ContextLimits are a model's context limits in tokens; 0 means not known (lc_context_limits).
@@ -268,12 +308,12 @@ func OccupancyBasisPoints(used, limit uint64) (uint16, error) {
 // Level is a context pressure level (SPEC L9.3).
 type Level int32
 
-// Pressure levels.
+// Pressure levels, taken from the #defines of include/loopcompact.h.
 const (
-	LevelUnknown   Level = 0 // only if the library failed internally
-	LevelNormal    Level = 1
-	LevelCompact   Level = 2
-	LevelHardLimit Level = 3
+	LevelUnknown   Level = C.LC_PRESSURE_UNKNOWN // only if the library failed internally
+	LevelNormal    Level = C.LC_PRESSURE_NORMAL
+	LevelCompact   Level = C.LC_PRESSURE_COMPACT
+	LevelHardLimit Level = C.LC_PRESSURE_HARD_LIMIT
 )
 
 // PressureLevel returns the pressure level for occupancy basis points (SPEC L9.3,
@@ -296,11 +336,16 @@ type Fingerprint [FingerprintLen]byte
 func (f Fingerprint) String() string { return hex.EncodeToString(f[:]) }
 
 // RequestFingerprint computes the fingerprint of a request-fingerprint document (SPEC §10,
-// lc_request_fingerprint).
+// lc_request_fingerprint). A failure is diagnosed by lc_request_fingerprint_diagnose: Location
+// names the failing field ("Model.BaseURL").
 func RequestFingerprint(doc []byte) (Fingerprint, error) {
 	var out Fingerprint
 	p, n := bytesArg(doc)
-	if err := check(C.lc_request_fingerprint(p, n, (*C.uint8_t)(unsafe.Pointer(&out[0])))); err != nil {
+	rc := C.lc_request_fingerprint(p, n, (*C.uint8_t)(unsafe.Pointer(&out[0])))
+	if err := diagnosed(rc, func(d *C.lc_diagnostic) C.lc_status {
+		var scratch Fingerprint
+		return C.lc_request_fingerprint_diagnose(p, n, (*C.uint8_t)(unsafe.Pointer(&scratch[0])), d)
+	}); err != nil {
 		return Fingerprint{}, err
 	}
 	return out, nil

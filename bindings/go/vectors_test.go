@@ -16,7 +16,7 @@ import (
 	"strconv"
 	"testing"
 
-	lc "loopcompact.example/loopcompact"
+	lc "github.com/loopcompact/loopcompact/bindings/go"
 )
 
 const (

@@ -1,0 +1,130 @@
+package loopcompact_test
+
+// The Go constants are the header's: every #define of include/loopcompact.h is used through cgo
+// (C.LC_…), no constant of the package is an integer written by hand, and each Go name maps to
+// the define of its name.
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	lc "github.com/loopcompact/loopcompact/bindings/go"
+)
+
+func headerDefines(t *testing.T) map[string]uint64 {
+	t.Helper()
+	defs := map[string]uint64{}
+	re := regexp.MustCompile(`(?m)^#define (LC_[A-Z0-9_]+) (\d+)(?:ull)?$`)
+	for _, m := range re.FindAllStringSubmatch(readHeader(t), -1) {
+		v, err := strconv.ParseUint(m[2], 10, 64)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defs[m[1]] = v
+	}
+	if len(defs) < 85 {
+		t.Fatalf("found only %d LC_ defines in the header", len(defs))
+	}
+	return defs
+}
+
+func TestEveryHeaderConstantIsUsed(t *testing.T) {
+	src := packageSource(t)
+	for name := range headerDefines(t) {
+		if !strings.Contains(src, "C."+name) {
+			t.Errorf("%s is not used through cgo", name)
+		}
+	}
+}
+
+// Issue 13: no host-side copy of a header value (`LevelNormal = 1`). Every constant of the package
+// is a C.LC_ define (or a string).
+func TestNoConstantIsWrittenByHand(t *testing.T) {
+	files, err := filepath.Glob("*.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fset := token.NewFileSet()
+	for _, f := range files {
+		if strings.HasSuffix(f, "_test.go") {
+			continue
+		}
+		file, err := parser.ParseFile(fset, f, nil, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ast.Inspect(file, func(n ast.Node) bool {
+			decl, ok := n.(*ast.GenDecl)
+			if !ok || decl.Tok != token.CONST {
+				return true
+			}
+			for _, spec := range decl.Specs {
+				vs := spec.(*ast.ValueSpec)
+				for i, v := range vs.Values {
+					if lit, ok := v.(*ast.BasicLit); ok && lit.Kind == token.STRING {
+						continue
+					}
+					if !isDefine(v) {
+						t.Errorf("%s: constant %s is not a C.LC_ define", fset.Position(vs.Pos()), vs.Names[i])
+					}
+				}
+			}
+			return false
+		})
+	}
+}
+
+// isDefine reports an expression C.LC_NAME.
+func isDefine(e ast.Expr) bool {
+	sel, ok := e.(*ast.SelectorExpr)
+	if !ok {
+		return false
+	}
+	x, ok := sel.X.(*ast.Ident)
+	return ok && x.Name == "C" && strings.HasPrefix(sel.Sel.Name, "LC_")
+}
+
+func TestConstantsMatchTheirDefines(t *testing.T) {
+	defs := headerDefines(t)
+	for name, got := range map[string]uint64{
+		"LC_ABI_VERSION":                    uint64(lc.HeaderABIVersion),
+		"LC_FINGERPRINT_LEN":                lc.FingerprintLen,
+		"LC_OFFSET_UNKNOWN":                 lc.OffsetUnknown,
+		"LC_LIMIT_UNKNOWN":                  lc.LimitUnknown,
+		"LC_COUNTER_QUALITY_UNKNOWN":        uint64(lc.QualityUnknown),
+		"LC_COUNTER_QUALITY_EXACT_PROVIDER": uint64(lc.QualityExactProvider),
+		"LC_COUNTER_QUALITY_EXACT_LOCAL":    uint64(lc.QualityExactLocal),
+		"LC_COUNTER_QUALITY_HEURISTIC":      uint64(lc.QualityHeuristic),
+		"LC_PRESSURE_UNKNOWN":               uint64(lc.LevelUnknown),
+		"LC_PRESSURE_NORMAL":                uint64(lc.LevelNormal),
+		"LC_PRESSURE_COMPACT":               uint64(lc.LevelCompact),
+		"LC_PRESSURE_HARD_LIMIT":            uint64(lc.LevelHardLimit),
+		"LC_CLASS_OK":                       uint64(lc.ClassOK),
+		"LC_CLASS_RETRY":                    uint64(lc.ClassRetry),
+		"LC_CLASS_DISCARD":                  uint64(lc.ClassDiscard),
+		"LC_CLASS_HOST":                     uint64(lc.ClassHost),
+		"LC_CLASS_BUG":                      uint64(lc.ClassBug),
+		"LC_SECTION_NONE":                   uint64(lc.SectionNone),
+		"LC_SECTION_GOAL":                   uint64(lc.SectionGoal),
+		"LC_SECTION_CONSTRAINTS":            uint64(lc.SectionConstraints),
+		"LC_SECTION_DECISIONS":              uint64(lc.SectionDecisions),
+		"LC_SECTION_STATE":                  uint64(lc.SectionState),
+		"LC_SECTION_OPEN_ITEMS":             uint64(lc.SectionOpenItems),
+		"LC_SECTION_ROOT":                   uint64(lc.SectionRoot),
+	} {
+		if want, ok := defs[name]; !ok || got != want {
+			t.Errorf("%s: Go has %d, the header %d (present %v)", name, got, want, ok)
+		}
+	}
+	for i, s := range lc.Sections {
+		if want := []string{"goal", "constraints", "decisions", "state", "open_items"}[i]; s.String() != want {
+			t.Errorf("Sections[%d] = %s, want %s", i, s, want)
+		}
+	}
+}
