@@ -235,16 +235,18 @@ fn is_ipv6_text(s: &[u8]) -> bool {
 }
 
 /// The number of 16-bit groups in `s` (`:`-separated, 1–4 hex digits each; empty `s` is none).
-/// With `ipv4_last`, the last field may be a dotted IPv4 address, counting two groups.
+/// With `ipv4_last`, the last field may be a dotted IPv4 address, counting two groups. More than 8
+/// groups is never an address: `None` as soon as there are, so a host of millions of groups costs
+/// neither memory nor a full scan.
 fn count_groups(s: &[u8], ipv4_last: bool) -> Option<usize> {
     if s.is_empty() {
         return Some(0);
     }
-    let fields: Vec<&[u8]> = s.split(|&b| b == b':').collect();
-    let last = fields.len() - 1;
+    let mut fields = s.split(|&b| b == b':').peekable();
     let mut groups = 0;
-    for (i, field) in fields.into_iter().enumerate() {
-        if i == last && ipv4_last && field.contains(&b'.') {
+    while let Some(field) = fields.next() {
+        let last = fields.peek().is_none();
+        if last && ipv4_last && field.contains(&b'.') {
             if !is_ipv4(field) {
                 return None;
             }
@@ -252,6 +254,9 @@ fn count_groups(s: &[u8], ipv4_last: bool) -> Option<usize> {
         } else if (1..=4).contains(&field.len()) && field.iter().all(u8::is_ascii_hexdigit) {
             groups += 1;
         } else {
+            return None;
+        }
+        if groups > 8 {
             return None;
         }
     }
