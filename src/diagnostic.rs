@@ -15,7 +15,7 @@ use crate::summary::Section;
 pub const LOCATION_CAP: usize = 128;
 
 /// Where a check failed and what it expected there (C13.2). Built by the `diagnose` functions of
-/// each document ([`crate::summary::diagnose`], [`crate::wire::diagnose_input`], ...).
+/// each document ([`crate::summary::diagnose`], [`crate::wire::CompactionInput::diagnose`], ...).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Diagnostic {
     status: Status,

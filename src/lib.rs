@@ -35,13 +35,19 @@
 //! ```
 //!
 //! Module map:
-//! - [`status`]: the status table (SPEC §3), the single source of every code.
-//! - [`summary`]: the strict summary XML grammar (SPEC §4).
-//! - [`wire`]: the compaction input and output wires, transcript, fitting (SPEC §5–§7).
+//! - [`status`]: the status table (SPEC §3, classes §13), the single source of every code.
+//! - [`summary`]: the strict summary XML grammar (SPEC §4), its diagnosis and sections (§13).
+//! - [`wire`]: the compaction input and output wires, transcript, fitting (SPEC §5–§7), tool-call
+//!   pairing and safe cuts (§14).
 //! - [`policy`]: compaction policy, observation policy, context config (SPEC §8).
-//! - [`limits`]: context limits, occupancy, pressure, replacement check (SPEC §9).
+//! - [`limits`]: context limits, occupancy, pressure, replacement check (SPEC §9), the loop guard
+//!   (§14).
 //! - [`fingerprint`]: the request fingerprint (SPEC §10).
-//! - [`ffi`]: the C ABI (SPEC §1, §2), the only module with `unsafe` code.
+//! - [`diagnostic`]: where and what of a failure, the retry message, the summariser's instructions
+//!   (SPEC §13).
+//! - `json` (private): strict JSON reading, object layouts declared once, canonical writing.
+//! - [`ffi`]: the C ABI (SPEC §1, §2), the only module with `unsafe` code: it converts and calls one
+//!   core function per export.
 #![deny(unsafe_code)]
 #![warn(missing_docs)]
 #![cfg_attr(
