@@ -8,6 +8,8 @@
 //! - [`abi`]: checked wrappers over the `extern "C"` functions: every call checks the boundary
 //!   conventions of SPEC §1 and A3.1–A3.6 (out-parameters written only on success, the two-call
 //!   pattern, nothing written into a too-small buffer), and [`abi::Input`] owns a handle.
+//! - [`diagnostic`]: checked wrappers over the diagnostics of docs/SPEC.md §13 (the `_diagnose`
+//!   siblings, status classes, the retry message, the instructions, the summary's sections).
 //! - [`vectors`]: readers for the conformance vectors of `tests/vectors/` (V12.2).
 //! - [`corpus`]: deterministic realistic inputs for the benchmarks and the size-dependent tests.
 //! - [`fuzz`]: the bodies of the cargo-fuzz targets, with their invariants, so that
@@ -19,6 +21,7 @@
 //! (`tests/ffi_miri.rs`).
 pub mod abi;
 pub mod corpus;
+pub mod diagnostic;
 pub mod fuzz;
 pub mod spec;
 pub mod status;

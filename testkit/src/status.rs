@@ -11,6 +11,8 @@ pub const LC_OK: i32 = 0;
 pub const LC_ERR_NULL_ARGUMENT: i32 = 1;
 pub const LC_ERR_BUFFER_TOO_SMALL: i32 = 2;
 pub const LC_ERR_LENGTH_OVERFLOW: i32 = 3;
+/// docs/SPEC.md C13.9 (this project's).
+pub const LC_ERR_INVALID_ARGUMENT: i32 = 4;
 pub const LC_ERR_PANIC: i32 = 99;
 pub const LC_INPUT_WIRE: i32 = 100;
 pub const LC_INPUT_BASIS: i32 = 101;
