@@ -4,6 +4,7 @@ use std::ops::RangeInclusive;
 
 use super::{Reader, padded};
 use crate::abi::{compaction_policy, context_config, context_observation};
+use crate::diagnostic::{Diag, compaction_policy_diagnose, context_config_diagnose, context_observation_diagnose};
 use crate::status::{CONTEXT_CODES, OBSERVATION_CODES, POLICY_CODES, check_status, name};
 
 /// The `counter_quality` values the policy targets draw from (one byte selects one): the four
@@ -33,7 +34,8 @@ pub fn config_around(key: &str, policy: &[u8], quality: i32) -> Vec<u8> {
 ///
 /// Input: one byte selecting `counter_quality` from `QUALITIES`, then the policy document.
 ///
-/// Invariants: the status is `LC_OK` or 300–308; deterministic; a quality outside 0–3 behaves as 0
+/// Invariants: the status is `LC_OK` or 300–308, and `lc_compaction_policy_diagnose` returns it too
+/// and fills `diag.status` (C13.4); deterministic; a quality outside 0–3 behaves as 0
 /// (A3.5); whitespace around the document changes nothing (J5.1); a well-formed policy (not 300)
 /// nested in a context config with a counter of the same quality gives the same status there
 /// (P8.8 step 9), for qualities 1–3 (a counter of quality 0 is invalid, P8.9).
@@ -43,6 +45,7 @@ pub fn target_compaction_policy(data: &[u8]) {
         QualityDocument {
             function: "lc_compaction_policy_validate",
             call: compaction_policy,
+            diagnose: compaction_policy_diagnose,
             codes: POLICY_CODES,
             grammar_error: 300,
             config_key: "Compaction",
@@ -54,7 +57,8 @@ pub fn target_compaction_policy(data: &[u8]) {
 ///
 /// Input: one byte selecting `counter_quality` from `QUALITIES`, then the observation document.
 ///
-/// Invariants: the status is `LC_OK` or 320–323; deterministic; a quality outside 0–3 behaves as 0
+/// Invariants: the status is `LC_OK` or 320–323, and `lc_context_observation_diagnose` returns it
+/// too and fills `diag.status` (C13.4); deterministic; a quality outside 0–3 behaves as 0
 /// (A3.5); whitespace around the document changes nothing (J5.1); a well-formed document (not 320)
 /// nested in a context config with a counter of the same quality gives the same status there with
 /// the config's codes 321–323 (P8.8 step 10), for qualities 1–3.
@@ -64,6 +68,7 @@ pub fn target_context_observation(data: &[u8]) {
         QualityDocument {
             function: "lc_context_observation_validate",
             call: context_observation,
+            diagnose: context_observation_diagnose,
             codes: OBSERVATION_CODES,
             grammar_error: 320,
             config_key: "ContextObservation",
@@ -75,6 +80,8 @@ pub fn target_context_observation(data: &[u8]) {
 struct QualityDocument {
     function: &'static str,
     call: fn(&[u8], i32) -> i32,
+    /// Its `_diagnose` sibling (checked wrapper).
+    diagnose: fn(&[u8], i32) -> (i32, Diag),
     codes: &'static [RangeInclusive<i32>],
     /// The status of a document that is not well-formed JSON (no nesting check then).
     grammar_error: i32,
@@ -92,6 +99,7 @@ fn quality_document(data: &[u8], doc: QualityDocument) {
 
     let rc = call(json, quality);
     check_status(doc.function, rc, doc.codes);
+    assert_eq!((doc.diagnose)(json, quality).0, rc, "{}: the _diagnose sibling differs", doc.function);
     assert_eq!(rc, call(json, quality), "not deterministic");
     if !(0..=3).contains(&quality) {
         let unknown = call(json, 0);
@@ -107,11 +115,13 @@ fn quality_document(data: &[u8], doc: QualityDocument) {
 
 /// `lc_context_config_validate` (SPEC §8.3).
 ///
-/// Invariants: the status is `LC_OK` or in 340–347, 301–308, 321–323 (A3.9); deterministic;
+/// Invariants: the status is `LC_OK` or in 340–347, 301–308, 321–323 (A3.9), and
+/// `lc_context_config_diagnose` returns it too and fills `diag.status` (C13.4); deterministic;
 /// whitespace around the document changes nothing (J5.1).
 pub fn target_context_config(data: &[u8]) {
     let rc = context_config(data);
     check_status("lc_context_config_validate", rc, CONTEXT_CODES);
+    assert_eq!(context_config_diagnose(data).0, rc, "lc_context_config_diagnose differs from _validate");
     assert_eq!(rc, context_config(data), "not deterministic");
     let wrapped = context_config(&padded(data));
     assert_eq!(wrapped, rc, "surrounding whitespace turned {} into {}", name(rc), name(wrapped));

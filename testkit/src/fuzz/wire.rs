@@ -5,6 +5,7 @@ use loopcompact::wire::CompactionInput;
 
 use super::{Reader, padded};
 use crate::abi::{Input, input_validate, summary_xml};
+use crate::diagnostic::input_diagnose;
 use crate::status::{INPUT_CODES, LC_INPUT_TOO_LARGE as INPUT_TOO_LARGE, OUTPUT_CODES, check_status, name};
 
 /// The identity a fitted input keeps (F7.3: only tool messages' blocks change).
@@ -27,7 +28,8 @@ fn identity(wire: &[u8]) -> (u64, String, String, String, String, u64, usize) {
 /// set: the limit is the low 31 bits; otherwise the limit is `len(S) * (selector & 0xFFFF) / 65536`
 /// for the canonical encoding S, so most limits force some fitting.
 ///
-/// Invariants: the status is `LC_OK` or 100–105; `_validate` equals `_parse`; whitespace around the
+/// Invariants: the status is `LC_OK` or 100–105; `_validate` equals `_parse`, and
+/// `lc_compaction_input_diagnose` returns it too and fills `diag.status` (C13.4); whitespace around the
 /// document changes nothing (J5.1); on `LC_OK`: the canonical bytes S (limit `u64::MAX`) parse back
 /// to an input with the same identity and re-encode to S (E7 is a fixed point); the limit len(S)
 /// gives S (F7.2) and the limit 0 `LC_INPUT_TOO_LARGE`; with the limit from the data the fitted
@@ -46,6 +48,7 @@ pub fn target_input_parse(data: &[u8]) {
     check_status("lc_compaction_input_parse", rc, INPUT_CODES);
     let validated = input_validate(wire);
     assert_eq!(validated, rc, "_validate {} but _parse {}", name(validated), name(rc));
+    assert_eq!(input_diagnose(wire).0, rc, "lc_compaction_input_diagnose differs from _parse");
     let wrapped = input_validate(&padded(wire));
     assert_eq!(wrapped, rc, "surrounding whitespace turned {} into {}", name(rc), name(wrapped));
     let Ok(input) = parsed else { return };
@@ -90,7 +93,8 @@ pub fn target_input_parse(data: &[u8]) {
 /// wire, the input wire, then the reply. Tokens selector with the high bit set: used as is (above
 /// any budget); otherwise taken modulo `max_summary_tokens + 1`, so most calls pass steps 2–3.
 ///
-/// Invariants: the status is `LC_OK` or in A3.9's set; steps 1–3 of O6.2 are checked against an
+/// Invariants: the status is `LC_OK` or in A3.9's set; `lc_compaction_output_diagnose` returns the
+/// same status and summary and fills `diag.status` (C13.4); steps 1–3 of O6.2 are checked against an
 /// oracle (byte limit, token usage, token limit, in that order); on `LC_OK` the written summary is
 /// at most `output_len` bytes, non-empty, passes `lc_summary_xml_validate`, and the two-call pattern
 /// gives the same length (see `Input::output`); the same call gives the same result; surrounding
@@ -111,6 +115,7 @@ pub fn target_output_validate(data: &[u8]) {
     let result = input.output(reply, output_tokens, max_output_bytes);
     let rc = result.as_ref().err().copied().unwrap_or(0);
     check_status("lc_compaction_output_validate", rc, OUTPUT_CODES);
+    assert_eq!(input.output_diagnose(reply, output_tokens, max_output_bytes).0, result, "_diagnose differs");
     let expected_early = if max_output_bytes == 0 || reply.len() as u64 > max_output_bytes {
         Some(203)
     } else if output_tokens == 0 {
