@@ -258,6 +258,65 @@ fn header_compiles_as_cxx17() {
     compile_check("c++", "-std=c++17", "check.cpp");
 }
 
+/// The C++17 wrapper `include/loopcompact.hpp` on its own (nothing included before it), under the
+/// warnings a strict C++ host adds: every `bytes_view` conversion and every wrapper's signature
+/// instantiated. `examples/cpp/roundtrip.cpp` runs it (tests/c_examples.rs).
+const HPP_CHECK_UNIT: &str = r#"#include "loopcompact.hpp"
+
+#include <type_traits>
+
+namespace lc = loopcompact;
+
+static_assert(!std::is_copy_constructible_v<lc::Input> && std::is_nothrow_move_constructible_v<lc::Input>,
+              "Input is move-only");
+static_assert(std::is_base_of_v<std::runtime_error, lc::Error>, "Error is a std::runtime_error");
+static_assert(std::is_same_v<decltype(lc::request_fingerprint("")), lc::Fingerprint>, "digest");
+static_assert(std::is_same_v<decltype(lc::summary_sections("")), std::array<lc_span, 5>>, "sections");
+
+int lc_hpp_check(const lc::Input &input);
+int lc_hpp_check(const lc::Input &input)
+{
+    const std::vector<std::uint8_t> bytes;
+    const std::vector<char> chars;
+    const std::array<std::uint8_t, 2> array{};
+    const std::string text;
+    const lc::bytes_view views[] = {bytes, chars, array, text, std::string_view(text), "literal",
+                                    lc::bytes_view(bytes.data(), bytes.size())};
+    std::size_t total = 0;
+    for (const lc::bytes_view view : views) {
+        total += view.size();
+    }
+    const std::string summary = input.validate_output(text, 1, 2);
+    const std::uint64_t cut = input.safe_cut(2);
+    input.check_cut(cut);
+    input.check_pairing();
+    const lc_resolved_limits limits = lc::resolve_limits(lc_context_limits{1, 2, 3}, 4, 5);
+    const std::int32_t level = lc::pressure_level(LC_PRESSURE_NORMAL, lc::occupancy_basis_points(1, 2), true, 8000, 6000);
+    return static_cast<int>(total + summary.size() + limits.input_limit) + level;
+}
+"#;
+
+#[test]
+fn cxx_wrapper_compiles_alone_under_strict_warnings() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("header");
+    std::fs::create_dir_all(&dir).unwrap();
+    let source = dir.join("check_hpp.cpp");
+    std::fs::write(&source, HPP_CHECK_UNIT).unwrap();
+    let output = Command::new("c++")
+        .args(["-std=c++17", "-Wall", "-Wextra", "-Werror", "-pedantic", "-Wconversion", "-Wsign-conversion"])
+        .args(["-Wshadow", "-Wold-style-cast", "-Wnon-virtual-dtor", "-fsyntax-only", "-I"])
+        .arg(manifest_dir().join("include"))
+        .arg(&source)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run `c++` (a C++ toolchain is required): {e}"));
+    assert!(
+        output.status.success(),
+        "include/loopcompact.hpp does not compile on its own:\n{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
 #[test]
 fn version_macros_are_cargos() {
     let header = committed();
