@@ -345,6 +345,16 @@ const RUNS: &[Run] = &[
         stdout: "result: LC_SUMMARY_XML_STRUCTURE xml_structure ",
         exit: 1,
     },
+    // C13.4: loopcompact::Error carries the diagnosis (the `<` of the misplaced start tag) and the
+    // retry message (C13.5).
+    Run {
+        example: "roundtrip",
+        args: &["examples/data/input_valid.json", "examples/data/result_bad_xml.json", "1", "795", "4096"],
+        stdin: None,
+        stdout: "where: class retry; line 3, column 1, section constraints, location summary, offset 115, expected \
+                 <constraints>, rule X4.18\nretry: Your summary was rejected at line 3, column 1",
+        exit: 1,
+    },
     // O6.2 steps 1 and 3.
     Run {
         example: "roundtrip",
@@ -392,6 +402,50 @@ const RUNS: &[Run] = &[
         exit: 2,
     },
     // --- end of examples/cpp/roundtrip.cpp
+    // demo [DATA_DIR]: the first run (scripts/demo), one line per step; exit 0 when every step gives
+    // the result its sample is made for. F7.3: the tool message stubbed under 1400 bytes; C13.4: the
+    // misplaced <decisions> of result_bad_xml.json; R10.7: the worked example; P8.4: quality 0 is
+    // accepted by no CounterPolicy; S14.4: a cut at 3 separates toolu_01's call from its result.
+    Run { example: "demo", args: &[], stdin: None, stdout: "demo: every step as expected\n", exit: 0 },
+    Run {
+        example: "demo",
+        args: &["examples/data"],
+        stdin: None,
+        stdout: "fit          under 1400 bytes: LC_OK, 1333 bytes to send (1487 unfitted",
+        exit: 0,
+    },
+    Run {
+        example: "demo",
+        args: &["examples/data"],
+        stdin: None,
+        stdout: "bad reply    result_bad_xml.json: LC_SUMMARY_XML_STRUCTURE (class retry) at summary, line 3, column \
+                 1, section constraints: expected <constraints> (rule X4.18)\nretry        \"Your summary was rejected",
+        exit: 0,
+    },
+    Run {
+        example: "demo",
+        args: &["examples/data"],
+        stdin: None,
+        stdout: "fingerprint_valid.json: f0c4cabef8241dc5e6550b771cc4bed570508cfbc820a697efc8439438bde5e0\n",
+        exit: 0,
+    },
+    Run {
+        example: "demo",
+        args: &["examples/data"],
+        stdin: None,
+        stdout: "quality 0): LC_POLICY_COUNTER_POLICY (class host) at CounterPolicy",
+        exit: 0,
+    },
+    Run {
+        example: "demo",
+        args: &["examples/data"],
+        stdin: None,
+        stdout: "keeping at least the last 2 of 5 messages: cut at 2 (summarise [0, 2), keep [2, 5)); a cut at 3 is \
+                 LC_CUT_UNSAFE\n",
+        exit: 0,
+    },
+    Run { example: "demo", args: &["examples/no_such_dir"], stdin: None, stdout: "", exit: 2 },
+    Run { example: "demo", args: &["a", "b"], stdin: None, stdout: "", exit: 2 },
 ];
 
 fn manifest_dir() -> &'static Path {
