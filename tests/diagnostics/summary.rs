@@ -303,6 +303,18 @@ pub fn cases() -> Vec<Case> {
         .section(STATE)
         .rule("X4.20")
         .expects("non-blank text"));
+    // X4.19: illegal text outside the root is xml_syntax, outside any section.
+    let x = [base(), b"\0".to_vec()].concat();
+    add(Case::new("X4.8 NUL after the root", x.clone(), SYNTAX, Off::At(base().len(), 7, 24))
+        .section(NONE)
+        .rule("X4.8"));
+    let x = [b"\x01".as_slice(), &base()].concat();
+    add(Case::new("X4.8 control character before the root", x, SYNTAX, Off::At(0, 1, 1)).section(NONE).rule("X4.8"));
+    // A 4-byte character is one column.
+    let x = line(2, "<goal>\u{1F642}&x;</goal>".as_bytes());
+    add(Case::new("X4.6 after a 4-byte character", x.clone(), SYNTAX, Off::At(find(&x, "&x;"), 2, 8))
+        .section(GOAL)
+        .rule("X4.6"));
     // C13.2: lines end at LF only; a CR is a character of the line.
     let x = b"<conversation_summary>\r<goal>x</goal>\r<decisions/>".to_vec();
     add(Case::new("X4.18 lines end at LF only", x.clone(), STRUCTURE, Off::At(find(&x, "<decisions/>"), 1, 39))

@@ -259,6 +259,12 @@ fn input_cases() -> Vec<Case> {
         .expected(Text::Any)
         .at("version")
         .disagrees(NO_OFFSET_NO_PATH));
+    // T5.2: a usage counter is a u64 or null (J5.6 for the integer).
+    let x = edit(INPUT, r#"{"role": "assistant", "#, r#"{"role": "assistant", "usage": {"input_tokens": -1}, "#);
+    add(Case::new("T5.2 negative usage counter", x.clone(), TRANSCRIPT, Off::At(find(&x, "-1"), 8, 53))
+        .rules(&["T5.2", "J5.6"])
+        .expected(Text::Any)
+        .at("transcript[1].usage.input_tokens"));
     // T5.2: `tool_use_id` is required in a tool message; a missing key has no offset (C13.4).
     let x = edit(
         INPUT,
@@ -508,6 +514,28 @@ fn output_cases() -> Vec<Row> {
         100,
         u64::MAX,
     );
+    // J5.4: a lone surrogate escape decodes to U+FFFD (3 bytes, 1 column) in the decoded text.
+    let x = reply_with(
+        "7",
+        EVENT_ID,
+        "acme",
+        "m1",
+        REQUEST_FINGERPRINT,
+        r#""\u003cconversation_summary\u003e\u003cgoal\u003e\ud800 &bogus;""#,
+    );
+    let decoded = "<conversation_summary><goal>\u{FFFD} &bogus;";
+    let at = find(decoded, "&bogus;");
+    let case = Case::new(
+        "X4.6 in a reply, after a lone surrogate",
+        decoded,
+        status::LC_SUMMARY_XML_SYNTAX,
+        Off::At(at, 1, 31),
+    )
+    .section(GOAL)
+    .rule("X4.6")
+    .at("summary");
+    // Its reply is not the decoded text JSON-escaped (the escape is a surrogate): added as is.
+    let surrogate = Row { case, reply: x.into_bytes(), tokens: 100, max: u64::MAX };
     // J5.3 inside the summary string is step 4 (`wire`): offsets count reply bytes.
     let mut x = reply("<conversation_summary><goal>\u{e9}</goal></conversation_summary>").into_bytes();
     let at = find(&x, "\\u00e9");
@@ -529,6 +557,7 @@ fn output_cases() -> Vec<Row> {
         100,
         u64::MAX,
     );
+    cases.push(surrogate);
     cases
 }
 
