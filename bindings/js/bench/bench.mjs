@@ -1,0 +1,159 @@
+// npm run bench: the WebAssembly package in Node against the native library, in one run, on the
+// same realistic inputs (shared/bench/make_summary.py and make_transcript.py, 1 MiB each, and the
+// first request-fingerprint vector), timed the same way (bench/native/src/main.rs): batches of calls
+// of at least 200 ms, the median batch. Also the sizes of the .wasm (raw, gzip -9) and the tarball.
+//
+//   npm run build && npm run bench            # prints the Markdown section
+//   npm run bench -- --write                  # and puts it into BENCHMARKS.md (its own section)
+//   npm run bench -- --write --variants       # also builds and times 8 build variants (minutes)
+//
+// Environment: LOOPCOMPACT_BENCH_INPUTS (the folder of make_summary.py and make_transcript.py;
+// default ../shared/bench beside the checkout), CARGO.
+
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+
+import * as lc from "loopcompact";
+
+import { DEFAULT, cargoWasm } from "../scripts/wasm.mjs";
+import { time } from "./time.mjs";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const pkg = resolve(here, "..");
+const root = resolve(pkg, "..", "..");
+const inputs = process.env.LOOPCOMPACT_BENCH_INPUTS ?? resolve(root, "..", "shared", "bench");
+const write = process.argv.includes("--write");
+// Build variants to compare (opt-level, simd128), each built and timed in a child process.
+const VARIANTS = ["z", "s", "2", "3"].flatMap((optLevel) => [false, true].map((simd) => ({ optLevel, simd })));
+
+const work = mkdtempSync(join(tmpdir(), "loopcompact-js-bench-"));
+try {
+  // ---- inputs ----
+  const summaryPath = join(work, "summary.xml");
+  const transcriptPath = join(work, "transcript.json");
+  const fingerprintPath = join(work, "fingerprint.json");
+  writeFileSync(summaryPath, execFileSync("python3", [join(inputs, "make_summary.py"), String(1 << 20)]));
+  writeFileSync(transcriptPath, execFileSync("python3", [join(inputs, "make_transcript.py"), String(1 << 20)]));
+  const vector = readFileSync(join(root, "tests", "vectors", "fingerprint.jsonl"), "utf8").split("\n")[0];
+  writeFileSync(fingerprintPath, JSON.parse(vector).input);
+
+  // ---- native ----
+  const cargo = process.env.CARGO || "cargo";
+  const manifest = join(here, "native", "Cargo.toml");
+  const env = { ...process.env, CARGO_TARGET_DIR: join(root, "target", "js-bench") };
+  execFileSync(cargo, ["build", "--release", "--locked", "--quiet", "--manifest-path", manifest], { env, stdio: "inherit" });
+  const nativeOut = execFileSync(join(root, "target", "js-bench", "release", "loopcompact-js-bench-native"), [
+    summaryPath,
+    transcriptPath,
+    fingerprintPath,
+  ]).toString();
+  const native = Object.fromEntries(
+    nativeOut
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line))
+      .map((r) => [r.case, r.ns]),
+  );
+
+  // ---- wasm ----
+  const bytes = (path) => new Uint8Array(readFileSync(path));
+  const summary = bytes(summaryPath);
+  const transcript = bytes(transcriptPath);
+  const fingerprint = bytes(fingerprintPath);
+  const text = new TextDecoder();
+  const summaryText = text.decode(summary);
+  const transcriptText = text.decode(transcript);
+  const fingerprintText = text.decode(fingerprint);
+  const wasm = {
+    summary: time(() => lc.validateSummary(summary)),
+    summaryString: time(() => lc.validateSummary(summaryText)),
+    transcript: time(() => lc.validateInput(transcript)),
+    transcriptString: time(() => lc.validateInput(transcriptText)),
+    transcriptParse: time(() => lc.Input.parse(transcript).free()),
+    fingerprint: time(() => lc.requestFingerprint(fingerprint)),
+    fingerprintString: time(() => lc.requestFingerprint(fingerprintText)),
+  };
+
+  // ---- sizes ----
+  const wasmFile = join(pkg, "dist", "loopcompact.wasm");
+  const wasmBytes = readFileSync(wasmFile);
+  const packed = execFileSync("npm", ["pack", "--silent", "--pack-destination", work], { cwd: pkg }).toString().trim().split("\n").at(-1);
+  const tarball = statSync(join(work, packed)).size;
+
+  // ---- build variants ----
+  const variants = [];
+  if (process.argv.includes("--variants")) {
+    for (const v of VARIANTS) {
+      const path = join(work, `variant-${v.optLevel}${v.simd ? "-simd" : ""}.wasm`);
+      writeFileSync(path, readFileSync(cargoWasm(root, v, { quiet: true })));
+      const out = execFileSync(process.execPath, [join(here, "variant.mjs"), path, summaryPath, transcriptPath]);
+      const b = readFileSync(path);
+      variants.push({ ...v, raw: b.length, gzip: gzipSync(b, { level: 9 }).length, ...JSON.parse(out.toString()) });
+    }
+    cargoWasm(root, DEFAULT, { quiet: true }); // leave the default build in target/
+  }
+
+  // ---- report ----
+  const mibps = (n, ns) => `${((n / (1 << 20)) / (ns / 1e9)).toFixed(0)} MiB/s`;
+  const us = (ns) => (ns >= 1e6 ? `${(ns / 1e6).toFixed(2)} ms` : `${(ns / 1e3).toFixed(2)} µs`);
+  const rows = [
+    ["summary XML, 1 MiB (`validateSummary`)", summary.length, "summary", wasm.summary, wasm.summaryString],
+    ["transcript wire, 1 MiB (`validateInput`)", transcript.length, "transcript", wasm.transcript, wasm.transcriptString],
+    [`request fingerprint, ${fingerprint.length} B (\`requestFingerprint\`)`, fingerprint.length, "fingerprint", wasm.fingerprint, wasm.fingerprintString],
+  ];
+  const commit = execFileSync("git", ["rev-parse", "--short", "HEAD"], { cwd: root }).toString().trim();
+  const cpu = readFileSync("/proc/cpuinfo", "utf8").match(/^model name\s*:\s*(.*)$/m)?.[1] ?? "unknown CPU";
+  const section = [
+    "<!-- bindings/js:begin -->",
+    "## JavaScript package (bindings/js, WebAssembly in Node)",
+    "",
+    "Produced by `cd bindings/js && npm run build && npm run bench -- --write` (not by `scripts/bench`):",
+    "the package's wasm in Node against the native library (`bench/native`, the same C ABI calls:",
+    "the `_diagnose` functions the package uses) in the same run, on the same 1 MiB inputs of",
+    "`shared/bench/make_summary.py` and `make_transcript.py` and the first fingerprint vector; median",
+    "of 7 batches of at least 200 ms. Times per call include copying the input into wasm memory (and",
+    "for a `string`, encoding it as UTF-8).",
+    "",
+    `- date: ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, commit \`${commit}\``,
+    `- machine: ${cpu}; Node ${process.version}; ${execFileSync("rustc", ["--version"]).toString().trim()}`,
+    `- \`dist/loopcompact.wasm\`: ${wasmBytes.length} bytes raw, ${gzipSync(wasmBytes, { level: 9 }).length} bytes gzip -9; \`npm pack\` tarball: ${tarball} bytes`,
+    "",
+    "| input | native | wasm, `Uint8Array` | wasm / native time | wasm, `string` |",
+    "|---|---|---|---|---|",
+    ...rows.map(([label, n, key, w, ws]) => {
+      const nat = native[key];
+      return `| ${label} | ${us(nat)} (${mibps(n, nat)}) | ${us(w)} (${mibps(n, w)}) | ${(w / nat).toFixed(2)}x | ${us(ws)} (${mibps(n, ws)}) |`;
+    }),
+    `| transcript wire, 1 MiB (\`Input.parse\` + \`free\`) | | ${us(wasm.transcriptParse)} (${mibps(transcript.length, wasm.transcriptParse)}) | | |`,
+    ...(variants.length === 0
+      ? []
+      : [
+          "",
+          "Build variants (scripts/wasm.mjs; `--variants`), same run, `Uint8Array` inputs:",
+          "",
+          "| opt-level | simd128 | raw | gzip -9 | summary 1 MiB | transcript 1 MiB |",
+          "|---|---|---|---|---|---|",
+          ...variants.map(
+            (v) =>
+              `| ${v.optLevel} | ${v.simd ? "yes" : "no"}${v.optLevel === DEFAULT.optLevel && v.simd === DEFAULT.simd ? " (the build)" : ""} | ${v.raw} | ${v.gzip} | ${us(v.summary)} | ${us(v.transcript)} |`,
+          ),
+        ]),
+    "<!-- bindings/js:end -->",
+  ].join("\n");
+  console.log(section);
+
+  if (write) {
+    const path = join(root, "BENCHMARKS.md");
+    const old = readFileSync(path, "utf8");
+    const re = /<!-- bindings\/js:begin -->[\s\S]*?<!-- bindings\/js:end -->/;
+    writeFileSync(path, re.test(old) ? old.replace(re, section) : `${old.trimEnd()}\n\n${section}\n`);
+    console.log("wrote the section into BENCHMARKS.md");
+  }
+} finally {
+  for (const f of existsSync(work) ? readdirSync(work) : []) rmSync(join(work, f), { force: true });
+  rmSync(work, { recursive: true, force: true });
+}

@@ -1,0 +1,77 @@
+// The installed package from TypeScript, type-checked with --strict (tsconfig.json), then run.
+import {
+  CounterQuality,
+  Input,
+  LoopcompactError,
+  PressureLevel,
+  Section,
+  Status,
+  StatusClass,
+  pressureLevel,
+  requestFingerprint,
+  resolveContextLimits,
+  summaryInstructions,
+  summarySectionText,
+  summarySections,
+  validateCompactionPolicy,
+  validateSummary,
+  version,
+  type Bytes,
+  type Fingerprint,
+  type ResolvedLimits,
+  type SectionSpan,
+} from "loopcompact";
+
+const summary: Bytes = new TextEncoder().encode(
+  "<conversation_summary><goal>ship &amp; verify</goal><constraints/><decisions/><state>green</state><open_items/></conversation_summary>",
+);
+validateSummary(summary);
+const spans: SectionSpan[] = summarySections(summary);
+const goal: string = summarySectionText(summary, Section.GOAL);
+if (spans.length !== 5 || goal !== "ship & verify") throw new Error("sections");
+
+function statusOf(f: () => void): number {
+  try {
+    f();
+    return Status.OK;
+  } catch (e: unknown) {
+    if (!(e instanceof LoopcompactError)) throw e;
+    const where: number | null = e.offset;
+    const limit: bigint | null = e.limit;
+    void where;
+    void limit;
+    if (e.statusClass === StatusClass.RETRY && e.retryMessage().length === 0) throw new Error("retry message");
+    return e.status;
+  }
+}
+if (statusOf(() => validateSummary("<summary/>")) !== Status.SUMMARY_XML_ROOT) throw new Error("xml_root");
+
+const policy = JSON.stringify({
+  Automatic: true, CounterPolicy: 2, CompactAt: 8000, RearmBelow: 6000, ReservedOutput: 4096,
+  SafetyMargin: 512, MaxSummaryTokens: 2048, CountTimeout: 2000000000, Hustle: "context.compact",
+});
+validateCompactionPolicy(policy, CounterQuality.HEURISTIC);
+
+const limits: ResolvedLimits = resolveContextLimits({ windowTokens: 200_000n, maxInputTokens: 0, maxOutputTokens: 32_000 }, 8_000, 1_000);
+const level: number = pressureLevel(PressureLevel.NORMAL, 9000, true, 8000, 6000);
+if (limits.inputLimit !== 191_000n || level !== PressureLevel.COMPACT) throw new Error("limits");
+
+const wire = JSON.stringify({
+  version: 1,
+  basis: { revision: 3, through_event_id: "7c9e6679-7425-40de-944b-e07fc1f90ae7" },
+  model: { provider: "p", model: "m" },
+  request_fingerprint: "0102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f20",
+  transcript: [{ role: "user", blocks: [{ type: "text", text: "hello" }] }],
+  max_summary_tokens: 32,
+});
+{
+  using input = Input.parse(wire);
+  const request: Uint8Array = input.encodeWithin(64_000n);
+  if (request.length === 0) throw new Error("encode");
+}
+
+let digest: Fingerprint | null = null;
+if (statusOf(() => (digest = requestFingerprint("{}"))) !== Status.FINGERPRINT_WIRE || digest !== null) throw new Error("fingerprint");
+if (!summaryInstructions().includes("<conversation_summary>")) throw new Error("instructions");
+
+console.log(`main.ts: loopcompact ${version()} works from TypeScript`);

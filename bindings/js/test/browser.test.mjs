@@ -1,0 +1,212 @@
+// The installed package in a real browser: headless Chromium loads a page from a local HTTP server
+// (127.0.0.1, an ephemeral port); the page imports the package through an import map, loads the
+// module with `init()` (streaming compile from the URL beside index.js), validates a valid and an
+// invalid summary, runs the summary and fingerprint vectors, starts a module Worker that loads the
+// module from bytes with `initSync`, and POSTs what it saw back. No report within the time limit
+// fails the test.
+//
+// Chromium: $CHROMIUM, else /usr/bin/chromium (Debian's package). Missing: skipped, or a failure
+// under CI=true.
+
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { createServer } from "node:http";
+import { tmpdir } from "node:os";
+import { dirname, extname, join, normalize, sep } from "node:path";
+import { fileURLToPath } from "node:url";
+import test from "node:test";
+
+import { VECTORS } from "./vectors.mjs";
+
+const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
+const REPORT_TIMEOUT_MS = 90_000;
+// The installed package's directory (dist/node.js is what "loopcompact" resolves to in Node).
+const PACKAGE = dirname(dirname(fileURLToPath(import.meta.resolve("loopcompact"))));
+
+const VALID = "<conversation_summary><goal>ship</goal><constraints/><decisions/><state>green</state><open_items/></conversation_summary>";
+const INVALID = "<conversation_summary><goal>ship</goal><decisions/><state>green</state><open_items/></conversation_summary>";
+
+const PAGE = `<!doctype html>
+<meta charset="utf-8">
+<title>loopcompact browser test</title>
+<script type="importmap">{"imports": {"loopcompact": "/pkg/dist/index.js"}}</script>
+<script type="module">
+import * as lc from "loopcompact";
+const report = { userAgent: navigator.userAgent };
+const VALID = ${JSON.stringify(VALID)};
+const INVALID = ${JSON.stringify(INVALID)};
+const rows = async (file) =>
+  (await (await fetch("/vectors/" + file)).text()).split("\\n").filter((l) => l.trim()).map((l) => JSON.parse(l));
+const bytes = (row, field) =>
+  field in row ? row[field] : Uint8Array.from(atob(row[field + "_base64"]), (c) => c.charCodeAt(0));
+const statusOf = (f) => { try { return [0, f()]; } catch (e) { if (!(e instanceof lc.LoopcompactError)) throw e; return [e.status, null]; } };
+try {
+  await lc.init();
+  report.version = lc.version();
+  lc.validateSummary(VALID);
+  report.valid = "ok";
+  try {
+    lc.validateSummary(INVALID);
+    report.invalid = "accepted";
+  } catch (e) {
+    report.invalid = {
+      isLoopcompactError: e instanceof lc.LoopcompactError,
+      name: e.name, status: e.status, statusClass: e.statusClass, offset: e.offset, line: e.line,
+      column: e.column, section: e.section, rule: e.rule, expected: e.expected, location: e.location,
+      retry: e.retryMessage(),
+    };
+  }
+  const mismatches = [];
+  let count = 0;
+  for (const row of await rows("summary_xml.jsonl")) {
+    count++;
+    const [status] = statusOf(() => lc.validateSummary(bytes(row, "xml")));
+    const got = status === 0 ? "ok" : lc.statusReason(status);
+    if (got !== row.expect) mismatches.push(row.name + ": " + got);
+  }
+  for (const row of await rows("fingerprint.jsonl")) {
+    count++;
+    const [status, digest] = statusOf(() => lc.requestFingerprint(bytes(row, "input")));
+    const got = status === 0 ? "ok" : lc.statusReason(status);
+    if (got !== row.expect || (status === 0 && digest.hex !== row.sha256)) mismatches.push(row.name + ": " + got);
+  }
+  report.vectors = { count, mismatches };
+  report.worker = await new Promise((resolve) => {
+    const worker = new Worker("/worker.js", { type: "module" });
+    worker.onmessage = (event) => resolve(event.data);
+    worker.onerror = (event) => resolve({ error: String(event.message) });
+  });
+} catch (e) {
+  report.error = String((e && e.stack) || e);
+}
+await fetch("/report", { method: "POST", body: JSON.stringify(report) });
+</script>
+`;
+
+const WORKER = `
+import * as lc from "/pkg/dist/index.js";
+const out = {};
+try {
+  lc.initSync(await (await fetch("/pkg/dist/loopcompact.wasm")).arrayBuffer());
+  lc.validateSummary(${JSON.stringify(VALID)});
+  out.valid = "ok";
+  try { lc.validateSummary(${JSON.stringify(INVALID)}); out.invalid = "accepted"; }
+  catch (e) { out.invalid = { name: e.name, offset: e.offset, section: e.section, rule: e.rule }; }
+} catch (e) {
+  out.error = String((e && e.stack) || e);
+}
+postMessage(out);
+`;
+
+const TYPES = { ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm", ".jsonl": "text/plain" };
+
+function serve(onReport) {
+  const server = createServer((req, res) => {
+    const url = new URL(req.url, "http://127.0.0.1");
+    const send = (status, type, body) => {
+      res.writeHead(status, { "Content-Type": type, "Cache-Control": "no-store" });
+      res.end(body);
+    };
+    if (req.method === "POST" && url.pathname === "/report") {
+      let body = "";
+      req.on("data", (chunk) => (body += chunk));
+      req.on("end", () => {
+        send(204, "text/plain", "");
+        onReport(JSON.parse(body));
+      });
+      return;
+    }
+    if (url.pathname === "/") return send(200, "text/html; charset=utf-8", PAGE);
+    if (url.pathname === "/worker.js") return send(200, "text/javascript", WORKER);
+    for (const [prefix, base] of [["/pkg/", PACKAGE], ["/vectors/", VECTORS]]) {
+      if (!url.pathname.startsWith(prefix)) continue;
+      const path = normalize(join(base, decodeURIComponent(url.pathname.slice(prefix.length))));
+      if (!path.startsWith(normalize(base + sep)) || !existsSync(path)) break;
+      return send(200, TYPES[extname(path)] ?? "application/octet-stream", readFileSync(path));
+    }
+    send(404, "text/plain", "not found");
+  });
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve(server)));
+}
+
+test("headless Chromium: page and worker", async (t) => {
+  if (!existsSync(CHROMIUM)) {
+    if (process.env.CI === "true") assert.fail(`${CHROMIUM} is missing (CI=true): install Debian's chromium`);
+    t.skip(`no Chromium at ${CHROMIUM}`);
+    return;
+  }
+  let deliver;
+  const reported = new Promise((resolve) => (deliver = resolve));
+  const server = await serve(deliver);
+  const profile = mkdtempSync(join(tmpdir(), "loopcompact-chromium-"));
+  const stderr = [];
+  const browser = spawn(
+    CHROMIUM,
+    [
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-dev-shm-usage",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--disable-quic",
+      "--no-first-run",
+      `--user-data-dir=${profile}`,
+      `http://127.0.0.1:${server.address().port}/`,
+    ],
+    { stdio: ["ignore", "ignore", "pipe"] },
+  );
+  browser.stderr.on("data", (chunk) => stderr.push(chunk));
+  const exited = new Promise((resolve) => browser.on("exit", (code, signal) => resolve({ code, signal })));
+  let timer;
+  try {
+    const report = await Promise.race([
+      reported,
+      exited.then(({ code, signal }) => {
+        throw new Error(`Chromium exited (${code ?? signal}) before the page reported:\n${Buffer.concat(stderr)}`);
+      }),
+      new Promise((_, reject) => {
+        timer = setTimeout(
+          () => reject(new Error(`the page did not report within ${REPORT_TIMEOUT_MS / 1000} s:\n${Buffer.concat(stderr)}`)),
+          REPORT_TIMEOUT_MS,
+        );
+      }),
+    ]);
+    t.diagnostic(report.userAgent);
+    assert.equal(report.error, undefined, report.error);
+    assert.equal(report.version, "0.1.0");
+    assert.equal(report.valid, "ok");
+    assert.equal(report.invalid.isLoopcompactError, true);
+    // The same diagnosis as in Node (api.test.mjs): constraints missing, found at byte 39.
+    const { retry, ...invalid } = report.invalid;
+    assert.deepEqual(invalid, {
+      isLoopcompactError: true,
+      name: "LC_SUMMARY_XML_STRUCTURE",
+      status: 208,
+      statusClass: 1,
+      offset: 39,
+      line: 1,
+      column: 40,
+      section: 2,
+      rule: "X4.18",
+      expected: "<constraints>",
+      location: "",
+    });
+    assert.match(retry, /line 1, column 40/);
+    assert.ok(report.vectors.count > 100, `${report.vectors.count} vector rows`);
+    assert.deepEqual(report.vectors.mismatches, []);
+    assert.deepEqual(report.worker, {
+      valid: "ok",
+      invalid: { name: "LC_SUMMARY_XML_STRUCTURE", offset: 39, section: 2, rule: "X4.18" },
+    });
+  } finally {
+    clearTimeout(timer);
+    browser.kill("SIGKILL");
+    await exited;
+    await new Promise((resolve) => server.close(resolve));
+    server.closeAllConnections?.();
+    rmSync(profile, { recursive: true, force: true });
+  }
+});
