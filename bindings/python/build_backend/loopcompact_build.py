@@ -1,0 +1,468 @@
+"""The PEP 517 build backend of the ``loopcompact`` Python package (in-tree, no dependencies).
+
+Why not maturin or setuptools-rust: the Python module is a ctypes binding, not an extension
+module. The wheel carries the plain C ABI library (``libloopcompact.so``) next to the module and
+works on every Python 3 (tag ``py3-none-<platform>``); maturin would want pyo3 or cffi bindings
+and setuptools-rust tags wheels per interpreter (``cp311-cp311``), and either one is a build
+dependency to download. This backend needs only the standard library and cargo, so
+``pip install bindings/python`` works offline, and it runs the same
+``cargo build --release --lib`` as every other consumer of the checkout (one build serves all).
+
+What a wheel gets:
+
+- the package sources of ``src/loopcompact`` (``py.typed`` included);
+- ``_constants.py`` generated here from ``include/loopcompact.h``, so the constants always match
+  the library bundled with them (the checked-in copy, for type checkers and IDEs, is compared with a
+  fresh generation by ``tests/test_abi.py``; ``python build_backend/loopcompact_build.py
+  constants`` rewrites it);
+- the cdylib from ``cargo build --release --lib --locked``, stripped (``strip --strip-unneeded``,
+  or ``$STRIP``) and renamed to the plain library file name of the platform;
+- the crate's license files (``LICENSE-*``) under ``.dist-info/licenses/``.
+
+The wheel is tagged for the platform it was built on (``linux_x86_64``); ``auditwheel repair``
+(scripts/test-python) checks it against the manylinux policies and retags it. The version in
+``pyproject.toml`` must equal the crate's (``Cargo.toml``): the build refuses otherwise.
+
+Where the crate is: two directories up in a source checkout (``bindings/python``), or the
+``rust/`` directory of an sdist, which ``build_sdist`` fills from ``git ls-files``.
+"""
+
+from __future__ import annotations
+
+import base64
+import email.message
+import gzip
+import hashlib
+import io
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import sysconfig
+import tarfile
+import tempfile
+import time
+import zipfile
+from pathlib import Path
+from typing import Any, Dict, Iterable, List, Mapping, Optional, Sequence, Tuple
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - pyproject.toml requires tomli there
+    import tomli as tomllib
+
+HERE = Path(__file__).resolve().parent
+PROJECT = HERE.parent
+PACKAGE = "loopcompact"
+SOURCE = PROJECT / "src" / PACKAGE
+# Paths of the crate that an sdist leaves out: other bindings, fuzzing, CI, the build output.
+SDIST_EXCLUDE = ("bindings/", "fuzz/", ".ci/", "target/")
+
+__all__ = [
+    "build_editable",
+    "build_sdist",
+    "build_wheel",
+    "generate_constants",
+    "get_requires_for_build_editable",
+    "get_requires_for_build_sdist",
+    "get_requires_for_build_wheel",
+    "prepare_metadata_for_build_editable",
+    "prepare_metadata_for_build_wheel",
+]
+
+
+# ---- the constants module ------------------------------------------------------------------------
+
+# Header prefix -> (enum name, docstring). A #define with none of these prefixes, and not a status,
+# becomes a plain integer (or string) constant.
+ENUMS: Sequence[Tuple[str, str, str]] = (
+    ("LC_COUNTER_QUALITY_", "CounterQuality", "Quality of a token counter (SPEC P8.4), ``LC_COUNTER_QUALITY_*``."),
+    ("LC_PRESSURE_", "Pressure", "Context pressure level (SPEC L9.3), ``LC_PRESSURE_*``."),
+    ("LC_CLASS_", "StatusClass", "What a host does next about a status (SPEC C13.3), ``LC_CLASS_*``."),
+    ("LC_SECTION_", "Section", "A summary section (SPEC C13.4), ``LC_SECTION_*``."),
+)
+STATUS_DOC = re.compile(r'^\d+ \(reason "')
+
+
+def header_defines(text: str) -> List[Tuple[str, str, str]]:
+    """Every ``#define NAME VALUE`` of the header (the include guard aside) with the first line of
+    its doc comment: [(name, value, doc)]."""
+    defines = []
+    pattern = r"(?:/\*\*?(?P<doc>(?:(?!\*/).)*?)\*/\s*)?^#define[ \t]+(?P<name>\w+)[ \t]+(?P<value>[^\n]+?)[ \t]*$"
+    for m in re.finditer(pattern, text, flags=re.M | re.S):
+        doc = " ".join(line.strip().lstrip("*").strip() for line in (m.group("doc") or "").splitlines())
+        defines.append((m.group("name"), m.group("value"), " ".join(doc.split())))
+    return [d for d in defines if d[0] != "LOOPCOMPACT_H"]
+
+
+def _python_value(value: str) -> str:
+    if value.startswith('"'):
+        return value
+    number = re.fullmatch(r"(-?\d+)(?:u|ull|ul|l|ll)?", value, flags=re.I)
+    if number is None:
+        raise ValueError(f"cannot translate the #define value {value!r} to Python")
+    return number.group(1)
+
+
+def generate_constants(header: str) -> str:
+    """The text of ``_constants.py`` for the header text ``header``."""
+    statuses: List[Tuple[str, str, str]] = []
+    groups: Dict[str, List[Tuple[str, str, str]]] = {enum: [] for _, enum, _ in ENUMS}
+    scalars: List[Tuple[str, str, str]] = []
+    for name, value, doc in header_defines(header):
+        py = _python_value(value)
+        group = next((enum for prefix, enum, _ in ENUMS if name.startswith(prefix)), None)
+        if group is not None:
+            groups[group].append((name, py, doc))
+        elif STATUS_DOC.match(doc):
+            statuses.append((name, py, doc))
+        else:
+            scalars.append((name, py, doc))
+    if not statuses or not all(groups.values()):
+        raise ValueError("the header has no status codes or misses a group of constants")
+
+    def flat(name: str) -> str:
+        return re.sub(r"^(LC_|LOOPCOMPACT_)", "", name)
+
+    out = [
+        '"""Constants of the C ABI, generated from include/loopcompact.h: do not edit.',
+        "",
+        "Rewrite with ``python bindings/python/build_backend/loopcompact_build.py constants``; wheels",
+        "generate it afresh from the header of the library they carry. Each ``#define LC_NAME`` is",
+        "``NAME`` here; the small enums of the header are also ``IntEnum`` classes.",
+        '"""',
+        "",
+        "from enum import IntEnum",
+        "from typing import Final, List",
+        "",
+    ]
+    exported: List[str] = []
+    for name, py, doc in scalars:
+        out += [f"#: {doc}" if doc else f"#: ``{name}``.", f"{flat(name)}: Final = {py}"]
+        exported.append(flat(name))
+    out.append("")
+
+    def enum_block(enum: str, doc: str, members: List[Tuple[str, str, str]], prefix: str) -> None:
+        out.extend(["", f"class {enum}(IntEnum):", f'    """{doc}"""', ""])
+        for name, py, mdoc in members:
+            out.append(f"    #: {mdoc}" if mdoc else f"    #: ``{name}``.")
+            out.append(f"    {name[len(prefix):]} = {py}")
+        out.append("")
+        out.append("")
+        for name, _, _ in members:
+            out.append(f"{flat(name)}: Final = {enum}.{name[len(prefix):]}")
+            exported.append(flat(name))
+        exported.append(enum)
+
+    enum_block("Status", "A status code (``lc_status``): ``LC_OK`` and every code of the status table.", statuses, "LC_")
+    for prefix, enum, doc in ENUMS:
+        enum_block(enum, doc, groups[enum], prefix)
+    out += ["", "", "__all__: List[str] = ["]
+    out += [f'    "{name}",' for name in sorted(exported)]
+    out += ["]", ""]
+    return "\n".join(out)
+
+
+# ---- the crate -----------------------------------------------------------------------------------
+
+def crate_root() -> Path:
+    """The directory of the crate's Cargo.toml: the checkout's root, or ``rust/`` of an sdist."""
+    for candidate in (PROJECT / "rust", PROJECT.parent.parent):
+        manifest = candidate / "Cargo.toml"
+        if manifest.is_file() and re.search(r'(?m)^name\s*=\s*"loopcompact"', manifest.read_text("utf-8")):
+            return candidate
+    raise RuntimeError(f"no loopcompact crate found beside {PROJECT} (neither ../.. nor rust/)")
+
+
+def _pyproject() -> Dict[str, Any]:
+    with open(PROJECT / "pyproject.toml", "rb") as f:
+        project: Dict[str, Any] = tomllib.load(f)["project"]
+    return project
+
+
+def _crate_version(root: Path) -> str:
+    with open(root / "Cargo.toml", "rb") as f:
+        version: str = tomllib.load(f)["package"]["version"]
+    return version
+
+
+def _checked_version(root: Path) -> str:
+    version: str = _pyproject()["version"]
+    crate = _crate_version(root)
+    if version != crate:
+        raise RuntimeError(f"pyproject.toml has version {version} but the crate (Cargo.toml) has {crate}")
+    return version
+
+
+def _cargo() -> str:
+    cargo = os.environ.get("CARGO") or shutil.which("cargo")
+    if cargo is None:
+        home = Path(os.environ.get("CARGO_HOME", Path.home() / ".cargo")) / "bin" / "cargo"
+        if not home.is_file():
+            raise RuntimeError("cargo not found: building loopcompact from source needs a Rust toolchain")
+        cargo = str(home)
+    return cargo
+
+
+def build_library(root: Path) -> Path:
+    """Runs ``cargo build --release --lib --locked`` and returns the path of the cdylib."""
+    command = [_cargo(), "build", "--release", "--lib", "--locked", "--message-format=json-render-diagnostics"]
+    print("loopcompact_build:", " ".join(command), file=sys.stderr)
+    done = subprocess.run(command, cwd=root, stdout=subprocess.PIPE, check=True)
+    for line in done.stdout.decode("utf-8").splitlines():
+        message = json.loads(line) if line.startswith("{") else {}
+        target = message.get("target", {})
+        if message.get("reason") == "compiler-artifact" and target.get("name") == PACKAGE:
+            if "cdylib" in target.get("crate_types", []):
+                for filename in message.get("filenames", []):
+                    if filename.endswith((".so", ".dylib", ".dll")):
+                        return Path(filename)
+    raise RuntimeError("cargo built no cdylib of loopcompact")
+
+
+def library_file_name() -> str:
+    """The file name the package loads its library from (``_native.py`` knows the same names)."""
+    if sys.platform == "win32":
+        return "loopcompact.dll"
+    if sys.platform == "darwin":
+        return "libloopcompact.dylib"
+    return "libloopcompact.so"
+
+
+def stripped_copy(library: Path, directory: Path) -> Path:
+    """A copy of the library without symbols or debug information beyond what linking needs."""
+    out = directory / library_file_name()
+    shutil.copyfile(library, out)
+    if sys.platform == "win32":
+        return out  # debug information lives in the .pdb, which is not shipped
+    strip = os.environ.get("STRIP") or shutil.which("strip")
+    if strip is None:
+        raise RuntimeError("strip not found (binutils): set STRIP to a strip program")
+    flags = ["-x"] if sys.platform == "darwin" else ["--strip-unneeded"]
+    subprocess.run([strip, *flags, str(out)], check=True)
+    return out
+
+
+# ---- wheel and sdist files -----------------------------------------------------------------------
+
+def license_files(root: Path) -> List[Path]:
+    """The crate's license texts (LICENSE-MIT, LICENSE-APACHE): the wheel's ``licenses/``."""
+    return sorted(p for p in root.glob("LICENSE*") if p.is_file())
+
+
+def platform_tag() -> str:
+    return re.sub(r"[^A-Za-z0-9_]", "_", sysconfig.get_platform())
+
+
+def _distinfo(version: str) -> str:
+    return f"{PACKAGE}-{version}.dist-info"
+
+
+def metadata_text() -> str:
+    """Core metadata 2.4 from the [project] table (only the keys this project uses)."""
+    project = _pyproject()
+    meta = email.message.Message()
+    meta["Metadata-Version"] = "2.4"
+    meta["Name"] = project["name"]
+    meta["Version"] = project["version"]
+    meta["Summary"] = project["description"]
+    meta["License-Expression"] = project["license"]
+    meta["Requires-Python"] = project["requires-python"]
+    for license_file in license_files(crate_root()):
+        meta["License-File"] = license_file.name
+    for classifier in project.get("classifiers", []):
+        meta["Classifier"] = classifier
+    for label, url in project.get("urls", {}).items():
+        meta["Project-URL"] = f"{label}, {url}"
+    readme = project.get("readme")
+    body = ""
+    if readme:
+        meta["Description-Content-Type"] = "text/markdown"
+        body = (PROJECT / readme).read_text("utf-8")
+    text = meta.as_string(maxheaderlen=0)
+    return text + body if body else text
+
+
+def wheel_text(tag: str) -> str:
+    return f"Wheel-Version: 1.0\nGenerator: loopcompact_build\nRoot-Is-Purelib: false\nTag: {tag}\n"
+
+
+def _epoch() -> Tuple[int, int, int, int, int, int]:
+    # Reproducible archives: SOURCE_DATE_EPOCH when set, else the earliest date a zip can hold.
+    seconds = int(os.environ.get("SOURCE_DATE_EPOCH", "315532800"))
+    t = time.gmtime(max(seconds, 315532800))
+    return (t.tm_year, t.tm_mon, t.tm_mday, t.tm_hour, t.tm_min, t.tm_sec)
+
+
+def write_wheel(path: Path, files: Mapping[str, Tuple[bytes, int]], distinfo: str) -> None:
+    """A wheel at ``path`` holding ``files`` ({archive name: (bytes, mode)}) plus its RECORD."""
+    record = []
+    when = _epoch()
+    with zipfile.ZipFile(path, "w", compression=zipfile.ZIP_DEFLATED) as wheel:
+        for name in sorted(files):
+            data, mode = files[name]
+            info = zipfile.ZipInfo(name, date_time=when)
+            info.external_attr = (0o100000 | mode) << 16
+            info.compress_type = zipfile.ZIP_DEFLATED
+            wheel.writestr(info, data)
+            digest = base64.urlsafe_b64encode(hashlib.sha256(data).digest()).rstrip(b"=").decode()
+            record.append(f"{name},sha256={digest},{len(data)}")
+        record.append(f"{distinfo}/RECORD,,")
+        info = zipfile.ZipInfo(f"{distinfo}/RECORD", date_time=when)
+        info.external_attr = (0o100644) << 16
+        info.compress_type = zipfile.ZIP_DEFLATED
+        wheel.writestr(info, "\n".join(record) + "\n")
+
+
+def package_sources(header: str) -> Dict[str, Tuple[bytes, int]]:
+    """The package's files under ``loopcompact/`` with ``_constants.py`` generated from ``header``."""
+    files: Dict[str, Tuple[bytes, int]] = {}
+    for path in sorted(SOURCE.iterdir()):
+        if path.is_file() and (path.suffix == ".py" or path.name == "py.typed") and path.name != "_constants.py":
+            files[f"{PACKAGE}/{path.name}"] = (path.read_bytes(), 0o644)
+    files[f"{PACKAGE}/_constants.py"] = (generate_constants(header).encode("utf-8"), 0o644)
+    return files
+
+
+def _write_metadata_directory(directory: str, version: str, tag: str) -> str:
+    distinfo = Path(directory) / _distinfo(version)
+    distinfo.mkdir(parents=True, exist_ok=True)
+    (distinfo / "METADATA").write_text(metadata_text(), "utf-8")
+    (distinfo / "WHEEL").write_text(wheel_text(tag), "utf-8")
+    return distinfo.name
+
+
+# ---- PEP 517 and PEP 660 hooks -------------------------------------------------------------------
+
+def get_requires_for_build_wheel(config_settings: Optional[Mapping[str, Any]] = None) -> List[str]:
+    return []
+
+
+def get_requires_for_build_sdist(config_settings: Optional[Mapping[str, Any]] = None) -> List[str]:
+    return []
+
+
+def get_requires_for_build_editable(config_settings: Optional[Mapping[str, Any]] = None) -> List[str]:
+    return []
+
+
+def prepare_metadata_for_build_wheel(
+    metadata_directory: str, config_settings: Optional[Mapping[str, Any]] = None
+) -> str:
+    return _write_metadata_directory(metadata_directory, _checked_version(crate_root()), f"py3-none-{platform_tag()}")
+
+
+def prepare_metadata_for_build_editable(
+    metadata_directory: str, config_settings: Optional[Mapping[str, Any]] = None
+) -> str:
+    return prepare_metadata_for_build_wheel(metadata_directory, config_settings)
+
+
+def build_wheel(
+    wheel_directory: str,
+    config_settings: Optional[Mapping[str, Any]] = None,
+    metadata_directory: Optional[str] = None,
+) -> str:
+    root = crate_root()
+    version = _checked_version(root)
+    tag = f"py3-none-{platform_tag()}"
+    distinfo = _distinfo(version)
+    library = build_library(root)
+    files = package_sources((root / "include" / "loopcompact.h").read_text("utf-8"))
+    with tempfile.TemporaryDirectory() as tmp:
+        stripped = stripped_copy(library, Path(tmp))
+        files[f"{PACKAGE}/{stripped.name}"] = (stripped.read_bytes(), 0o755)
+    files[f"{distinfo}/METADATA"] = (metadata_text().encode("utf-8"), 0o644)
+    files[f"{distinfo}/WHEEL"] = (wheel_text(tag).encode("utf-8"), 0o644)
+    for license_file in license_files(root):
+        files[f"{distinfo}/licenses/{license_file.name}"] = (license_file.read_bytes(), 0o644)
+    name = f"{PACKAGE}-{version}-{tag}.whl"
+    write_wheel(Path(wheel_directory) / name, files, distinfo)
+    return name
+
+
+def build_editable(
+    wheel_directory: str,
+    config_settings: Optional[Mapping[str, Any]] = None,
+    metadata_directory: Optional[str] = None,
+) -> str:
+    """An editable install: a ``.pth`` file puts ``src/`` on sys.path, and the stripped library is
+    copied into ``src/loopcompact/`` (ignored by git). Rebuild after changing the Rust code."""
+    root = crate_root()
+    version = _checked_version(root)
+    tag = f"py3-none-{platform_tag()}"
+    distinfo = _distinfo(version)
+    stripped_copy(build_library(root), SOURCE)
+    files = {
+        f"_{PACKAGE}_editable.pth": ((str(SOURCE.parent) + "\n").encode("utf-8"), 0o644),
+        f"{distinfo}/METADATA": (metadata_text().encode("utf-8"), 0o644),
+        f"{distinfo}/WHEEL": (wheel_text(tag).encode("utf-8"), 0o644),
+    }
+    name = f"{PACKAGE}-{version}-{tag}.whl"
+    write_wheel(Path(wheel_directory) / name, files, distinfo)
+    return name
+
+
+def _crate_files(root: Path) -> Iterable[str]:
+    if (PROJECT / "rust").is_dir():
+        # Building an sdist from an sdist: it already holds exactly the crate's files.
+        return sorted(str(p.relative_to(root)) for p in root.rglob("*") if p.is_file())
+    listed = subprocess.run(["git", "ls-files", "-z"], cwd=root, stdout=subprocess.PIPE, check=True).stdout
+    names = [n for n in listed.decode("utf-8").split("\0") if n]
+    return [n for n in names if not n.startswith(SDIST_EXCLUDE) and (root / n).is_file()]
+
+
+def build_sdist(sdist_directory: str, config_settings: Optional[Mapping[str, Any]] = None) -> str:
+    """An sdist: this directory's package, tests and backend, and the crate under ``rust/``."""
+    root = crate_root()
+    version = _checked_version(root)
+    base = f"{PACKAGE}-{version}"
+    name = f"{base}.tar.gz"
+    entries: List[Tuple[str, Path]] = []
+    for sub in ("pyproject.toml", "README.md", "build_backend", "src", "tests", "tools"):
+        path = PROJECT / sub
+        if path.is_file():
+            entries.append((sub, path))
+        elif path.is_dir():
+            for p in sorted(path.rglob("*")):
+                if p.is_file() and "__pycache__" not in p.parts and p.suffix not in (".so", ".dylib", ".dll"):
+                    entries.append((str(p.relative_to(PROJECT)), p))
+    for rel in _crate_files(root):
+        entries.append((f"rust/{rel}", root / rel))
+    mtime = int(os.environ.get("SOURCE_DATE_EPOCH", "315532800"))
+    raw = io.BytesIO()
+    with gzip.GzipFile(fileobj=raw, mode="wb", mtime=mtime) as gz:
+        with tarfile.open(fileobj=gz, mode="w", format=tarfile.PAX_FORMAT) as tar:
+
+            def add(arcname: str, data: bytes, mode: int = 0o644) -> None:
+                info = tarfile.TarInfo(f"{base}/{arcname}")
+                info.size, info.mtime, info.mode = len(data), mtime, mode
+                tar.addfile(info, io.BytesIO(data))
+
+            add("PKG-INFO", metadata_text().encode("utf-8"))
+            for arcname, path in entries:
+                add(arcname, path.read_bytes(), 0o755 if os.access(path, os.X_OK) else 0o644)
+    (Path(sdist_directory) / name).write_bytes(raw.getvalue())
+    return name
+
+
+def main(argv: Sequence[str]) -> int:
+    """``loopcompact_build.py constants [--check]``: rewrite (or check) the checked-in constants."""
+    if list(argv[:1]) != ["constants"]:
+        print("usage: loopcompact_build.py constants [--check]", file=sys.stderr)
+        return 2
+    text = generate_constants((crate_root() / "include" / "loopcompact.h").read_text("utf-8"))
+    target = SOURCE / "_constants.py"
+    if "--check" in argv:
+        if target.read_text("utf-8") != text:
+            print(f"{target} is stale: run loopcompact_build.py constants", file=sys.stderr)
+            return 1
+        return 0
+    target.write_text(text, "utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,565 @@
+"""loopcompact for Python: the validation boundary of agent-loop context compaction.
+
+Every function of the C ABI (``include/loopcompact.h``) behind a typed Python API, over the
+library the wheel carries next to this module (``LOOPCOMPACT_LIB`` names another one). SPEC is
+the contract, ``docs/SPEC.md`` of the source repository; "SPEC §N" is its section N.
+
+Documents are ``str`` (encoded as UTF-8), ``bytes``, ``bytearray`` or ``memoryview`` (any
+C-contiguous buffer; ``bytes``, ``bytearray`` and writable views are passed without a copy);
+``None`` is the empty buffer, passed as ``(NULL, 0)``. A rejection raises the
+:class:`LoopcompactError` subclass of its domain, carrying where the problem is::
+
+    import loopcompact as lc
+
+    try:
+        lc.validate_summary("<conversation_summary><goal>ship</goal><state/></conversation_summary>")
+    except lc.SummaryError as e:
+        print(e)            # LC_SUMMARY_XML_STRUCTURE (208) at byte 39, line 1, column 40, ...
+        print(e.line, e.column, e.section, e.rule, e.status_class)
+        retry_prompt = e.retry_message()
+
+    with lc.Input(wire) as compaction_input:     # lc_compaction_input_parse; close() frees it
+        request = compaction_input.encode_within(64_000)                       # bytes
+        summary = compaction_input.validate_output(reply, output_tokens=812, max_output_bytes=65_536)
+
+Threads: every function may be called from any thread (the library keeps no global state and
+ctypes releases the GIL during each call). An :class:`Input` may be shared between threads;
+``close()`` waits for the calls in flight on it before freeing the handle.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import threading
+from ctypes import POINTER, c_char, c_size_t, c_uint16, c_uint64
+from typing import TYPE_CHECKING, Any, NamedTuple, Optional, Tuple, Union
+
+from . import _native
+from ._constants import *  # noqa: F403 - the header's constants and enums
+from ._constants import FINGERPRINT_LEN, CounterQuality, Pressure, Section, Status, StatusClass
+from ._constants import __all__ as _constants_all
+from ._errors import (
+    ContextError,
+    Diagnostic,
+    FingerprintError,
+    InputError,
+    LoopcompactError,
+    OutputError,
+    PolicyError,
+    SummaryError,
+    check,
+    diagnosis,
+    retry_message,
+    status_class,
+    status_message,
+    status_name,
+    status_reason,
+)
+from ._native import lc_compaction_input, lc_context_limits, lc_resolved_limits, lc_span
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "ContextError",
+    "CounterQuality",
+    "Diagnostic",
+    "Document",
+    "FingerprintError",
+    "Input",
+    "InputError",
+    "LoopcompactError",
+    "OutputError",
+    "PolicyError",
+    "Pressure",
+    "ResolvedLimits",
+    "Section",
+    "SectionSpan",
+    "Status",
+    "StatusClass",
+    "SummaryError",
+    "__version__",
+    "abi_version",
+    "compaction_progress_check",
+    "compaction_threshold_check",
+    "library_path",
+    "occupancy_basis_points",
+    "pressure_level",
+    "replacement_check",
+    "request_fingerprint",
+    "request_fingerprint_hex",
+    "resolve_context_limits",
+    "retry_message",
+    "status_class",
+    "status_message",
+    "status_name",
+    "status_reason",
+    "summary_instructions",
+    "summary_section_text",
+    "summary_sections",
+    "validate_compaction_policy",
+    "validate_context_config",
+    "validate_context_observation",
+    "validate_input",
+    "validate_summary",
+    "version",
+]
+__all__ += _constants_all
+
+_lib = _native.lib
+
+#: What a document argument may be: text (UTF-8), a bytes-like object, or None for (NULL, 0).
+if TYPE_CHECKING:
+    Document = Union[str, bytes, bytearray, "memoryview[Any]", None]
+else:  # memoryview is subscriptable only from Python 3.12 on
+    Document = Union[str, bytes, bytearray, memoryview, None]
+
+
+# ---- arguments -----------------------------------------------------------------------------------
+
+def _buffer(data: Document, what: str) -> Tuple[Any, int]:
+    """A borrowed (pointer, length) for ``data``: bytes as they are, a bytearray or writable view
+    through a c_char array over its memory (no copy), read-only views and str as a copy."""
+    if isinstance(data, bytes):
+        return data, len(data)
+    if isinstance(data, str):
+        encoded = data.encode("utf-8")
+        return encoded, len(encoded)
+    if data is None:
+        return None, 0
+    if isinstance(data, bytearray):
+        n = len(data)
+        return ((c_char * n).from_buffer(data) if n else b""), n
+    try:
+        view = memoryview(data)
+    except TypeError:
+        raise TypeError(f"{what} must be str, bytes, bytearray or memoryview, not {type(data).__name__}") from None
+    n = view.nbytes
+    if n == 0:
+        return b"", 0
+    if not view.c_contiguous:
+        return view.tobytes(), n
+    if view.readonly:
+        whole = view.obj
+        # A view of a whole bytes object: that object itself. Other read-only views are copied
+        # (ctypes can point into writable buffers only).
+        return (whole, n) if isinstance(whole, bytes) and len(whole) == n else (view.tobytes(), n)
+    return (c_char * n).from_buffer(view.cast("B") if view.format != "B" or view.ndim != 1 else view), n
+
+
+def _uint(value: int, bits: int, what: str) -> int:
+    # ctypes would silently wrap -1 or 2**64 to another value: refuse instead.
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError(f"{what} must be an int, not {type(value).__name__}")
+    if not 0 <= value < (1 << bits):
+        raise ValueError(f"{what} must be in 0..{(1 << bits) - 1}, got {value}")
+    return value
+
+
+def _int32(value: int, what: str) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError(f"{what} must be an int, not {type(value).__name__}")
+    if not -(1 << 31) <= value < (1 << 31):
+        raise ValueError(f"{what} must be a 32-bit signed integer, got {value}")
+    return value
+
+
+# ---- meta ----------------------------------------------------------------------------------------
+
+def version() -> str:
+    """The version of the loaded library, e.g. ``"0.1.0"`` (``lc_version``)."""
+    return _lib.lc_version().decode("utf-8")
+
+
+def abi_version() -> int:
+    """The C ABI version of the loaded library (``lc_abi_version``)."""
+    return int(_lib.lc_abi_version())
+
+
+def library_path() -> str:
+    """The path of the loaded library: the bundled one, or ``$LOOPCOMPACT_LIB``."""
+    return _lib.path
+
+
+# ---- summary -------------------------------------------------------------------------------------
+
+def _diagnose_summary(ptr: Any, n: int) -> Diagnostic:
+    return diagnosis(lambda d: _lib.lc_summary_xml_diagnose(ptr, n, d))
+
+
+def validate_summary(xml: Document) -> None:
+    """Validates a summary against the XML grammar of SPEC §4; raises :class:`SummaryError`."""
+    ptr, n = _buffer(xml, "xml")
+    check(_lib.lc_summary_xml_validate(ptr, n), SummaryError, lambda: _diagnose_summary(ptr, n))
+
+
+class SectionSpan(NamedTuple):
+    """The byte span of one section's raw (escaped) content in a summary (SPEC C13.7)."""
+
+    section: Section
+    offset: int
+    length: int
+
+    @property
+    def end(self) -> int:
+        return self.offset + self.length
+
+
+#: The five sections, in document order.
+_SECTIONS = (Section.GOAL, Section.CONSTRAINTS, Section.DECISIONS, Section.STATE, Section.OPEN_ITEMS)
+
+
+def summary_sections(xml: Document) -> Tuple[SectionSpan, ...]:
+    """The span of each of the five sections of a valid summary, goal first (SPEC C13.7);
+    ``xml[span.offset:span.end]`` is the section's raw content. Raises :class:`SummaryError`."""
+    ptr, n = _buffer(xml, "xml")
+    out = (lc_span * len(_SECTIONS))()
+    check(_lib.lc_summary_sections(ptr, n, out), SummaryError, lambda: _diagnose_summary(ptr, n))
+    return tuple(SectionSpan(s, int(span.offset), int(span.len)) for s, span in zip(_SECTIONS, out))
+
+
+def summary_section_text(xml: Document, section: int) -> str:
+    """The text of one section (``Section.GOAL`` … ``Section.OPEN_ITEMS``) of a valid summary as
+    Go's ``encoding/xml`` reads it: references resolved, CR LF as LF (SPEC C13.8).
+
+    Raises :class:`SummaryError` for an invalid summary, ``ValueError`` for another section value.
+    """
+    section = _int32(section, "section")
+    if section not in _SECTIONS:
+        raise ValueError(f"section must be one of Section.GOAL … Section.OPEN_ITEMS, got {section}")
+    ptr, n = _buffer(xml, "xml")
+    needed = c_size_t(0)
+    status = _lib.lc_summary_section_text(ptr, n, section, None, 0, ctypes.byref(needed))
+    while status == Status.ERR_BUFFER_TOO_SMALL:
+        cap = needed.value
+        buf = ctypes.create_string_buffer(cap)
+        status = _lib.lc_summary_section_text(ptr, n, section, buf, cap, ctypes.byref(needed))
+        if status == Status.OK:
+            return str(memoryview(buf)[: needed.value], "utf-8")
+    check(status, SummaryError, lambda: _diagnose_summary(ptr, n))
+    return ""
+
+
+def summary_instructions() -> str:
+    """The instructions for the summariser (SPEC C13.6): the system prompt to send with the input,
+    ending in one complete example summary."""
+    return _lib.lc_summary_instructions().decode("utf-8")
+
+
+# ---- the compaction input ------------------------------------------------------------------------
+
+def _diagnose_input(ptr: Any, n: int) -> Diagnostic:
+    return diagnosis(lambda d: _lib.lc_compaction_input_diagnose(ptr, n, d))
+
+
+def validate_input(wire: Document) -> None:
+    """Validates a compaction input wire document (SPEC §5) without keeping it; raises
+    :class:`InputError`."""
+    ptr, n = _buffer(wire, "wire")
+    check(_lib.lc_compaction_input_validate(ptr, n), InputError, lambda: _diagnose_input(ptr, n))
+
+
+_PAIRING_STATUSES = range(500, 510)
+
+
+class Input:
+    """A validated compaction input (``lc_compaction_input``), parsed from its wire document.
+
+    Use it as a context manager or call :meth:`close`; the handle is also freed when the object is
+    garbage-collected, as a safety net. Immutable and shareable between threads: calls on it run
+    concurrently, and ``close()`` waits for those in flight.
+    """
+
+    def __init__(self, wire: Document) -> None:
+        ptr, n = _buffer(wire, "wire")
+        handle = POINTER(lc_compaction_input)()
+        check(_lib.lc_compaction_input_parse(ptr, n, ctypes.byref(handle)), InputError, lambda: _diagnose_input(ptr, n))
+        self._handle: Optional[Any] = handle
+        self._users = 0
+        self._idle = threading.Condition()
+
+    @classmethod
+    def parse(cls, wire: Document) -> "Input":
+        """Same as ``Input(wire)``."""
+        return cls(wire)
+
+    @property
+    def closed(self) -> bool:
+        return self._handle is None
+
+    def close(self) -> None:
+        """Frees the handle (idempotent). Waits for calls in flight on other threads."""
+        with self._idle:
+            handle, self._handle = self._handle, None
+            self._idle.wait_for(lambda: self._users == 0)
+        if handle is not None:
+            _lib.lc_compaction_input_free(handle)
+
+    def __enter__(self) -> "Input":
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def __del__(self) -> None:
+        # The safety net for an Input never closed: no other thread can be using it any more.
+        handle = getattr(self, "_handle", None)
+        if handle is not None:
+            self._handle = None
+            _lib.lc_compaction_input_free(handle)
+
+    def __repr__(self) -> str:
+        return f"<loopcompact.Input {'closed' if self.closed else 'open'}>"
+
+    def _acquire(self) -> Any:
+        with self._idle:
+            if self._handle is None:
+                raise ValueError("operation on a closed loopcompact.Input")
+            self._users += 1
+            return self._handle
+
+    def _release(self) -> None:
+        with self._idle:
+            self._users -= 1
+            if self._users == 0:
+                self._idle.notify_all()
+
+    def encode_within(self, max_bytes: int) -> bytes:
+        """The exact bytes to send to the summariser: the canonical encoding, with old tool results
+        stubbed oldest first when needed to fit ``max_bytes`` (SPEC §7).
+
+        Raises :class:`InputError` ``LC_INPUT_TOO_LARGE`` when nothing fits (always for 0).
+        """
+        max_bytes = _uint(max_bytes, 64, "max_bytes")
+        handle = self._acquire()
+        try:
+            needed = c_size_t(0)
+            status = _lib.lc_compaction_input_encode_within(handle, max_bytes, None, 0, ctypes.byref(needed))
+            while status == Status.ERR_BUFFER_TOO_SMALL:
+                # The same limit always gives the same bytes (A3.6): this runs once.
+                cap = needed.value
+                buf = ctypes.create_string_buffer(cap)
+                status = _lib.lc_compaction_input_encode_within(handle, max_bytes, buf, cap, ctypes.byref(needed))
+                if status == Status.OK:
+                    return ctypes.string_at(buf, needed.value)
+            check(status, InputError)
+            return b""
+        finally:
+            self._release()
+
+    def validate_output(self, output: Document, output_tokens: int, max_output_bytes: int) -> str:
+        """Validates the summariser's reply against this input (SPEC §6) and returns the summary
+        XML text, the exact text of the replacement user message.
+
+        ``output_tokens``: the output usage the provider reported (0: none reported);
+        ``max_output_bytes``: the byte limit of the reply (0 rejects every reply). Raises
+        :class:`OutputError`; a failure of the summary itself has ``location`` ``"summary"`` and
+        positions in the decoded summary text.
+        """
+        ptr, n = _buffer(output, "output")
+        output_tokens = _uint(output_tokens, 64, "output_tokens")
+        max_output_bytes = _uint(max_output_bytes, 64, "max_output_bytes")
+        handle = self._acquire()
+        try:
+            # O6.4: the summary is never longer than the reply, so one call suffices.
+            buf = ctypes.create_string_buffer(n) if n else None
+            written = c_size_t(0)
+            status = _lib.lc_compaction_output_validate(
+                handle, ptr, n, output_tokens, max_output_bytes, buf, n, ctypes.byref(written)
+            )
+
+            def diagnose() -> Diagnostic:
+                unused = c_size_t(0)
+                return diagnosis(
+                    lambda d: _lib.lc_compaction_output_diagnose(
+                        handle, ptr, n, output_tokens, max_output_bytes, None, 0, ctypes.byref(unused), d
+                    )
+                )
+
+            check(status, OutputError, diagnose)
+            return str(memoryview(buf)[: written.value], "utf-8") if buf is not None else ""
+        finally:
+            self._release()
+
+    def _pairing_diagnosis(self, handle: Any) -> Diagnostic:
+        return diagnosis(lambda d: _lib.lc_transcript_pairing_check(handle, d))
+
+    def pairing_check(self) -> None:
+        """Checks the tool-call pairing of the transcript (SPEC S14.3): every call answered once,
+        after it and before the next assistant message; no orphan result; no id twice. Raises
+        :class:`InputError` at the first violation (``location`` ``transcript[i].blocks[j]``)."""
+        handle = self._acquire()
+        try:
+            status = _lib.lc_transcript_pairing_check(handle, None)
+            check(status, InputError, lambda: self._pairing_diagnosis(handle))
+        finally:
+            self._release()
+
+    def safe_cut(self, keep_last: int) -> int:
+        """The largest message index ``c <= n - keep_last`` such that messages ``[0, c)`` can be
+        summarised and ``[c, n)`` kept without splitting a tool call from its result (SPEC S14.4);
+        0 when there is none. Raises :class:`InputError` when the pairing check fails."""
+        keep_last = _uint(keep_last, 64, "keep_last")
+        handle = self._acquire()
+        try:
+            cut = c_uint64(0)
+            status = _lib.lc_transcript_safe_cut(handle, keep_last, ctypes.byref(cut))
+            check(status, InputError, lambda: self._pairing_diagnosis(handle))
+            return int(cut.value)
+        finally:
+            self._release()
+
+    def cut_check(self, cut: int) -> None:
+        """Checks that summarising messages ``[0, cut)`` and keeping ``[cut, n)`` splits no tool
+        call/result pair (SPEC S14.4). Raises :class:`InputError` (``LC_CUT_UNSAFE``, a pairing
+        status, or ``LC_ERR_INVALID_ARGUMENT`` for a cut past the last message)."""
+        cut = _uint(cut, 64, "cut")
+        handle = self._acquire()
+        try:
+            status = _lib.lc_transcript_cut_check(handle, cut)
+            diagnose = (lambda: self._pairing_diagnosis(handle)) if status in _PAIRING_STATUSES else None
+            check(status, InputError, diagnose)
+        finally:
+            self._release()
+
+
+# ---- policies ------------------------------------------------------------------------------------
+
+def validate_compaction_policy(json: Document, counter_quality: int) -> None:
+    """Validates a compaction policy (SPEC §8.1) for a token counter of quality
+    ``counter_quality`` (``CounterQuality``; other values count as unknown). Raises
+    :class:`PolicyError` with ``location`` the failing field (``RearmBelow``)."""
+    ptr, n = _buffer(json, "json")
+    q = _int32(counter_quality, "counter_quality")
+    check(
+        _lib.lc_compaction_policy_validate(ptr, n, q),
+        PolicyError,
+        lambda: diagnosis(lambda d: _lib.lc_compaction_policy_diagnose(ptr, n, q, d)),
+    )
+
+
+def validate_context_observation(json: Document, counter_quality: int) -> None:
+    """Validates a context observation policy (SPEC §8.2); raises :class:`PolicyError`."""
+    ptr, n = _buffer(json, "json")
+    q = _int32(counter_quality, "counter_quality")
+    check(
+        _lib.lc_context_observation_validate(ptr, n, q),
+        PolicyError,
+        lambda: diagnosis(lambda d: _lib.lc_context_observation_diagnose(ptr, n, q, d)),
+    )
+
+
+def validate_context_config(json: Document) -> None:
+    """Validates a context configuration (SPEC §8.3); raises :class:`ContextError` with
+    ``location`` the option, capability or nested field (``Compaction.RearmBelow``)."""
+    ptr, n = _buffer(json, "json")
+    check(
+        _lib.lc_context_config_validate(ptr, n),
+        ContextError,
+        lambda: diagnosis(lambda d: _lib.lc_context_config_diagnose(ptr, n, d)),
+    )
+
+
+# ---- limits and the loop guard -------------------------------------------------------------------
+
+class ResolvedLimits(NamedTuple):
+    """The input limits resolved by :func:`resolve_context_limits` (SPEC L9.1)."""
+
+    reserved_output: int
+    raw_input_limit: int
+    input_limit: int
+
+
+def resolve_context_limits(
+    window_tokens: int,
+    max_input_tokens: int,
+    max_output_tokens: int,
+    reserved_output: int,
+    safety_margin: int,
+) -> ResolvedLimits:
+    """Resolves a model's input limit (SPEC L9.1); 0 means "not known" for the three limits.
+    Raises :class:`ContextError` ``LC_LIMITS_UNKNOWN``."""
+    limits = lc_context_limits(
+        _uint(window_tokens, 64, "window_tokens"),
+        _uint(max_input_tokens, 64, "max_input_tokens"),
+        _uint(max_output_tokens, 64, "max_output_tokens"),
+    )
+    out = lc_resolved_limits()
+    status = _lib.lc_context_limits_resolve(
+        limits, _uint(reserved_output, 64, "reserved_output"), _uint(safety_margin, 64, "safety_margin"), ctypes.byref(out)
+    )
+    check(status, ContextError)
+    return ResolvedLimits(int(out.reserved_output), int(out.raw_input_limit), int(out.input_limit))
+
+
+def occupancy_basis_points(used: int, limit: int) -> int:
+    """``used`` tokens against ``limit`` in basis points, 0..10000 (SPEC L9.2)."""
+    out = c_uint16()
+    check(_lib.lc_occupancy_basis_points(_uint(used, 64, "used"), _uint(limit, 64, "limit"), ctypes.byref(out)), ContextError)
+    return int(out.value)
+
+
+def pressure_level(previous_level: int, occupancy: int, automatic: bool, compact_at: int, rearm_below: int) -> Pressure:
+    """The pressure level (SPEC L9.3): ``Pressure.NORMAL``, ``COMPACT`` or ``HARD_LIMIT``."""
+    level = _lib.lc_pressure_level(
+        _int32(previous_level, "previous_level"),
+        _uint(occupancy, 16, "occupancy"),
+        bool(automatic),
+        _uint(compact_at, 16, "compact_at"),
+        _uint(rearm_below, 16, "rearm_below"),
+    )
+    return Pressure(level)
+
+
+def replacement_check(input_tokens: int, input_limit: int) -> None:
+    """Raises :class:`ContextError` ``LC_SUMMARY_TOO_LARGE`` when the rebuilt request reaches its
+    input limit (SPEC L9.4)."""
+    status = _lib.lc_replacement_check(_uint(input_tokens, 64, "input_tokens"), _uint(input_limit, 64, "input_limit"))
+    check(status, ContextError)
+
+
+def compaction_progress_check(post_input_tokens: int, input_limit: int, rearm_below: int) -> None:
+    """The loop guard's first half (SPEC S14.5): the occupancy after the replacement must be below
+    ``rearm_below``. Raises :class:`ContextError` ``LC_COMPACTION_NO_PROGRESS``."""
+    status = _lib.lc_compaction_progress_check(
+        _uint(post_input_tokens, 64, "post_input_tokens"),
+        _uint(input_limit, 64, "input_limit"),
+        _uint(rearm_below, 16, "rearm_below"),
+    )
+    check(status, ContextError)
+
+
+def compaction_threshold_check(policy_json: Document, input_limit: int, fixed_tokens: int) -> None:
+    """The loop guard's second half (SPEC S14.6): ``fixed_tokens`` plus the policy's
+    ``MaxSummaryTokens`` must stay below its ``RearmBelow`` of ``input_limit``. Raises
+    :class:`PolicyError` (``LC_COMPACTION_THRESHOLD_UNREACHABLE``, ``LC_POLICY_WIRE``)."""
+    ptr, n = _buffer(policy_json, "policy_json")
+    status = _lib.lc_compaction_threshold_check(
+        ptr, n, _uint(input_limit, 64, "input_limit"), _uint(fixed_tokens, 64, "fixed_tokens")
+    )
+    check(status, PolicyError)
+
+
+# ---- fingerprint ---------------------------------------------------------------------------------
+
+def request_fingerprint(json: Document) -> bytes:
+    """The request fingerprint (SPEC §10): the 32 bytes of SHA-256 of the canonical request.
+    Raises :class:`FingerprintError` with ``location`` the failing field (``Model.BaseURL``)."""
+    ptr, n = _buffer(json, "json")
+    out = ctypes.create_string_buffer(FINGERPRINT_LEN)
+
+    def diagnose() -> Diagnostic:
+        scratch = ctypes.create_string_buffer(FINGERPRINT_LEN)
+        return diagnosis(lambda d: _lib.lc_request_fingerprint_diagnose(ptr, n, scratch, d))
+
+    check(_lib.lc_request_fingerprint(ptr, n, out), FingerprintError, diagnose)
+    return out.raw
+
+
+def request_fingerprint_hex(json: Document) -> str:
+    """:func:`request_fingerprint` as 64 lower-case hex digits, as compaction inputs carry it."""
+    return request_fingerprint(json).hex()
+
+
+# Tracebacks and reprs name the public module, not the private one each class lives in.
+for _public in (ContextError, Diagnostic, FingerprintError, InputError, LoopcompactError, OutputError, PolicyError, SummaryError):
+    _public.__module__ = __name__

@@ -1,0 +1,228 @@
+"""The C ABI through ctypes: the structs, every function's signature, and loading the library.
+
+The library is the one bundled next to this file in the wheel (``libloopcompact.so``,
+``libloopcompact.dylib`` or ``loopcompact.dll``), or the file named by ``LOOPCOMPACT_LIB`` when
+that is set (an installed ``/usr/local/lib/libloopcompact.so.0``, or ``target/release`` of a
+checkout). Its C ABI version must be the header's (``ABI_VERSION``), checked at import.
+
+Buffers: every ``const uint8_t *`` and ``uint8_t *`` parameter is declared ``c_char_p``, which
+takes ``bytes`` (a pointer to the object's own storage: no copy), ``None`` (NULL) and ctypes
+``c_char`` arrays (over a ``bytearray`` or a writable ``memoryview`` without a copy, or freshly
+allocated for an output). ctypes releases the GIL for the duration of every call.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import sys
+from ctypes import POINTER, Structure, c_bool, c_char, c_char_p, c_int32, c_size_t, c_uint16, c_uint32, c_uint64
+from pathlib import Path
+from typing import Any, Callable, Dict, List, Optional, Tuple, cast
+
+from ._constants import ABI_VERSION, LOCATION_CAP
+
+lc_status = c_int32
+
+
+# The structs keep their C names: tests/test_abi.py matches them with the header by name.
+
+
+class lc_compaction_input(Structure):
+    """``lc_compaction_input``: opaque, only ever used through a pointer."""
+
+
+class lc_context_limits(Structure):
+    """``lc_context_limits``: a model's context limits in tokens (0: not known)."""
+
+    _fields_ = [
+        ("window_tokens", c_uint64),
+        ("max_input_tokens", c_uint64),
+        ("max_output_tokens", c_uint64),
+    ]
+
+
+class lc_resolved_limits(Structure):
+    """``lc_resolved_limits``."""
+
+    _fields_ = [
+        ("reserved_output", c_uint64),
+        ("raw_input_limit", c_uint64),
+        ("input_limit", c_uint64),
+    ]
+
+
+class lc_diagnostic(Structure):
+    """``lc_diagnostic`` (SPEC C13.2)."""
+
+    _fields_ = [
+        ("struct_size", c_size_t),
+        ("status", lc_status),
+        ("status_class", c_int32),
+        ("section", c_int32),
+        ("offset", c_uint64),
+        ("line", c_uint64),
+        ("column", c_uint64),
+        ("limit", c_uint64),
+        ("actual", c_uint64),
+        ("rule", c_char_p),
+        ("expected", c_char_p),
+        ("location", c_char * LOCATION_CAP),
+    ]
+
+
+class lc_span(Structure):
+    """``lc_span`` (SPEC C13.7)."""
+
+    _fields_ = [
+        ("offset", c_size_t),
+        ("len", c_size_t),
+    ]
+
+
+_input_p = POINTER(lc_compaction_input)
+_diag_p = POINTER(lc_diagnostic)
+_size_p = POINTER(c_size_t)
+_buf = c_char_p
+
+#: Every function of the C ABI: name -> (restype, argtypes), as declared in include/loopcompact.h
+#: (tests/test_abi.py compares the two; a function the header adds fails that test until it is
+#: bound here).
+SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
+    "lc_version": (c_char_p, []),
+    "lc_abi_version": (c_uint32, []),
+    "lc_status_name": (c_char_p, [lc_status]),
+    "lc_status_reason": (c_char_p, [lc_status]),
+    "lc_status_message": (c_char_p, [lc_status]),
+    "lc_summary_xml_validate": (lc_status, [_buf, c_size_t]),
+    "lc_compaction_input_parse": (lc_status, [_buf, c_size_t, POINTER(_input_p)]),
+    "lc_compaction_input_free": (None, [_input_p]),
+    "lc_compaction_input_validate": (lc_status, [_buf, c_size_t]),
+    "lc_compaction_input_encode_within": (lc_status, [_input_p, c_uint64, _buf, c_size_t, _size_p]),
+    "lc_compaction_output_validate": (
+        lc_status,
+        [_input_p, _buf, c_size_t, c_uint64, c_uint64, _buf, c_size_t, _size_p],
+    ),
+    "lc_compaction_policy_validate": (lc_status, [_buf, c_size_t, c_int32]),
+    "lc_context_observation_validate": (lc_status, [_buf, c_size_t, c_int32]),
+    "lc_context_config_validate": (lc_status, [_buf, c_size_t]),
+    "lc_context_limits_resolve": (lc_status, [lc_context_limits, c_uint64, c_uint64, POINTER(lc_resolved_limits)]),
+    "lc_occupancy_basis_points": (lc_status, [c_uint64, c_uint64, POINTER(c_uint16)]),
+    "lc_pressure_level": (c_int32, [c_int32, c_uint16, c_bool, c_uint16, c_uint16]),
+    "lc_replacement_check": (lc_status, [c_uint64, c_uint64]),
+    "lc_request_fingerprint": (lc_status, [_buf, c_size_t, _buf]),
+    "lc_summary_xml_diagnose": (lc_status, [_buf, c_size_t, _diag_p]),
+    "lc_compaction_input_diagnose": (lc_status, [_buf, c_size_t, _diag_p]),
+    "lc_compaction_output_diagnose": (
+        lc_status,
+        [_input_p, _buf, c_size_t, c_uint64, c_uint64, _buf, c_size_t, _size_p, _diag_p],
+    ),
+    "lc_compaction_policy_diagnose": (lc_status, [_buf, c_size_t, c_int32, _diag_p]),
+    "lc_context_observation_diagnose": (lc_status, [_buf, c_size_t, c_int32, _diag_p]),
+    "lc_context_config_diagnose": (lc_status, [_buf, c_size_t, _diag_p]),
+    "lc_request_fingerprint_diagnose": (lc_status, [_buf, c_size_t, _buf, _diag_p]),
+    "lc_status_class": (c_int32, [lc_status]),
+    "lc_retry_message": (lc_status, [_diag_p, _buf, c_size_t, _size_p]),
+    "lc_summary_instructions": (c_char_p, []),
+    "lc_summary_sections": (lc_status, [_buf, c_size_t, POINTER(lc_span)]),
+    "lc_summary_section_text": (lc_status, [_buf, c_size_t, c_int32, _buf, c_size_t, _size_p]),
+    "lc_transcript_pairing_check": (lc_status, [_input_p, _diag_p]),
+    "lc_transcript_safe_cut": (lc_status, [_input_p, c_uint64, POINTER(c_uint64)]),
+    "lc_transcript_cut_check": (lc_status, [_input_p, c_uint64]),
+    "lc_compaction_progress_check": (lc_status, [c_uint64, c_uint64, c_uint16]),
+    "lc_compaction_threshold_check": (lc_status, [_buf, c_size_t, c_uint64, c_uint64]),
+}
+
+# Arguments of the typed view below: a buffer is bytes, None or a c_char array; a pointer is a
+# ctypes pointer or byref(); ints are range-checked by the callers.
+_B = Any
+_P = Any
+_St = int
+
+
+class Library:
+    """The loaded library as mypy sees it: one typed callable per C function (same names)."""
+
+    path: str
+    lc_version: Callable[[], bytes]
+    lc_abi_version: Callable[[], int]
+    lc_status_name: Callable[[int], bytes]
+    lc_status_reason: Callable[[int], bytes]
+    lc_status_message: Callable[[int], bytes]
+    lc_summary_xml_validate: Callable[[_B, int], _St]
+    lc_compaction_input_parse: Callable[[_B, int, _P], _St]
+    lc_compaction_input_free: Callable[[_P], None]
+    lc_compaction_input_validate: Callable[[_B, int], _St]
+    lc_compaction_input_encode_within: Callable[[_P, int, _B, int, _P], _St]
+    lc_compaction_output_validate: Callable[[_P, _B, int, int, int, _B, int, _P], _St]
+    lc_compaction_policy_validate: Callable[[_B, int, int], _St]
+    lc_context_observation_validate: Callable[[_B, int, int], _St]
+    lc_context_config_validate: Callable[[_B, int], _St]
+    lc_context_limits_resolve: Callable[[lc_context_limits, int, int, _P], _St]
+    lc_occupancy_basis_points: Callable[[int, int, _P], _St]
+    lc_pressure_level: Callable[[int, int, bool, int, int], int]
+    lc_replacement_check: Callable[[int, int], _St]
+    lc_request_fingerprint: Callable[[_B, int, _B], _St]
+    lc_summary_xml_diagnose: Callable[[_B, int, _P], _St]
+    lc_compaction_input_diagnose: Callable[[_B, int, _P], _St]
+    lc_compaction_output_diagnose: Callable[[_P, _B, int, int, int, _B, int, _P, _P], _St]
+    lc_compaction_policy_diagnose: Callable[[_B, int, int, _P], _St]
+    lc_context_observation_diagnose: Callable[[_B, int, int, _P], _St]
+    lc_context_config_diagnose: Callable[[_B, int, _P], _St]
+    lc_request_fingerprint_diagnose: Callable[[_B, int, _B, _P], _St]
+    lc_status_class: Callable[[int], int]
+    lc_retry_message: Callable[[_P, _B, int, _P], _St]
+    lc_summary_instructions: Callable[[], bytes]
+    lc_summary_sections: Callable[[_B, int, _P], _St]
+    lc_summary_section_text: Callable[[_B, int, int, _B, int, _P], _St]
+    lc_transcript_pairing_check: Callable[[_P, _P], _St]
+    lc_transcript_safe_cut: Callable[[_P, int, _P], _St]
+    lc_transcript_cut_check: Callable[[_P, int], _St]
+    lc_compaction_progress_check: Callable[[int, int, int], _St]
+    lc_compaction_threshold_check: Callable[[_B, int, int, int], _St]
+
+
+def library_file_name(platform: str = sys.platform) -> str:
+    """The file name of the library the wheel bundles on ``platform``."""
+    if platform == "win32":
+        return "loopcompact.dll"
+    if platform == "darwin":
+        return "libloopcompact.dylib"
+    return "libloopcompact.so"
+
+
+def bundled_library() -> Path:
+    """Where the wheel puts the library: next to this module."""
+    return Path(__file__).resolve().parent / library_file_name()
+
+
+def library_path() -> str:
+    """The library this process loads: ``$LOOPCOMPACT_LIB`` when set, else the bundled one."""
+    return os.environ.get("LOOPCOMPACT_LIB") or str(bundled_library())
+
+
+def load(path: Optional[str] = None) -> Library:
+    """Loads the library at ``path`` (default :func:`library_path`) and declares every function."""
+    path = path or library_path()
+    try:
+        lib = ctypes.CDLL(path)
+    except OSError as e:
+        raise ImportError(
+            f"cannot load the loopcompact library {path!r} ({e}): reinstall the wheel "
+            "(pip install loopcompact), or set LOOPCOMPACT_LIB to the path of libloopcompact"
+        ) from e
+    for name, (restype, argtypes) in SIGNATURES.items():
+        try:
+            function = getattr(lib, name)
+        except AttributeError as e:
+            raise ImportError(f"{path} lacks the C function {name}: it is older than this package") from e
+        function.restype = restype
+        function.argtypes = argtypes
+    found = lib.lc_abi_version()
+    if found != ABI_VERSION:
+        raise ImportError(f"{path} has C ABI version {found}, this package needs {ABI_VERSION}")
+    setattr(lib, "path", path)
+    return cast(Library, lib)
+
+
+lib = load()

@@ -1,0 +1,197 @@
+"""The package against the C header and the crate: signatures, structs, constants, version, and
+(under scripts/test-python) that the installed wheel is what is being tested."""
+
+from __future__ import annotations
+
+import ctypes
+import importlib.metadata
+import os
+import re
+import sys
+from ctypes import POINTER, c_bool, c_char, c_char_p, c_int32, c_size_t, c_uint8, c_uint16, c_uint32, c_uint64
+from pathlib import Path
+from typing import Any, Dict, Optional
+
+import pytest
+
+import loopcompact as lc
+from loopcompact import _constants, _native
+from helpers import (
+    HEADER,
+    INSTALLED,
+    PROJECT,
+    REPO,
+    backend,
+    header_defines,
+    header_prototypes,
+    header_structs,
+    header_text,
+    header_typedefs,
+)
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover
+    import tomli as tomllib
+
+SCALARS: Dict[str, Any] = {
+    "void": None,
+    "int32_t": c_int32,
+    "uint8_t": c_uint8,
+    "uint16_t": c_uint16,
+    "uint32_t": c_uint32,
+    "uint64_t": c_uint64,
+    "size_t": c_size_t,
+    "bool": c_bool,
+}
+
+
+def ctypes_type(ctype: str, typedefs: Dict[str, str]) -> Any:
+    """The ctypes type a C type of the header must be declared as. Byte buffers (``uint8_t *``,
+    ``const uint8_t *``) and strings (``const char *``) are ``c_char_p``: see _native.py."""
+    array = re.fullmatch(r"(.*)\[(\w+)\]", ctype)
+    if array:
+        length = getattr(_constants, re.sub(r"^LC_", "", array.group(2)))
+        return ctypes_type(array.group(1), typedefs) * length
+    words = ctype.split()
+    stars = words.count("*")
+    words = [w for w in words if w not in ("*", "const", "struct")]
+    assert len(words) == 1, ctype
+    (base,) = words
+    if base in ("char", "uint8_t") and stars == 1:
+        return c_char_p
+    if base == "char" and stars == 0:
+        return c_char
+    base = typedefs.get(base, base)
+    t: Any
+    if base in SCALARS:
+        t = SCALARS[base]
+    else:
+        t = getattr(_native, base, None)
+        assert t is not None and issubclass(t, ctypes.Structure), f"_native.py lacks struct {base}"
+    for _ in range(stars):
+        t = POINTER(t)
+    return t
+
+
+def test_header_parses() -> None:
+    prototypes = header_prototypes(header_text())
+    # SPEC §2 has 19 functions and §13 adds 12: the parse must find them all, or the comparison
+    # below means little.
+    assert len(prototypes) >= 31, sorted(prototypes)
+    assert prototypes["lc_compaction_output_validate"][1][0] == "const struct lc_compaction_input *"
+    assert prototypes["lc_version"] == ("const char *", [])
+
+
+def test_signatures_match_header() -> None:
+    text = header_text()
+    typedefs = header_typedefs(text)
+    assert typedefs.get("lc_status") == "int32_t"
+    prototypes = header_prototypes(text)
+    assert sorted(prototypes) == sorted(_native.SIGNATURES), "functions of the header vs _native.SIGNATURES"
+    for name, (ret, params) in prototypes.items():
+        function = getattr(_native.lib, name)
+        assert function.restype is ctypes_type(ret, typedefs), f"{name}: restype vs {ret}"
+        expected = [ctypes_type(p, typedefs) for p in params]
+        assert list(function.argtypes) == expected, f"{name}: argtypes {function.argtypes} vs {params}"
+
+
+def test_typed_view_names_every_function() -> None:
+    annotated = set(_native.Library.__annotations__) - {"path"}
+    assert annotated == set(_native.SIGNATURES)
+
+
+def test_structs_match_header() -> None:
+    text = header_text()
+    typedefs = header_typedefs(text)
+    structs = header_structs(text)
+    assert set(structs) == {"lc_context_limits", "lc_resolved_limits", "lc_diagnostic", "lc_span"}
+    for name, fields in structs.items():
+        declared = getattr(_native, name)._fields_
+        assert [f for f, _ in declared] == [f for f, _ in fields], name
+        assert [t for _, t in declared] == [ctypes_type(t, typedefs) for _, t in fields], name
+
+
+def test_constants_are_generated_from_the_header() -> None:
+    generated = backend().generate_constants(HEADER.read_text("utf-8"))
+    # The module imported (the wheel's, or the source tree's) and the checked-in copy.
+    assert Path(_constants.__file__).read_text("utf-8") == generated
+    checked_in = PROJECT / "src" / "loopcompact" / "_constants.py"
+    assert checked_in.read_text("utf-8") == generated, (
+        "bindings/python/src/loopcompact/_constants.py is stale: run "
+        "python bindings/python/build_backend/loopcompact_build.py constants"
+    )
+
+
+def test_every_define_is_a_constant() -> None:
+    defines = header_defines()
+    defines.pop("LOOPCOMPACT_H", None)
+    assert len(defines) > 80
+    for name, value in defines.items():
+        python = re.sub(r"^(LC_|LOOPCOMPACT_)", "", name)
+        assert python in lc.__all__, name
+        got = getattr(lc, python)
+        expected: object = value.strip('"') if value.startswith('"') else int(re.sub(r"[uUlL]+$", "", value))
+        assert got == expected, name
+
+
+def test_enums() -> None:
+    assert [s.name for s in lc.Section] == ["NONE", "GOAL", "CONSTRAINTS", "DECISIONS", "STATE", "OPEN_ITEMS", "ROOT"]
+    assert lc.SECTION_GOAL is lc.Section.GOAL and int(lc.Section.GOAL) == 1
+    assert lc.CLASS_RETRY is lc.StatusClass.RETRY and int(lc.StatusClass.RETRY) == 1
+    assert lc.PRESSURE_COMPACT is lc.Pressure.COMPACT and int(lc.Pressure.COMPACT) == 2
+    assert lc.COUNTER_QUALITY_HEURISTIC is lc.CounterQuality.HEURISTIC and int(lc.CounterQuality.HEURISTIC) == 3
+    assert lc.SUMMARY_XML_ROOT is lc.Status.SUMMARY_XML_ROOT and int(lc.Status.SUMMARY_XML_ROOT) == 207
+    # Every status of the enum is a status of the library, with the same name.
+    for status in lc.Status:
+        assert lc.status_name(status) == f"LC_{status.name}"
+
+
+def _toml(path: Path) -> Dict[str, Any]:
+    with open(path, "rb") as f:
+        data: Dict[str, Any] = tomllib.load(f)
+    return data
+
+
+def test_versions_agree() -> None:
+    crate = _toml(REPO / "Cargo.toml")["package"]["version"]
+    project = _toml(PROJECT / "pyproject.toml")["project"]["version"]
+    assert crate == project == lc.__version__ == lc.VERSION_STRING == lc.version()
+    assert lc.abi_version() == lc.ABI_VERSION
+    if INSTALLED:
+        assert importlib.metadata.version("loopcompact") == crate
+
+
+def _elf_sections(path: Path) -> Optional[set[str]]:
+    """The section names of a 64-bit little-endian ELF file, or None for another format."""
+    data = path.read_bytes()
+    if data[:4] != b"\x7fELF" or data[4] != 2 or data[5] != 1:
+        return None
+    shoff = int.from_bytes(data[0x28:0x30], "little")
+    shentsize, shnum, shstrndx = (int.from_bytes(data[o : o + 2], "little") for o in (0x3A, 0x3C, 0x3E))
+
+    def header(i: int) -> bytes:
+        return data[shoff + i * shentsize : shoff + (i + 1) * shentsize]
+
+    strtab = header(shstrndx)
+    str_off = int.from_bytes(strtab[0x18:0x20], "little")
+    names = set()
+    for i in range(shnum):
+        name_off = int.from_bytes(header(i)[0:4], "little")
+        end = data.index(b"\0", str_off + name_off)
+        names.add(data[str_off + name_off : end].decode())
+    return names
+
+
+@pytest.mark.skipif(not INSTALLED, reason="runs against the installed wheel (scripts/test-python)")
+def test_the_installed_wheel_is_under_test() -> None:
+    module = Path(lc.__file__).resolve()
+    assert REPO.resolve() not in module.parents, f"{module} is inside the source tree"
+    assert "LOOPCOMPACT_LIB" not in os.environ
+    library = _native.bundled_library()
+    assert lc.library_path() == str(library) and library.parent == module.parent
+    assert (module.parent / "py.typed").is_file()
+    sections = _elf_sections(library)
+    if sections is not None:
+        assert ".symtab" not in sections and not any(s.startswith(".debug") for s in sections), sorted(sections)
+        assert ".dynsym" in sections
