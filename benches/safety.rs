@@ -16,12 +16,11 @@ use testkit::corpus::wire::transcript_wire;
 /// The realistic 1 MiB transcript, or the project's corpus (and which one it is).
 fn transcript() -> (Vec<u8>, &'static str) {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/bench/make_transcript.py");
-    if script.is_file() {
-        if let Ok(out) = Command::new("python3").arg(&script).arg("1048576").output() {
-            if out.status.success() {
-                return (out.stdout, "make_transcript.py");
-            }
-        }
+    if script.is_file()
+        && let Ok(out) = Command::new("python3").arg(&script).arg("1048576").output()
+        && out.status.success()
+    {
+        return (out.stdout, "make_transcript.py");
     }
     (transcript_wire(1 << 20), "testkit corpus")
 }

@@ -186,13 +186,12 @@ fn line_column(text: &[u8], offset: usize) -> (u64, u64) {
 }
 
 /// A path of layout names and indices in a fixed buffer (C13.2): `transcript[3].blocks[0].type`.
-/// Built only from static names and numbers; a path longer than the buffer ends in `...`.
+/// Built only from static names and numbers; a path longer than the buffer keeps its start and
+/// ends in `...`.
 #[derive(Clone, PartialEq, Eq)]
 pub(crate) struct Location {
     buf: [u8; LOCATION_CAP - 1],
     len: usize,
-    /// The path did not fit: it ends in `...` and takes nothing more.
-    full: bool,
 }
 
 impl core::fmt::Debug for Location {
@@ -202,58 +201,56 @@ impl core::fmt::Debug for Location {
 }
 
 impl Location {
-    pub(crate) const EMPTY: Location = Location { buf: [0; LOCATION_CAP - 1], len: 0, full: false };
+    pub(crate) const EMPTY: Location = Location { buf: [0; LOCATION_CAP - 1], len: 0 };
 
     /// A location of one static name.
     pub(crate) fn name(name: &'static str) -> Location {
-        let mut location = Location::EMPTY;
-        location.push_name(name);
-        location
+        Location::path(name)
     }
 
-    /// A location of a static dotted path (`basis.revision`).
-    pub(crate) fn path(path: &'static str) -> Location {
+    /// The location of a whole path (`basis.revision`), cut to the buffer with `...` at the end.
+    pub(crate) fn path(path: &str) -> Location {
+        const ELLIPSIS: &[u8] = b"...";
         let mut location = Location::EMPTY;
-        location.push_str(path);
+        let bytes = path.as_bytes();
+        let (head, tail): (&[u8], &[u8]) = if bytes.len() <= location.buf.len() {
+            (bytes, b"")
+        } else {
+            (bytes.get(..location.buf.len() - ELLIPSIS.len()).unwrap_or_default(), ELLIPSIS)
+        };
+        for (slot, &b) in location.buf.iter_mut().zip(head.iter().chain(tail)) {
+            *slot = b;
+        }
+        location.len = head.len() + tail.len();
         location
     }
 
     pub(crate) fn as_str(&self) -> &str {
         core::str::from_utf8(self.buf.get(..self.len).unwrap_or_default()).unwrap_or_default()
     }
+}
 
+/// Builds a [`Location`]: layout names joined by `.`, indices as `[i]`, in a string first so that
+/// the cut to the buffer happens once, at the end.
+#[derive(Default)]
+pub(crate) struct PathBuilder(String);
+
+impl PathBuilder {
     /// Appends `.name` (or `name` at the start).
     pub(crate) fn push_name(&mut self, name: &'static str) {
-        if self.len > 0 {
-            self.push_str(".");
+        if !self.0.is_empty() {
+            self.0.push('.');
         }
-        self.push_str(name);
+        self.0.push_str(name);
     }
 
     /// Appends `[index]`.
     pub(crate) fn push_index(&mut self, index: usize) {
-        let _ = write!(self, "[{index}]");
+        let _ = write!(self.0, "[{index}]");
     }
 
-    fn push_str(&mut self, s: &str) {
-        const ELLIPSIS: &str = "...";
-        if self.full {
-            return;
-        }
-        let (text, full) =
-            if self.len + s.len() + ELLIPSIS.len() <= self.buf.len() { (s, false) } else { (ELLIPSIS, true) };
-        if let Some(slot) = self.buf.get_mut(self.len..self.len + text.len()) {
-            slot.copy_from_slice(text.as_bytes());
-            self.len += text.len();
-        }
-        self.full = full;
-    }
-}
-
-impl core::fmt::Write for Location {
-    fn write_str(&mut self, s: &str) -> core::fmt::Result {
-        self.push_str(s);
-        Ok(())
+    pub(crate) fn finish(&self) -> Location {
+        Location::path(&self.0)
     }
 }
 
@@ -411,10 +408,11 @@ pub(crate) fn json_diagnostic(
 
 /// A diagnosis with a location of layout names, no offset.
 pub(crate) fn field_diagnostic(status: Status, rule: &'static CStr, path: &[&'static str]) -> Diagnostic {
-    let mut location = Location::EMPTY;
+    let mut location = PathBuilder::default();
     for name in path {
         location.push_name(name);
     }
+    let location = location.finish();
     let expected = path.last().map_or(c"", |leaf| expected_of(leaf, path.len()));
     Diagnostic::new(status).with_rule(rule).with_location(location).with_expected(expected)
 }
@@ -484,7 +482,7 @@ pub fn instructions_example() -> &'static str {
 #[must_use]
 pub fn retry_message(diagnostic: &Diagnostic) -> String {
     compose(&RetryFacts {
-        status: diagnostic.status(),
+        code: diagnostic.status().code(),
         line: diagnostic.line(),
         column: diagnostic.column(),
         section: diagnostic.section(),
@@ -498,7 +496,8 @@ pub fn retry_message(diagnostic: &Diagnostic) -> String {
 /// What a retry message is made of: the fields of a [`Diagnostic`], however they reached us (the
 /// C ABI reads them back from an `lc_diagnostic`).
 pub(crate) struct RetryFacts<'a> {
-    pub(crate) status: Status,
+    /// The status value (one not in the table is the host's, C13.3).
+    pub(crate) code: i32,
     pub(crate) line: u64,
     pub(crate) column: u64,
     pub(crate) section: Option<Section>,
@@ -534,21 +533,41 @@ fn known_expected(expected: &str) -> &'static str {
 
 pub(crate) fn compose(facts: &RetryFacts<'_>) -> String {
     let mut out = String::new();
-    let status = facts.status;
-    let rule = if is_rule_id(facts.rule) { facts.rule } else { "" };
-    let expected = known_expected(facts.expected);
-    if status == Status::Ok {
-        out.push_str("The summary was accepted: there is nothing to retry.");
-        return out;
-    }
-    if status.class() != StatusClass::Retry {
+    let Some(status) = Status::from_code(facts.code) else {
         let _ = write!(
             out,
-            "No retry is useful: the reply was rejected with {} ({}), which a new summary cannot fix.",
-            status.name(),
-            status.code()
+            "No retry is useful: status {} is not one of this library's; the host's call is wrong.",
+            facts.code
         );
         return out;
+    };
+    let rule = if is_rule_id(facts.rule) { facts.rule } else { "" };
+    let expected = known_expected(facts.expected);
+    let (name, code) = (status.name(), status.code());
+    match status.class() {
+        StatusClass::Ok => {
+            out.push_str("The summary was accepted: there is nothing to retry.");
+            return out;
+        }
+        StatusClass::Discard => {
+            let _ = write!(
+                out,
+                "No retry is useful: {name} ({code}) means this result can never be used, and asking the same request again will not help."
+            );
+            return out;
+        }
+        StatusClass::Host => {
+            let _ = write!(
+                out,
+                "No retry is useful: {name} ({code}) is a problem of the host's own document or call, not of the summary."
+            );
+            return out;
+        }
+        StatusClass::Bug => {
+            let _ = write!(out, "No retry is useful: {name} ({code}) is an internal error of the library; report it.");
+            return out;
+        }
+        StatusClass::Retry => {}
     }
     out.push_str("Your summary was rejected");
     if facts.line > 0 {

@@ -429,7 +429,7 @@ pub unsafe extern "C" fn lc_retry_message(
         };
         let known = |v: Option<u64>| v.filter(|&v| v != LC_LIMIT_UNKNOWN);
         let facts = RetryFacts {
-            status: status.and_then(Status::from_code).unwrap_or(Status::Panic),
+            code: status.unwrap_or(Status::Panic.code()),
             line: line.unwrap_or(0),
             column: column.unwrap_or(0),
             section: section.and_then(Section::from_code),

@@ -4,7 +4,7 @@
 //! layout names given ends the path.
 
 use super::{ErrorKind, Event, Parser};
-use crate::diagnostic::Location;
+use crate::diagnostic::{Location, PathBuilder};
 
 /// What the walk found at the offset.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -97,7 +97,7 @@ pub(crate) fn locate(src: &[u8], offset: usize, names: &[&'static str]) -> Found
                 }
                 frames.pop();
                 if frames.is_empty() {
-                    return found(&frames, TokenKind::Other);
+                    return after_the_document(&frames, offset, end);
                 }
             }
             Event::Number(_) if here => return found(&frames, TokenKind::Number),
@@ -106,13 +106,19 @@ pub(crate) fn locate(src: &[u8], offset: usize, names: &[&'static str]) -> Found
             _ => {}
         }
         if frames.is_empty() && is_value {
-            return found(&frames, TokenKind::Other);
+            return after_the_document(&frames, offset, end);
         }
     }
 }
 
+/// The top-level value ended at `end`: an offset past it is a second value or other bytes after
+/// the document (J5.1).
+fn after_the_document(frames: &[Frame], offset: usize, end: usize) -> Found {
+    found(frames, if offset >= end { TokenKind::Syntax(false) } else { TokenKind::Other })
+}
+
 fn found(frames: &[Frame], token: TokenKind) -> Found {
-    let mut location = Location::EMPTY;
+    let mut location = PathBuilder::default();
     let mut leaf = None;
     let mut depth = 0;
     for frame in frames {
@@ -131,7 +137,7 @@ fn found(frames: &[Frame], token: TokenKind) -> Found {
             Frame::Object(None) | Frame::Array(None) => {}
         }
     }
-    Found { location, leaf, token, depth }
+    Found { location: location.finish(), leaf, token, depth }
 }
 
 #[cfg(test)]

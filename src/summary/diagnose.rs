@@ -139,7 +139,7 @@ fn token_at(xml: &[u8], at: usize) -> Token {
 }
 
 /// The rule an `xml_syntax` offset breaks, from the token it is in and the byte found there.
-fn syntax_rule(xml: &[u8], token: Token, at: usize) -> &'static CStr {
+fn syntax_rule(xml: &[u8], token: Token, lt: usize, at: usize) -> &'static CStr {
     let Some(&b) = xml.get(at) else {
         // The end of the input: inside a token, or with an element open.
         return c"X4.16";
@@ -148,6 +148,12 @@ fn syntax_rule(xml: &[u8], token: Token, at: usize) -> &'static CStr {
         Token::Text => match b {
             b'&' => c"X4.6",
             b']' => c"X4.7",
+            _ => c"X4.8",
+        },
+        // Inside a quoted attribute value: its rules, not a name's (X4.11 values, X4.6, X4.8).
+        Token::StartTag if in_attribute_value(xml, lt, at) => match b {
+            b'&' => c"X4.6",
+            b'<' => c"X4.11",
             _ => c"X4.8",
         },
         Token::StartTag => match b {
@@ -167,6 +173,20 @@ fn syntax_rule(xml: &[u8], token: Token, at: usize) -> &'static CStr {
         Token::ProcessingInstruction => c"X4.14",
         Token::Bang => c"X4.15",
     }
+}
+
+/// Whether `at` lies inside a quoted attribute value of the start tag at `lt` (X4.11: a value runs
+/// from its quote to the same quote).
+fn in_attribute_value(xml: &[u8], lt: usize, at: usize) -> bool {
+    let mut quote = None;
+    for &b in xml.get(lt..at).unwrap_or_default() {
+        quote = match (quote, b) {
+            (None, b'"' | b'\'') => Some(b),
+            (Some(q), b) if b == q => None,
+            (q, _) => q,
+        };
+    }
+    quote.is_some()
 }
 
 /// The diagnosis of a summary (SPEC C13.4): the status and offset [`super::validate`] gives, with
@@ -211,7 +231,7 @@ fn explain(xml: &[u8], error: Error) -> (Option<Section>, &'static CStr, &'stati
             (Some(section), c"X4.20", c"non-blank text", at)
         }
         Status::SummaryXmlSyntax => {
-            let rule = syntax_rule(xml, token, offset);
+            let rule = syntax_rule(xml, token, doc.token, offset);
             // An end tag that closes the wrong element: the one it should have closed.
             let expected = match (token, doc.depth) {
                 (Token::EndTag, 2) => expected_section.map_or(c"", Section::end_tag_c),

@@ -65,6 +65,8 @@ pub(crate) struct RawIdentity<'a> {
     pub(crate) basis: Option<Option<()>>,
     pub(crate) model: Option<Option<()>>,
     pub(crate) revision: Option<u64>,
+    /// Where the `revision` value starts (for the offset of a zero revision, W5.2 step 7).
+    pub(crate) revision_at: usize,
     pub(crate) through_event_id: Option<JStr<'a>>,
     pub(crate) provider: Option<JStr<'a>>,
     pub(crate) model_name: Option<JStr<'a>>,
@@ -74,6 +76,7 @@ pub(crate) struct RawIdentity<'a> {
 /// The identity of a complete document: version 1 and every field present and not `null`.
 pub(crate) struct Identity<'a> {
     pub(crate) revision: u64,
+    pub(crate) revision_at: usize,
     pub(crate) through_event_id: JStr<'a>,
     pub(crate) provider: JStr<'a>,
     pub(crate) model: JStr<'a>,
@@ -94,7 +97,10 @@ impl<'a> RawIdentity<'a> {
             IdentityField::Basis => {
                 let seen = p.fields_or_null(|p, field| {
                     match field {
-                        BasisField::Revision => self.revision = p.u64_or_null()?,
+                        BasisField::Revision => {
+                            self.revision = p.u64_or_null()?;
+                            self.revision_at = p.token_start();
+                        }
                         BasisField::ThroughEventId => self.through_event_id = p.str_or_null()?,
                     }
                     Ok(())
@@ -125,11 +131,12 @@ impl<'a> RawIdentity<'a> {
                 basis: Some(Some(())),
                 model: Some(Some(())),
                 revision: Some(revision),
+                revision_at,
                 through_event_id: Some(through_event_id),
                 provider: Some(provider),
                 model_name: Some(model),
                 request_fingerprint: Some(request_fingerprint),
-            } => Some(Identity { revision, through_event_id, provider, model, request_fingerprint }),
+            } => Some(Identity { revision, revision_at, through_event_id, provider, model, request_fingerprint }),
             _ => None,
         }
     }
@@ -195,7 +202,14 @@ pub(crate) fn decode(src: &[u8]) -> Result<Document> {
     else {
         return Err(Error::new(Status::InputWire));
     };
-    let Identity { revision, through_event_id: event_id, provider, model, request_fingerprint: fingerprint } = identity;
+    let Identity {
+        revision,
+        revision_at,
+        through_event_id: event_id,
+        provider,
+        model,
+        request_fingerprint: fingerprint,
+    } = identity;
     // Step 4.
     let fingerprint_error = Error::at(Status::InputRequestFingerprint, fingerprint.span().start);
     let request_fingerprint = lower_hex_64(&fingerprint.decode().map_err(wire)?).ok_or(fingerprint_error)?;
@@ -204,7 +218,10 @@ pub(crate) fn decode(src: &[u8]) -> Result<Document> {
     // Steps 6 and 7.
     let basis_error = Error::at(Status::InputBasis, event_id.span().start);
     let through_event_id = canonical_uuid(&event_id.decode().map_err(wire)?).ok_or(basis_error)?;
-    if revision == 0 || through_event_id.iter().all(|&b| b == b'0' || b == b'-') {
+    if revision == 0 {
+        return Err(Error::at(Status::InputBasis, revision_at));
+    }
+    if through_event_id.iter().all(|&b| b == b'0' || b == b'-') {
         return Err(basis_error);
     }
     // Step 8.
@@ -235,4 +252,79 @@ pub(crate) fn decode(src: &[u8]) -> Result<Document> {
         transcript,
         max_summary_tokens,
     })
+}
+
+/// For a diagnosis of a whole-document failure (W5.2 steps 2–3, 6–7; O6.2 steps 5–7; they have no
+/// offset, or the offset of the event id for both of its rules): the first field that fails, as a
+/// location, with its rule. `reply` reads the output wire's keys (`summary`) instead of the input's
+/// (`transcript`, `max_summary_tokens`). `None` when the document does not read (it failed earlier).
+pub(crate) fn failing_field(src: &[u8], reply: bool) -> Option<(&'static str, &'static core::ffi::CStr)> {
+    let mut p = Parser::new(src);
+    let mut keys = KeyFrames::default();
+    let mut id = RawIdentity::default();
+    let (mut transcript, mut max_summary_tokens, mut summary) = (false, None, None);
+    if p.next().ok()? != Event::ObjectStart {
+        return None;
+    }
+    loop {
+        match p.next().ok()? {
+            Event::ObjectEnd => break,
+            Event::Key(key) => {
+                let field = match &*key.decode().ok()? {
+                    "version" => Some(IdentityField::Version),
+                    "basis" => Some(IdentityField::Basis),
+                    "model" => Some(IdentityField::Model),
+                    "request_fingerprint" => Some(IdentityField::RequestFingerprint),
+                    "transcript" if !reply => {
+                        transcript = true;
+                        None
+                    }
+                    "max_summary_tokens" if !reply => {
+                        max_summary_tokens = Some(p.u64_or_null().ok()?);
+                        continue;
+                    }
+                    "summary" if reply => {
+                        summary = Some(p.next().ok()? != Event::Null);
+                        continue;
+                    }
+                    _ => None,
+                };
+                match field {
+                    Some(field) => id.read(&mut p, field).ok()?,
+                    None => {
+                        p.raw(&mut keys).ok()?;
+                    }
+                }
+            }
+            _ => return None,
+        }
+    }
+    let w52 = c"W5.2";
+    let rule = if reply { c"O6.2" } else { w52 };
+    let first = [
+        (id.version != Some(1), "version"),
+        (id.basis != Some(Some(())), "basis"),
+        (id.model != Some(Some(())), "model"),
+        (id.request_fingerprint.is_none(), "request_fingerprint"),
+        (!reply && !transcript, "transcript"),
+        (!reply && max_summary_tokens.flatten().is_none(), "max_summary_tokens"),
+        (reply && summary != Some(true), "summary"),
+        (id.revision.is_none(), "basis.revision"),
+        (id.through_event_id.is_none(), "basis.through_event_id"),
+        (id.provider.is_none(), "model.provider"),
+        (id.model_name.is_none(), "model.model"),
+    ];
+    if let Some((_, field)) = first.into_iter().find(|(failed, _)| *failed) {
+        return Some((field, rule));
+    }
+    // Steps 6–7 (input) and 6–7 (reply): the event id's form, a zero revision or id, the fingerprint.
+    let event_id = id.through_event_id.and_then(|t| t.decode().ok()).and_then(|t| canonical_uuid(&t));
+    let fingerprint = id.request_fingerprint.and_then(|t| t.decode().ok()).and_then(|t| lower_hex_64(&t));
+    match (event_id, id.revision) {
+        (None, _) => Some(("basis.through_event_id", c"W5.3")),
+        (Some(_), Some(0)) if !reply => Some(("basis.revision", w52)),
+        (Some(e), _) if !reply && e.iter().all(|&b| b == b'0' || b == b'-') => Some(("basis.through_event_id", w52)),
+        _ if fingerprint.is_none() => Some(("request_fingerprint", rule)),
+        _ => None,
+    }
 }

@@ -341,7 +341,13 @@ impl CompactionInput {
         };
         let status = error.status();
         let offset = error.offset();
+        let field = |fallback: &'static core::ffi::CStr| {
+            let (field, rule) = input::failing_field(wire, false).unwrap_or(("", fallback));
+            field_diagnostic(status, rule, &field.split('.').filter(|f| !f.is_empty()).collect::<Vec<_>>())
+        };
         match (status, offset) {
+            // W5.2 steps 2-3: no offset; the first field that is missing, null or not 1.
+            (Status::InputWire, None) => field(c"W5.2"),
             (Status::InputWire, _) => json_diagnostic(status, offset, wire, c"W5.2", false),
             (Status::InputTranscript, None) => field_diagnostic(status, c"W5.2", &["transcript"]),
             (Status::InputTranscript, Some(_)) => {
@@ -360,7 +366,14 @@ impl CompactionInput {
                     _ => d,
                 }
             }
-            (Status::InputBasis, _) => json_diagnostic(status, offset, wire, c"W5.3", true),
+            // Steps 6-7 report the event id's offset for both rules: which field, from the values.
+            (Status::InputBasis, _) => {
+                let d = field(c"W5.3");
+                match offset {
+                    Some(at) => d.at_offset_in(at, wire),
+                    None => d,
+                }
+            }
             (Status::InputMaxSummaryTokens, _) => field_diagnostic(status, c"W5.2", &["max_summary_tokens"]),
             _ => json_diagnostic(status, offset, wire, c"W5.2", true),
         }

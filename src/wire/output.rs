@@ -152,6 +152,15 @@ pub(crate) fn diagnose(
         Status::SummaryByteLimit => plain.with_limit(max_output_bytes, output.len() as u64),
         Status::SummaryTokenUsage => plain,
         Status::SummaryTokenLimit => plain.with_limit(input.doc.max_summary_tokens, output_tokens),
+        // Steps 5-7 have no offset: the first field that is missing, null or malformed.
+        Status::SummaryWire if error.offset().is_none() => {
+            let (field, rule) = super::input::failing_field(output, true).unwrap_or(("", c"O6.2"));
+            crate::diagnostic::field_diagnostic(
+                status,
+                rule,
+                &field.split('.').filter(|f| !f.is_empty()).collect::<Vec<_>>(),
+            )
+        }
         Status::SummaryWire => json_diagnostic(status, error.offset(), output, c"O6.2", false),
         Status::SummaryIdentity => {
             let field = read(output).ok().and_then(|reply| mismatch(input, &reply)).unwrap_or("");

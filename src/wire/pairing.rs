@@ -11,7 +11,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::CompactionInput;
 use super::transcript::{Block, Message, Role};
-use crate::diagnostic::{Diagnostic, Location};
+use crate::diagnostic::{Diagnostic, PathBuilder};
 use crate::json::Text;
 use crate::status::Status;
 
@@ -33,7 +33,8 @@ impl Violation {
 
     /// The diagnosis (C13.2): `transcript[i].blocks[j]` or `transcript[i].tool_use_id`; never the id.
     pub(crate) fn diagnostic(&self, src: &[u8]) -> Diagnostic {
-        let mut location = Location::name("transcript");
+        let mut location = PathBuilder::default();
+        location.push_name("transcript");
         location.push_index(self.message);
         match self.block {
             Some(block) => {
@@ -42,6 +43,7 @@ impl Violation {
             }
             None => location.push_name("tool_use_id"),
         }
+        let location = location.finish();
         let (rule, expected) = match self.status {
             Status::PairingUnansweredCall => {
                 (c"S14.3", c"one tool result for this call before the next assistant message")

@@ -109,6 +109,13 @@ fn message<'a>(p: &mut Parser<'a>, first: Event<'a>, keys: &mut KeyFrames) -> JR
     })?;
     let invalid = JsonError::invalid(start);
     let name = role.map(|r| r.decode_bytes()).transpose()?;
+    // An unknown role is the `role` value's fault (offset of the value); keys that do not fit a
+    // known role are the message's.
+    if let (Some(token), Some(name)) = (role, name.as_deref())
+        && !matches!(name, b"user" | b"system" | b"assistant" | b"tool")
+    {
+        return Err(JsonError::invalid(token.span().start));
+    }
     let role = role_of(name.as_deref(), seen, usage, tool_use_id, is_error).ok_or(invalid)?;
     if seen.mask() & MessageField::Blocks.bit() == 0 {
         return Err(invalid);
@@ -247,7 +254,8 @@ fn block<'a>(p: &mut Parser<'a>, first: Event<'a>, depth: usize, keys: &mut KeyF
         Ok(())
     })?;
     let invalid = JsonError::invalid(start);
-    let kind = f.kind.ok_or(invalid)?.decode_bytes()?;
+    let kind_token = f.kind.ok_or(invalid)?;
+    let kind = kind_token.decode_bytes()?;
     use BlockField as B;
     // (required keys, optional keys) per T5.5.
     let provider_state_pair = B::ProviderState.bit() | B::ProviderStateFormat.bit();
@@ -259,7 +267,8 @@ fn block<'a>(p: &mut Parser<'a>, first: Event<'a>, depth: usize, keys: &mut KeyF
         b"thinking" => (B::Thinking.bit() | B::Signature.bit(), B::SignatureFormat.bit() | provider_state_pair),
         b"tool_use" => (B::Id.bit() | B::Name.bit() | B::Input.bit(), provider_state_pair),
         b"tool_result" => (B::ToolUseId.bit() | B::Content.bit() | B::IsError.bit(), 0),
-        _ => return Err(invalid),
+        // An unknown type is the `type` value's fault, not the block's (offset of the value).
+        _ => return Err(JsonError::invalid(kind_token.span().start)),
     };
     let fields = seen.mask() & !B::Type.bit();
     if fields & required != required || fields & !(required | optional) != 0 {

@@ -4,8 +4,7 @@
 //! input bytes, the instructions' example, `struct_size`, the retry message, and the sections.
 //!
 //! Every expected value in the tables was derived by hand from docs/SPEC.md §4–§13 and the input
-//! the row wrote (offsets with `find` of a marker in that input), never copied from a run. Where
-//! the implementation disagrees with the spec, the row says so and runs only in an ignored test.
+//! the row wrote (offsets with `find` of a marker in that input), never copied from a run.
 
 mod support;
 

@@ -102,9 +102,6 @@ pub struct Case {
     pub location: Text,
     /// `(limit, actual)`, or `None` for `LC_LIMIT_UNKNOWN`.
     pub limits: Option<(u64, u64)>,
-    /// Set when the implementation disagrees with the spec on this row: why (the row is checked by
-    /// an ignored test only, so that the owner sees it fail with `--ignored`).
-    pub disagreement: Option<&'static str>,
 }
 
 impl Case {
@@ -120,7 +117,6 @@ impl Case {
             expected: Text::Is(""),
             location: Text::Is(""),
             limits: None,
-            disagreement: None,
         }
     }
 
@@ -173,11 +169,6 @@ impl Case {
             Text::Is(rule) => rule.starts_with("X4."),
             _ => false,
         }
-    }
-
-    pub fn disagrees(mut self, why: &'static str) -> Case {
-        self.disagreement = Some(why);
-        self
     }
 
     /// Every field of `diag` against the row; `rc` is what the function returned. `None` when
@@ -243,21 +234,16 @@ impl Case {
 }
 
 /// Runs every row through `call` (the function's checked `_diagnose` wrapper) and reports every
-/// failing row at once. Rows marked with a disagreement are skipped unless `disagreements` is set,
-/// in which case only they run.
-pub fn run(cases: &[Case], disagreements: bool, call: impl Fn(&Case) -> (i32, Diag)) {
-    let rows: Vec<&Case> = cases.iter().filter(|c| c.disagreement.is_some() == disagreements).collect();
-    let failures: Vec<String> = rows
+/// failing row at once.
+pub fn run(cases: &[Case], call: impl Fn(&Case) -> (i32, Diag)) {
+    let failures: Vec<String> = cases
         .iter()
         .filter_map(|case| {
             let (rc, diag) = call(case);
-            case.mismatches(rc, &diag).map(|m| match case.disagreement {
-                Some(why) => format!("{m}\n    (known disagreement: {why})"),
-                None => m,
-            })
+            case.mismatches(rc, &diag)
         })
         .collect();
-    assert!(failures.is_empty(), "{} of {} rows fail:\n{}", failures.len(), rows.len(), failures.join("\n"));
+    assert!(failures.is_empty(), "{} of {} rows fail:\n{}", failures.len(), cases.len(), failures.join("\n"));
 }
 
 /// The offset of the first occurrence of `marker` in `text` (a table's offsets are found in the
