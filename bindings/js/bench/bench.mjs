@@ -5,7 +5,7 @@
 //
 //   npm run build && npm run bench            # prints the Markdown section
 //   npm run bench -- --write                  # and puts it into BENCHMARKS.md (its own section)
-//   npm run bench -- --write --variants       # also builds and times 8 build variants (minutes)
+//   npm run bench -- --write --variants       # also builds and times 9 build variants (minutes)
 //
 // Environment: LOOPCOMPACT_BENCH_INPUTS (the folder of make_summary.py and make_transcript.py;
 // default ../shared/bench beside the checkout), CARGO.
@@ -28,7 +28,10 @@ const root = resolve(pkg, "..", "..");
 const inputs = process.env.LOOPCOMPACT_BENCH_INPUTS ?? resolve(root, "..", "shared", "bench");
 const write = process.argv.includes("--write");
 // Build variants to compare (opt-level, simd128), each built and timed in a child process.
-const VARIANTS = ["z", "s", "2", "3"].flatMap((optLevel) => [false, true].map((simd) => ({ optLevel, simd })));
+const VARIANTS = [
+  ...["z", "s", "2", "3"].flatMap((optLevel) => [false, true].map((simd) => ({ optLevel, simd }))),
+  DEFAULT,
+];
 
 const work = mkdtempSync(join(tmpdir(), "loopcompact-js-bench-"));
 try {
@@ -88,7 +91,7 @@ try {
   const variants = [];
   if (process.argv.includes("--variants")) {
     for (const v of VARIANTS) {
-      const path = join(work, `variant-${v.optLevel}${v.simd ? "-simd" : ""}.wasm`);
+      const path = join(work, `variant-${v.optLevel}${v.simd ? "-simd" : ""}${v.inline ?? ""}.wasm`);
       writeFileSync(path, readFileSync(cargoWasm(root, v, { quiet: true })));
       const out = execFileSync(process.execPath, [join(here, "variant.mjs"), path, summaryPath, transcriptPath]);
       const b = readFileSync(path);
@@ -135,11 +138,11 @@ try {
           "",
           "Build variants (scripts/wasm.mjs; `--variants`), same run, `Uint8Array` inputs:",
           "",
-          "| opt-level | simd128 | raw | gzip -9 | summary 1 MiB | transcript 1 MiB |",
-          "|---|---|---|---|---|---|",
+          "| opt-level | simd128 | inline threshold | raw | gzip -9 | summary 1 MiB | transcript 1 MiB |",
+          "|---|---|---|---|---|---|---|",
           ...variants.map(
             (v) =>
-              `| ${v.optLevel} | ${v.simd ? "yes" : "no"}${v.optLevel === DEFAULT.optLevel && v.simd === DEFAULT.simd ? " (the build)" : ""} | ${v.raw} | ${v.gzip} | ${us(v.summary)} | ${us(v.transcript)} |`,
+              `| ${v.optLevel} | ${v.simd ? "yes" : "no"} | ${v.inline === undefined ? "default" : `${v.inline}${v === DEFAULT ? " (the build)" : ""}`} | ${v.raw} | ${v.gzip} | ${us(v.summary)} | ${us(v.transcript)} |`,
           ),
         ]),
     "<!-- bindings/js:end -->",

@@ -6,7 +6,8 @@
 //   2. src/generated.ts: every `#define` of include/loopcompact.h that a host needs (status codes,
 //      sections, status classes, pressure levels, counter qualities, sizes) and the wasm32 layout
 //      of the header's structs, computed from their declarations.
-//   3. tsc compiles src/ to dist/ (JavaScript and .d.ts); the .wasm is copied beside it.
+//   3. tsc compiles src/ to dist/ (JavaScript and .d.ts); the .wasm and the licence texts are
+//      copied beside it.
 //
 // Environment: LOOPCOMPACT_WASM=path skips step 1 and takes that .wasm; CARGO as usual.
 
@@ -117,6 +118,8 @@ execFileSync(process.execPath, [join(pkg, "node_modules", "typescript", "bin", "
 });
 mkdirSync(join(pkg, "dist"), { recursive: true });
 copyFileSync(wasm, join(pkg, "dist", "loopcompact.wasm"));
+// The library's licence texts travel with the package (MIT OR Apache-2.0).
+for (const licence of ["LICENSE-MIT", "LICENSE-APACHE"]) copyFileSync(join(root, licence), join(pkg, "dist", licence));
 const bytes = readFileSync(join(pkg, "dist", "loopcompact.wasm"));
 console.log(
   `dist/loopcompact.wasm: ${statSync(join(pkg, "dist", "loopcompact.wasm")).size} bytes, ${gzipSync(bytes, { level: 9 }).length} gzipped`,

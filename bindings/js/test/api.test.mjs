@@ -184,23 +184,22 @@ const DIAGNOSES = [
     want: { name: "LC_INPUT_BASIS", offset: 55, line: 1, column: 56, rule: "W5.3", location: "basis.through_event_id" },
   },
   {
-    // The second message's first block: offset where its object starts.
+    // An unknown type is located at its value: the first byte inside the quotes of "bogus".
     name: "input: a block of an unknown type inside the transcript (T5.5)",
     call: () =>
       lc.validateInput(
         wire({ transcript: [{ role: "user", blocks: [{ type: "text", text: "hi" }] }, { role: "user", blocks: [{ type: "bogus" }] }] }),
       ),
-    want: { name: "LC_INPUT_TRANSCRIPT", rule: "T5.5", location: "transcript[1].blocks[0]" },
+    want: { name: "LC_INPUT_TRANSCRIPT", rule: "T5.5", location: "transcript[1].blocks[0].type" },
     at: (e) => {
       const doc = wire({ transcript: [{ role: "user", blocks: [{ type: "text", text: "hi" }] }, { role: "user", blocks: [{ type: "bogus" }] }] });
-      assert.equal(e.offset, doc.indexOf('{"type":"bogus"}'));
+      assert.equal(e.offset, doc.indexOf('"bogus"') + 1);
     },
   },
   {
-    // C13.4: "A failure with no offset (a key missing from the document, ...) has the field's path
-    // as location ... and its expectation as expected." The core gives "" for both today.
+    // C13.4: "Keys missing from the wires' top level (W5.2 steps 2-3, ...) are named", with no
+    // offset and the field's expectation.
     name: "input: a missing version key names it (W5.2 step 2)",
-    todo: "the core's diagnosis of a missing top-level key has location \"\" and expected \"\"",
     call: () => lc.validateInput(wire({ version: undefined })),
     want: { name: "LC_INPUT_WIRE", ...NONE, rule: "W5.2", location: "version", expected: SOME },
   },
@@ -245,6 +244,20 @@ const DIAGNOSES = [
     want: { name: "LC_CONTEXT_MISSING_COUNTER", ...NONE, rule: "P8.8", location: "CounterCapability", expected: SOME },
   },
   {
+    // C13.4: a key missing inside an object is reported at that object's closing "}", with the
+    // object's path and "every key of the layout" (J5.8: a missing key).
+    name: "fingerprint: a key missing from Model.Caps",
+    call: () => lc.requestFingerprint(capsWithoutPromptCaching()),
+    want: { name: "LC_FINGERPRINT_WIRE", rule: "J5.8", location: "Model.Caps", expected: "every key of the layout" },
+    at: (e) => {
+      const doc = capsWithoutPromptCaching();
+      const caps = doc.indexOf('"Caps":{');
+      assert.equal(e.offset, doc.indexOf("}", caps));
+      assert.equal(e.line, 1);
+      assert.equal(e.column, e.offset + 1);
+    },
+  },
+  {
     name: "fingerprint: a control byte in Model.BaseURL (R10.4)",
     call: () => {
       const doc = JSON.parse(firstFingerprintInput());
@@ -255,6 +268,12 @@ const DIAGNOSES = [
   },
 ];
 
+function capsWithoutPromptCaching() {
+  const doc = JSON.parse(firstFingerprintInput());
+  delete doc.Model.Caps.PromptCaching;
+  return JSON.stringify(doc);
+}
+
 function firstFingerprintInput() {
   const vectors = process.env.LOOPCOMPACT_VECTORS ?? fileURLToPath(new URL("../../../tests/vectors/", import.meta.url));
   return JSON.parse(readFileSync(`${vectors}/fingerprint.jsonl`, "utf8").split("\n")[0]).input;
@@ -262,7 +281,7 @@ function firstFingerprintInput() {
 
 test("diagnostics table (SPEC §13)", async (t) => {
   for (const c of DIAGNOSES) {
-    await t.test(c.name, { todo: c.todo }, () => {
+    await t.test(c.name, () => {
       const e = rejection(c.call);
       const want = { section: Section.NONE, location: "", limit: null, actual: null, ...c.want };
       assert.equal(e.status, Status[want.name.slice(3)]);
