@@ -73,7 +73,13 @@ pub(super) fn scan_text(xml: &[u8], start: usize) -> Result<usize, usize> {
     let mut i = start;
     let mut at = start;
     while let Some(block) = xml.get(at..).and_then(|rest| rest.first_chunk::<BLOCK>()) {
-        for (half, mut word) in [0, 16].into_iter().zip(rare_words(block, b'>', b'>')) {
+        let words = rare_words(block, b'>', b'>');
+        if words == [0, 0] {
+            // The common case: a block of plain text.
+            at += BLOCK;
+            continue;
+        }
+        for (half, mut word) in [0, 16].into_iter().zip(words) {
             while word != 0 {
                 let p = at + half + (word.trailing_zeros() / 8) as usize;
                 // The flag bytes are 0 or 1: this clears the one just found.
