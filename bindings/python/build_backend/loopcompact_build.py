@@ -20,7 +20,12 @@ What a wheel gets:
 - the crate's license files (``LICENSE-*``) under ``.dist-info/licenses/``.
 
 The wheel is tagged for the platform it was built on (``linux_x86_64``); ``auditwheel repair``
-(scripts/test-python) checks it against the manylinux policies and retags it. The version in
+(scripts/test-python) checks it against the manylinux policies and retags it. Linked on this
+machine (glibc 2.36), Rust's std binds glibc 2.34 symbols, so the best tag is manylinux_2_34; with
+``-C glibc=2.17`` (``pip wheel --config-settings glibc=2.17``) the library is linked by
+``cargo zigbuild`` against glibc 2.17 instead (into ``target/<triple>/release``, beside the host
+build) and the wheel becomes manylinux_2_17 (manylinux2014): installable on any glibc Linux of the
+last decade. That build needs ziglang and cargo-zigbuild, which the backend asks for then. The version in
 ``pyproject.toml`` must equal the crate's (``Cargo.toml``): the build refuses otherwise.
 
 Where the crate is: two directories up in a source checkout (``bindings/python``), or the
@@ -206,9 +211,43 @@ def _cargo() -> str:
     return cargo
 
 
-def build_library(root: Path) -> Path:
-    """Runs ``cargo build --release --lib --locked`` and returns the path of the cdylib."""
-    command = [_cargo(), "build", "--release", "--lib", "--locked", "--message-format=json-render-diagnostics"]
+#: The pins of the ``glibc`` build (pip wheel -C glibc=2.17): cargo-zigbuild links the library with
+#: zig against that glibc's symbols, so that auditwheel can tag the wheel manylinux_2_17. Kept equal
+#: to requirements-dev.txt by tests/test_abi.py.
+ZIG_REQUIREMENTS = ["ziglang==0.17.0", "cargo-zigbuild==0.24.0"]
+
+
+def glibc_setting(config_settings: Optional[Mapping[str, Any]]) -> Optional[str]:
+    """The glibc version to link against (``-C glibc=2.17`` or ``$LOOPCOMPACT_GLIBC``), or None
+    for a plain build against the machine's own glibc."""
+    value = (config_settings or {}).get("glibc") or os.environ.get("LOOPCOMPACT_GLIBC")
+    if value is None:
+        return None
+    if not re.fullmatch(r"2\.\d+", str(value)) or not sys.platform.startswith("linux"):
+        raise RuntimeError(f"glibc={value}: expected a glibc version such as 2.17, on Linux")
+    return str(value)
+
+
+def _host_triple() -> str:
+    rustc = os.environ.get("RUSTC") or shutil.which("rustc") or str(Path(_cargo()).with_name("rustc"))
+    out = subprocess.run([rustc, "-vV"], stdout=subprocess.PIPE, check=True).stdout.decode("utf-8")
+    m = re.search(r"^host: (\S+)$", out, flags=re.M)
+    if m is None:
+        raise RuntimeError("rustc -vV names no host triple")
+    return m.group(1)
+
+
+def build_library(root: Path, glibc: Optional[str] = None) -> Path:
+    """Runs ``cargo build --release --lib --locked`` (with ``glibc``: ``cargo zigbuild`` for the
+    host triple at that glibc version) and returns the path of the cdylib."""
+    if glibc is None:
+        command = [_cargo(), "build"]
+    else:
+        zigbuild = shutil.which("cargo-zigbuild")
+        if zigbuild is None:
+            raise RuntimeError(f"glibc={glibc} needs cargo-zigbuild and ziglang ({', '.join(ZIG_REQUIREMENTS)})")
+        command = [zigbuild, "build", "--target", f"{_host_triple()}.{glibc}"]
+    command += ["--release", "--lib", "--locked", "--message-format=json-render-diagnostics"]
     print("loopcompact_build:", " ".join(command), file=sys.stderr)
     done = subprocess.run(command, cwd=root, stdout=subprocess.PIPE, check=True)
     for line in done.stdout.decode("utf-8").splitlines():
@@ -337,7 +376,7 @@ def _write_metadata_directory(directory: str, version: str, tag: str) -> str:
 # ---- PEP 517 and PEP 660 hooks -------------------------------------------------------------------
 
 def get_requires_for_build_wheel(config_settings: Optional[Mapping[str, Any]] = None) -> List[str]:
-    return []
+    return list(ZIG_REQUIREMENTS) if glibc_setting(config_settings) else []
 
 
 def get_requires_for_build_sdist(config_settings: Optional[Mapping[str, Any]] = None) -> List[str]:
@@ -369,7 +408,7 @@ def build_wheel(
     version = _checked_version(root)
     tag = f"py3-none-{platform_tag()}"
     distinfo = _distinfo(version)
-    library = build_library(root)
+    library = build_library(root, glibc_setting(config_settings))
     files = package_sources((root / "include" / "loopcompact.h").read_text("utf-8"))
     with tempfile.TemporaryDirectory() as tmp:
         stripped = stripped_copy(library, Path(tmp))

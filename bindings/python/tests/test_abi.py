@@ -162,6 +162,11 @@ def test_versions_agree() -> None:
         assert importlib.metadata.version("loopcompact") == crate
 
 
+def test_zig_pins_are_the_tool_pins() -> None:
+    pins = {line.strip() for line in (PROJECT / "requirements-dev.txt").read_text("utf-8").splitlines()}
+    assert set(backend().ZIG_REQUIREMENTS) <= pins
+
+
 def _elf_sections(path: Path) -> Optional[set[str]]:
     """The section names of a 64-bit little-endian ELF file, or None for another format."""
     data = path.read_bytes()
