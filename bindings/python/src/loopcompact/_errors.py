@@ -41,7 +41,16 @@ def status_message(status: int) -> str:
 
 def status_class(status: int) -> StatusClass:
     """What a host does next about ``status`` (SPEC C13.3, ``lc_status_class``)."""
-    return StatusClass(_lib.lc_status_class(_int32(status, "status")))
+    return _known_class(_lib.lc_status_class(_int32(status, "status")))
+
+
+def _known_class(value: int) -> StatusClass:
+    # A class that a newer library (LOOPCOMPACT_LIB) added is the host's business, as an unknown
+    # status is (C13.3).
+    try:
+        return StatusClass(value)
+    except ValueError:
+        return StatusClass.HOST
 
 
 def _int32(value: int, what: str) -> int:
@@ -97,7 +106,7 @@ class Diagnostic:
             section = Section.NONE
         return cls(
             status=int(d.status),
-            status_class=StatusClass(d.status_class),
+            status_class=_known_class(d.status_class),
             section=section,
             offset=known(d.offset, OFFSET_UNKNOWN),
             line=int(d.line) or None,
