@@ -12,7 +12,7 @@
 // Environment: LOOPCOMPACT_WASM=path skips step 1 and takes that .wasm; CARGO as usual.
 
 import { execFileSync } from "node:child_process";
-import { copyFileSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { gzipSync } from "node:zlib";
@@ -26,7 +26,8 @@ const header = readFileSync(join(root, "include", "loopcompact.h"), "utf8");
 
 // ---- 1. the .wasm ------------------------------------------------------------------------------
 
-const wasm = process.env.LOOPCOMPACT_WASM || cargoWasm(root);
+// Read now: LOOPCOMPACT_WASM may name the dist/ copy that step 3 replaces.
+const wasm = readFileSync(process.env.LOOPCOMPACT_WASM || cargoWasm(root));
 
 // ---- 2. src/generated.ts -------------------------------------------------------------------------
 
@@ -117,10 +118,7 @@ execFileSync(process.execPath, [join(pkg, "node_modules", "typescript", "bin", "
   stdio: "inherit",
 });
 mkdirSync(join(pkg, "dist"), { recursive: true });
-copyFileSync(wasm, join(pkg, "dist", "loopcompact.wasm"));
+writeFileSync(join(pkg, "dist", "loopcompact.wasm"), wasm);
 // The library's licence texts travel with the package (MIT OR Apache-2.0).
 for (const licence of ["LICENSE-MIT", "LICENSE-APACHE"]) copyFileSync(join(root, licence), join(pkg, "dist", licence));
-const bytes = readFileSync(join(pkg, "dist", "loopcompact.wasm"));
-console.log(
-  `dist/loopcompact.wasm: ${statSync(join(pkg, "dist", "loopcompact.wasm")).size} bytes, ${gzipSync(bytes, { level: 9 }).length} gzipped`,
-);
+console.log(`dist/loopcompact.wasm: ${wasm.length} bytes, ${gzipSync(wasm, { level: 9 }).length} gzipped`);

@@ -1,3 +1,4 @@
+/// <reference lib="esnext.disposable" preserve="true" />
 /**
  * loopcompact for JavaScript and TypeScript: the library's C ABI, compiled to WebAssembly, behind a
  * small hand-written loader. The contract is docs/SPEC.md of the repository ("SPEC §N").
