@@ -1,9 +1,9 @@
 // The installed package in a real browser: headless Chromium loads a page from a local HTTP server
 // (127.0.0.1, an ephemeral port); the page imports the package through an import map, loads the
 // module with `init()` (streaming compile from the URL beside index.js), validates a valid and an
-// invalid summary, runs the summary and fingerprint vectors, starts a module Worker that loads the
-// module from bytes with `initSync`, and POSTs what it saw back. No report within the time limit
-// fails the test.
+// invalid summary, runs the summary and fingerprint vectors, starts two module Workers (one loads
+// the module from bytes with `initSync`, the other is handed a compiled WebAssembly.Module for
+// `init`), and POSTs what it saw back. No report within the time limit fails the test.
 //
 // Chromium: $CHROMIUM, else /usr/bin/chromium (Debian's package). Missing: skipped, or a failure
 // under CI=true.
@@ -72,10 +72,19 @@ try {
     if (got !== row.expect || (status === 0 && digest.hex !== row.sha256)) mismatches.push(row.name + ": " + got);
   }
   report.vectors = { count, mismatches };
-  report.worker = await new Promise((resolve) => {
-    const worker = new Worker("/worker.js", { type: "module" });
-    worker.onmessage = (event) => resolve(event.data);
-    worker.onerror = (event) => resolve({ error: String(event.message) });
+  // Two module workers: one loads the module from bytes (initSync), the other gets a compiled
+  // WebAssembly.Module from the page (init(module), what an edge runtime's wasm import gives).
+  const inWorker = (message) =>
+    new Promise((resolve) => {
+      const worker = new Worker("/worker.js", { type: "module" });
+      worker.onmessage = (event) => resolve(event.data);
+      worker.onerror = (event) => resolve({ error: String(event.message) });
+      worker.postMessage(message);
+    });
+  report.worker = await inWorker({ mode: "bytes" });
+  report.moduleWorker = await inWorker({
+    mode: "module",
+    module: await WebAssembly.compileStreaming(fetch("/pkg/dist/loopcompact.wasm")),
   });
 } catch (e) {
   report.error = String((e && e.stack) || e);
@@ -86,9 +95,11 @@ await fetch("/report", { method: "POST", body: JSON.stringify(report) });
 
 const WORKER = `
 import * as lc from "/pkg/dist/index.js";
+onmessage = async ({ data }) => {
 const out = {};
 try {
-  lc.initSync(await (await fetch("/pkg/dist/loopcompact.wasm")).arrayBuffer());
+  if (data.mode === "module") await lc.init(data.module);
+  else lc.initSync(await (await fetch("/pkg/dist/loopcompact.wasm")).arrayBuffer());
   lc.validateSummary(${JSON.stringify(VALID)});
   out.valid = "ok";
   try { lc.validateSummary(${JSON.stringify(INVALID)}); out.invalid = "accepted"; }
@@ -97,6 +108,7 @@ try {
   out.error = String((e && e.stack) || e);
 }
 postMessage(out);
+};
 `;
 
 const TYPES = { ".js": "text/javascript", ".mjs": "text/javascript", ".wasm": "application/wasm", ".jsonl": "text/plain" };
@@ -197,10 +209,12 @@ test("headless Chromium: page and worker", async (t) => {
     assert.match(retry, /line 1, column 40/);
     assert.ok(report.vectors.count > 100, `${report.vectors.count} vector rows`);
     assert.deepEqual(report.vectors.mismatches, []);
-    assert.deepEqual(report.worker, {
-      valid: "ok",
-      invalid: { name: "LC_SUMMARY_XML_STRUCTURE", offset: 39, section: 2, rule: "X4.18" },
-    });
+    for (const worker of [report.worker, report.moduleWorker]) {
+      assert.deepEqual(worker, {
+        valid: "ok",
+        invalid: { name: "LC_SUMMARY_XML_STRUCTURE", offset: 39, section: 2, rule: "X4.18" },
+      });
+    }
   } finally {
     clearTimeout(timer);
     browser.kill("SIGKILL");
