@@ -295,11 +295,11 @@ const KEYS: &[(&str, &CStr)] = &[
     ("content", c"a JSON array of blocks"),
     // Policies and capabilities.
     ("Automatic", c"true or false"),
-    ("CounterPolicy", c"an unsigned integer"),
+    ("CounterPolicy", c"1 (exact) or 2 (conservative), accepting the counter's quality"),
     ("CompactAt", c"an unsigned integer below 10000"),
     ("RearmBelow", c"a non-zero integer below CompactAt"),
     ("ReservedOutput", c"a non-zero unsigned integer"),
-    ("SafetyMargin", c"an unsigned integer"),
+    ("SafetyMargin", c"an unsigned integer, non-zero with a heuristic counter"),
     ("MaxSummaryTokens", c"a non-zero unsigned integer"),
     ("CountTimeout", c"a positive integer (nanoseconds)"),
     ("Hustle", c"a non-blank name not starting with _looprig."),
