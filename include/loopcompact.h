@@ -393,11 +393,13 @@ typedef struct lc_diagnostic {
    */
   uint64_t column;
   /**
-   * For byte and token limits: the limit; `LC_LIMIT_UNKNOWN` otherwise.
+   * For byte and token limits: the limit; `LC_LIMIT_UNKNOWN` otherwise. A known value of
+   * 2^64 - 1 is written as 2^64 - 2, so that it never reads as unknown.
    */
   uint64_t limit;
   /**
-   * For byte and token limits: the measured value; `LC_LIMIT_UNKNOWN` otherwise.
+   * For byte and token limits: the measured value; `LC_LIMIT_UNKNOWN` otherwise (a known
+   * 2^64 - 1 is written as 2^64 - 2). `limit` and `actual` are known or unknown together.
    */
   uint64_t actual;
   /**

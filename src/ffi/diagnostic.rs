@@ -89,9 +89,11 @@ pub struct lc_diagnostic {
     pub line: u64,
     /// 1-based column of `offset`, in Unicode scalar values from the line's start; 0 when unknown.
     pub column: u64,
-    /// For byte and token limits: the limit; `LC_LIMIT_UNKNOWN` otherwise.
+    /// For byte and token limits: the limit; `LC_LIMIT_UNKNOWN` otherwise. A known value of
+    /// 2^64 - 1 is written as 2^64 - 2, so that it never reads as unknown.
     pub limit: u64,
-    /// For byte and token limits: the measured value; `LC_LIMIT_UNKNOWN` otherwise.
+    /// For byte and token limits: the measured value; `LC_LIMIT_UNKNOWN` otherwise (a known
+    /// 2^64 - 1 is written as 2^64 - 2). `limit` and `actual` are known or unknown together.
     pub actual: u64,
     /// The SPEC rule id, e.g. `"X4.17"`, `""` when none: static, never NULL once written.
     pub rule: *const c_char,
@@ -148,8 +150,11 @@ unsafe fn fill(diag: *mut lc_diagnostic, d: &Diagnostic) {
         put(diag, size, offset_of!(lc_diagnostic, offset), d.offset().map_or(LC_OFFSET_UNKNOWN, |o| o as u64));
         put(diag, size, offset_of!(lc_diagnostic, line), d.line());
         put(diag, size, offset_of!(lc_diagnostic, column), d.column());
-        put(diag, size, offset_of!(lc_diagnostic, limit), d.limit().unwrap_or(LC_LIMIT_UNKNOWN));
-        put(diag, size, offset_of!(lc_diagnostic, actual), d.actual().unwrap_or(LC_LIMIT_UNKNOWN));
+        // A known value never reads as the sentinel: 2^64 - 1 (a reply claiming that many tokens)
+        // is written as 2^64 - 2, so `limit` and `actual` are known or unknown together.
+        let known = |v: u64| v.min(LC_LIMIT_UNKNOWN - 1);
+        put(diag, size, offset_of!(lc_diagnostic, limit), d.limit().map_or(LC_LIMIT_UNKNOWN, known));
+        put(diag, size, offset_of!(lc_diagnostic, actual), d.actual().map_or(LC_LIMIT_UNKNOWN, known));
         put(diag, size, offset_of!(lc_diagnostic, rule), d.rule_c().as_ptr());
         put(diag, size, offset_of!(lc_diagnostic, expected), d.expected_c().as_ptr());
         put(diag, size, offset_of!(lc_diagnostic, location), location);

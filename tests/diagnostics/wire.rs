@@ -613,3 +613,14 @@ fn input_offsets_are_the_plain_errors() {
         assert_eq!(diag.offset(), plain.offset().map(|o| o as u64), "{}: offset vs the plain error's", case.name);
     }
 }
+
+/// C13.2: `limit` and `actual` are known or unknown together, even when the reply claims 2^64 − 1
+/// output tokens (found by the output_validate fuzz target): the known value is written as
+/// 2^64 − 2, never as `LC_LIMIT_UNKNOWN`.
+#[test]
+fn a_known_value_never_reads_as_unknown() {
+    let input = Input::parse(INPUT.as_bytes()).unwrap();
+    let (result, diag) = input.output_diagnose(reply(SUMMARY).as_bytes(), u64::MAX, u64::MAX);
+    assert_eq!(result, Err(205));
+    assert_eq!((diag.limit, diag.actual), (500, u64::MAX - 1));
+}
