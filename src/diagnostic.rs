@@ -407,14 +407,13 @@ pub(crate) fn json_diagnostic(
 }
 
 /// A diagnosis with a location of layout names, no offset.
-pub(crate) fn field_diagnostic(status: Status, rule: &'static CStr, path: &[&'static str]) -> Diagnostic {
-    let mut location = PathBuilder::default();
-    for name in path {
-        location.push_name(name);
-    }
-    let location = location.finish();
-    let expected = path.last().map_or(c"", |leaf| expected_of(leaf, path.len()));
-    Diagnostic::new(status).with_rule(rule).with_location(location).with_expected(expected)
+/// `path` is a dotted path of layout names (`Model.BaseURL`, `""` for the document itself).
+pub(crate) fn field_diagnostic(status: Status, rule: &'static CStr, path: &str) -> Diagnostic {
+    let expected = match path.rsplit('.').next() {
+        Some(leaf) if !leaf.is_empty() => expected_of(leaf, path.split('.').count()),
+        _ => c"",
+    };
+    Diagnostic::new(status).with_rule(rule).with_location(Location::path(path)).with_expected(expected)
 }
 
 /// The text of [`SUMMARY_INSTRUCTIONS`], once, for its Rust and C forms.

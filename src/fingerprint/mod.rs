@@ -179,7 +179,7 @@ impl RequestFingerprint {
             // 401-403: the reason string is the field's name.
             _ => (status.reason(), c"R10.2"),
         };
-        field_diagnostic(status, rule, &location.split('.').collect::<Vec<_>>())
+        field_diagnostic(status, rule, location)
     }
 
     /// The digest alone, what `lc_request_fingerprint` writes: decoded, validated, and hashed while

@@ -62,8 +62,8 @@ fn diagnose_policy(
     }
     let rule = if status == Status::PolicyHustle { c"P8.5" } else { rule };
     match prefix {
-        Some(prefix) => field_diagnostic(status, rule, &[prefix, status.reason()]),
-        None => field_diagnostic(status, rule, &[status.reason()]),
+        Some(prefix) => field_diagnostic(status, rule, &format!("{prefix}.{}", status.reason())),
+        None => field_diagnostic(status, rule, status.reason()),
     }
 }
 
@@ -99,19 +99,19 @@ impl ContextConfig {
         };
         let status = error.status();
         let code = status.code();
-        let (path, rule): (&[&'static str], &'static core::ffi::CStr) = match status {
+        let (path, rule): (&str, &'static core::ffi::CStr) = match status {
             _ if (301..=308).contains(&code) => return diagnose_policy(json, Err(error), c"P8.3", Some("Compaction")),
             _ if (321..=323).contains(&code) => {
                 return diagnose_policy(json, Err(error), c"P8.6", Some("ContextObservation"));
             }
             Status::ContextWire => return json_diagnostic(status, error.offset(), json, c"P8.1", false),
             Status::ContextMissingCounter | Status::ContextInvalidCounter => {
-                (&["CounterCapability"], if status == Status::ContextInvalidCounter { c"P8.9" } else { c"P8.8" })
+                ("CounterCapability", if status == Status::ContextInvalidCounter { c"P8.9" } else { c"P8.8" })
             }
-            Status::ContextMissingInferenceCapability => (&["InferenceCapability"], c"P8.8"),
-            Status::ContextInvalidInferenceCapability => (&["InferenceCapability"], c"P8.10"),
-            Status::ContextIncompatibleCounter => (&["CounterCapability"], c"P8.11"),
-            _ => (&[], c"P8.8"),
+            Status::ContextMissingInferenceCapability => ("InferenceCapability", c"P8.8"),
+            Status::ContextInvalidInferenceCapability => ("InferenceCapability", c"P8.10"),
+            Status::ContextIncompatibleCounter => ("CounterCapability", c"P8.11"),
+            _ => ("", c"P8.8"),
         };
         field_diagnostic(status, rule, path)
     }

@@ -343,13 +343,13 @@ impl CompactionInput {
         let offset = error.offset();
         let field = |fallback: &'static core::ffi::CStr| {
             let (field, rule) = input::failing_field(wire, false).unwrap_or(("", fallback));
-            field_diagnostic(status, rule, &field.split('.').filter(|f| !f.is_empty()).collect::<Vec<_>>())
+            field_diagnostic(status, rule, field)
         };
         match (status, offset) {
             // W5.2 steps 2-3: no offset; the first field that is missing, null or not 1.
             (Status::InputWire, None) => field(c"W5.2"),
             (Status::InputWire, _) => json_diagnostic(status, offset, wire, c"W5.2", false),
-            (Status::InputTranscript, None) => field_diagnostic(status, c"W5.2", &["transcript"]),
+            (Status::InputTranscript, None) => field_diagnostic(status, c"W5.2", "transcript"),
             (Status::InputTranscript, Some(_)) => {
                 let d = json_diagnostic(status, offset, wire, c"T5.1", false);
                 // A layout error inside the transcript: the T5 rule of where it is.
@@ -374,7 +374,7 @@ impl CompactionInput {
                     None => d,
                 }
             }
-            (Status::InputMaxSummaryTokens, _) => field_diagnostic(status, c"W5.2", &["max_summary_tokens"]),
+            (Status::InputMaxSummaryTokens, _) => field_diagnostic(status, c"W5.2", "max_summary_tokens"),
             _ => json_diagnostic(status, offset, wire, c"W5.2", true),
         }
     }

@@ -155,11 +155,7 @@ pub(crate) fn diagnose(
         // Steps 5-7 have no offset: the first field that is missing, null or malformed.
         Status::SummaryWire if error.offset().is_none() => {
             let (field, rule) = super::input::failing_field(output, true).unwrap_or(("", c"O6.2"));
-            crate::diagnostic::field_diagnostic(
-                status,
-                rule,
-                &field.split('.').filter(|f| !f.is_empty()).collect::<Vec<_>>(),
-            )
+            crate::diagnostic::field_diagnostic(status, rule, field)
         }
         Status::SummaryWire => json_diagnostic(status, error.offset(), output, c"O6.2", false),
         Status::SummaryIdentity => {
