@@ -92,6 +92,13 @@ impl<'a> Parser<'a> {
         Parser { utf8: simdutf8::basic::from_utf8(src).is_ok(), ..Parser::new(src) }
     }
 
+    /// A parser that reads the value starting at `at` of a document already known to be valid
+    /// (JSON and UTF-8): a later walk over part of a checked document. It stops being useful once
+    /// that value is read.
+    pub(crate) fn resume_valid(src: &'a [u8], at: usize) -> Parser<'a> {
+        Parser { pos: at, token_start: at, utf8: true, ..Parser::new(src) }
+    }
+
     /// Current nesting depth (0 outside every container).
     pub(crate) fn depth(&self) -> usize {
         self.depth

@@ -16,7 +16,7 @@ fn value(c: u8) -> Option<u8> {
 /// What T5.6 validation learned about a byte field.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Checked {
-    /// Number of decoded bytes.
+    /// Number of decoded bytes (0 from a later walk of an escaped text, which does not decode it).
     pub(crate) len: usize,
     /// The text is already canonical (E7.5): no CR/LF and zero unused bits.
     pub(crate) canonical: bool,

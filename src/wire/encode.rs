@@ -2,7 +2,7 @@
 
 use super::base64;
 use super::input::Document;
-use super::transcript::{Block, Bytes, Message, ProviderState, Role, Text};
+use super::transcript::{self, Block, Bytes, ProviderState, Role, RoleName, Text, Visit};
 use crate::json::write::{Counter, Sink, put_bool, put_json_str, put_raw, put_u64};
 
 /// F7.3: the text of the block that replaces an old tool result.
@@ -42,17 +42,6 @@ impl Encoder<'_> {
             out.put(b",\"provider_state_format\":");
             self.text(out, ps.format);
         }
-    }
-
-    fn blocks<S: Sink>(&self, out: &mut S, blocks: &[Block]) {
-        out.put(b"[");
-        for (i, block) in blocks.iter().enumerate() {
-            if i > 0 {
-                out.put(b",");
-            }
-            self.block(out, block);
-        }
-        out.put(b"]");
     }
 
     fn block<S: Sink>(&self, out: &mut S, block: &Block) {
@@ -110,34 +99,36 @@ impl Encoder<'_> {
                 put_raw(out, input.0.of(self.src));
                 self.provider_state(out, *provider_state);
             }
-            Block::ToolResult { tool_use_id, content, is_error } => {
-                out.put(b"{\"type\":\"tool_result\",\"tool_use_id\":");
-                self.text(out, *tool_use_id);
-                out.put(b",\"content\":");
-                self.blocks(out, content);
-                out.put(b",\"is_error\":");
+            // The prefix and content were written as they came (`Writer`).
+            Block::ToolResult { is_error, .. } => {
+                out.put(b"],\"is_error\":");
                 put_bool(out, *is_error);
             }
         }
         out.put(b"}");
     }
 
-    /// E7.3; with `stub`, a tool message's blocks are replaced by the F7.3 stub block.
-    fn message<S: Sink>(&self, out: &mut S, m: &Message, stub: bool) {
-        out.put(match m.role {
-            Role::User => b"{\"role\":\"user\",\"blocks\":",
-            Role::System => b"{\"role\":\"system\",\"blocks\":",
-            Role::Assistant { .. } => b"{\"role\":\"assistant\",\"blocks\":",
-            Role::Tool { .. } => b"{\"role\":\"tool\",\"blocks\":",
+    /// E7.3: what comes before a message's blocks.
+    fn message_start<S: Sink>(out: &mut S, role: RoleName) {
+        out.put(match role {
+            RoleName::User => b"{\"role\":\"user\",\"blocks\":[",
+            RoleName::System => b"{\"role\":\"system\",\"blocks\":[",
+            RoleName::Assistant => b"{\"role\":\"assistant\",\"blocks\":[",
+            RoleName::Tool => b"{\"role\":\"tool\",\"blocks\":[",
         });
-        if stub {
-            out.put(b"[{\"type\":\"text\",\"text\":\"");
-            out.put(STUB_TEXT.as_bytes());
-            out.put(b"\"}]");
-        } else {
-            self.blocks(out, &m.blocks);
-        }
-        match &m.role {
+    }
+
+    /// F7.3: the stub block that replaces a tool message's blocks.
+    fn stub<S: Sink>(out: &mut S) {
+        out.put(b"{\"type\":\"text\",\"text\":\"");
+        out.put(STUB_TEXT.as_bytes());
+        out.put(b"\"}");
+    }
+
+    /// E7.3: what comes after a message's blocks.
+    fn message_end<S: Sink>(&self, out: &mut S, role: &Role) {
+        out.put(b"]");
+        match role {
             Role::User | Role::System => {}
             Role::Assistant { usage: None } => out.put(b",\"usage\":null"),
             Role::Assistant { usage: Some(u) } => {
@@ -177,12 +168,8 @@ impl Encoder<'_> {
         out.put(b"},\"request_fingerprint\":\"");
         out.put(&d.request_fingerprint);
         out.put(b"\",\"transcript\":[");
-        for (i, m) in d.transcript.iter().enumerate() {
-            if i > 0 {
-                out.put(b",");
-            }
-            self.message(out, m, stubbed(i));
-        }
+        let mut writer = Writer { encoder: self, out, stubbed, muted: false };
+        transcript::walk(self.src, &d.transcript, &mut writer);
         out.put(b"],\"max_summary_tokens\":");
         put_u64(out, d.max_summary_tokens);
         out.put(b"}");
@@ -199,7 +186,7 @@ impl Encoder<'_> {
     /// the encoding) and the length of the result, counted without building it, given the length
     /// of the encoding without stubs, `full`. `Err(size)` carries the last length reached.
     pub(crate) fn plan_from(&self, full: usize, max_bytes: u64) -> Result<Plan, u64> {
-        let mut current = full as u64;
+        let current = full as u64;
         if max_bytes == 0 {
             return Err(current);
         }
@@ -207,29 +194,22 @@ impl Encoder<'_> {
             return Ok(Plan { stubbed: Vec::new(), len: full });
         }
         // Messages are encoded independently, so a candidate changes the total by the difference
-        // of its own two encodings (SPEC §7 notes).
-        let mut stubbed = vec![false; self.doc.transcript.len()];
-        for (i, m) in self.doc.transcript.iter().enumerate() {
-            if !matches!(m.role, Role::Tool { .. }) || m.blocks.is_empty() {
-                continue;
-            }
-            let (mut before, mut after) = (Counter::default(), Counter::default());
-            self.message(&mut before, m, false);
-            self.message(&mut after, m, true);
-            let candidate = current - before.0 as u64 + after.0 as u64;
-            if candidate >= current {
-                continue;
-            }
-            current = candidate;
-            if let Some(slot) = stubbed.get_mut(i) {
-                *slot = true;
-            }
-            if current <= max_bytes {
-                // `current` counts bytes of this process's memory, so it fits in usize.
-                return Ok(Plan { stubbed, len: current as usize });
-            }
+        // of its own two encodings (SPEC §7 notes): one counting walk measures both.
+        let mut fitter = Fitter {
+            encoder: self,
+            counter: Counter::default(),
+            blocks: 0,
+            current,
+            max_bytes,
+            stubbed: vec![false; self.doc.transcript.messages],
+            fits: false,
+        };
+        transcript::walk(self.src, &self.doc.transcript, &mut fitter);
+        if fitter.fits {
+            // `current` counts bytes of this process's memory, so it fits in usize.
+            return Ok(Plan { stubbed: fitter.stubbed, len: fitter.current as usize });
         }
-        Err(current)
+        Err(fitter.current)
     }
 
     /// Writes the bytes `plan` describes (exactly `plan.len` of them).
@@ -244,4 +224,115 @@ pub(crate) struct Plan {
     /// `stubbed[i]`: message `i` is replaced by a stub (empty when nothing is).
     stubbed: Vec<bool>,
     pub(crate) len: usize,
+}
+
+/// The canonical writer as a walk visitor: messages and blocks are written as the walk meets them.
+struct Writer<'e, 'a, S, F> {
+    encoder: &'e Encoder<'a>,
+    out: &'e mut S,
+    stubbed: F,
+    /// Inside a stubbed message: its blocks are not written.
+    muted: bool,
+}
+
+impl<S: Sink, F: Fn(usize) -> bool> Visit for Writer<'_, '_, S, F> {
+    fn blocks_start(&mut self, i: usize, role: RoleName) {
+        if i > 0 {
+            self.out.put(b",");
+        }
+        Encoder::message_start(self.out, role);
+        self.muted = (self.stubbed)(i);
+        if self.muted {
+            Encoder::stub(self.out);
+        }
+    }
+
+    fn content_start(&mut self, j: usize, _depth: usize, tool_use_id: Text) {
+        if self.muted {
+            return;
+        }
+        if j > 0 {
+            self.out.put(b",");
+        }
+        self.out.put(b"{\"type\":\"tool_result\",\"tool_use_id\":");
+        self.encoder.text(self.out, tool_use_id);
+        self.out.put(b",\"content\":[");
+    }
+
+    fn block(&mut self, j: usize, _depth: usize, block: &Block) {
+        if self.muted {
+            return;
+        }
+        if j > 0 && !matches!(block, Block::ToolResult { .. }) {
+            self.out.put(b",");
+        }
+        self.encoder.block(self.out, block);
+    }
+
+    fn message(&mut self, _i: usize, role: &Role) {
+        self.muted = false;
+        self.encoder.message_end(self.out, role);
+    }
+}
+
+/// F7.3 as a counting walk: each tool message with blocks is measured as written and as a stub,
+/// and stubbed while that shrinks the total, oldest first, until it fits.
+struct Fitter<'e, 'a> {
+    encoder: &'e Encoder<'a>,
+    /// The bytes of the current message so far.
+    counter: Counter,
+    /// Top-level blocks of the current message.
+    blocks: usize,
+    current: u64,
+    max_bytes: u64,
+    stubbed: Vec<bool>,
+    fits: bool,
+}
+
+impl Visit for Fitter<'_, '_> {
+    fn blocks_start(&mut self, _i: usize, role: RoleName) {
+        self.counter = Counter::default();
+        self.blocks = 0;
+        Encoder::message_start(&mut self.counter, role);
+    }
+
+    fn content_start(&mut self, j: usize, _depth: usize, tool_use_id: Text) {
+        if j > 0 {
+            self.counter.put(b",");
+        }
+        self.counter.put(b"{\"type\":\"tool_result\",\"tool_use_id\":");
+        self.encoder.text(&mut self.counter, tool_use_id);
+        self.counter.put(b",\"content\":[");
+    }
+
+    fn block(&mut self, j: usize, depth: usize, block: &Block) {
+        if depth == 0 {
+            self.blocks += 1;
+        }
+        if j > 0 && !matches!(block, Block::ToolResult { .. }) {
+            self.counter.put(b",");
+        }
+        self.encoder.block(&mut self.counter, block);
+    }
+
+    fn message(&mut self, i: usize, role: &Role) {
+        self.encoder.message_end(&mut self.counter, role);
+        let before = self.counter.0 as u64;
+        if self.fits || !matches!(role, Role::Tool { .. }) || self.blocks == 0 {
+            return;
+        }
+        let mut after = Counter::default();
+        Encoder::message_start(&mut after, role.name());
+        Encoder::stub(&mut after);
+        self.encoder.message_end(&mut after, role);
+        let candidate = self.current - before + after.0 as u64;
+        if candidate >= self.current {
+            return;
+        }
+        self.current = candidate;
+        if let Some(slot) = self.stubbed.get_mut(i) {
+            *slot = true;
+        }
+        self.fits = self.current <= self.max_bytes;
+    }
 }

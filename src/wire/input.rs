@@ -1,6 +1,6 @@
 //! The compaction input wire v1 (SPEC W5.1–W5.4): decoding in the exact order of W5.2.
 
-use super::transcript::{self, Message};
+use super::transcript::{self, Transcript};
 use crate::error::{Error, Result};
 use crate::json::{ErrorKind, Event, JResult, JStr, JsonError, KeyFrames, Parser, Text, layout};
 use crate::status::Status;
@@ -16,7 +16,7 @@ pub(crate) struct Document {
     pub(crate) model: Text,
     /// 64 lower-case hex characters.
     pub(crate) request_fingerprint: [u8; 64],
-    pub(crate) transcript: Vec<Message>,
+    pub(crate) transcript: Transcript,
     pub(crate) max_summary_tokens: u64,
 }
 
@@ -166,7 +166,7 @@ pub(crate) fn decode(src: &[u8]) -> Result<Document> {
     let mut id = RawIdentity::default();
     let mut max_summary_tokens: Option<Option<u64>> = None;
     // `Some(Ok(..))` decoded, `Some(Err(offset))` failed §5.3 (step 5), `None` absent.
-    let mut transcript: Option<core::result::Result<Vec<Message>, usize>> = None;
+    let mut transcript: Option<core::result::Result<Transcript, usize>> = None;
 
     // Step 1: one pass over the whole document; grammar errors anywhere and layout errors outside
     // the transcript value are `wire`. A transcript failure is remembered and the rest of its value
@@ -180,8 +180,8 @@ pub(crate) fn decode(src: &[u8]) -> Result<Document> {
             Top::RequestFingerprint => id.read(p, IdentityField::RequestFingerprint)?,
             Top::Transcript => {
                 let depth = p.depth();
-                transcript = Some(match transcript::decode(p, &mut keys) {
-                    Ok(messages) => Ok(messages),
+                transcript = Some(match transcript::check(p, &mut keys) {
+                    Ok(t) => Ok(t),
                     Err(e) if e.kind == ErrorKind::Syntax => return Err(e),
                     Err(e) => {
                         p.skip_to_depth(depth + 1)?;
@@ -236,7 +236,7 @@ pub(crate) fn decode(src: &[u8]) -> Result<Document> {
         return Err(fingerprint_error);
     }
     // Step 10.
-    if transcript.is_empty() {
+    if transcript.messages == 0 {
         return Err(Error::new(Status::InputTranscript));
     }
     // Step 11.

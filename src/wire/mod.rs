@@ -1,7 +1,9 @@
 //! The compaction input and output wires (SPEC §5, §6, §7, §11).
 //!
 //! [`CompactionInput`] is the validated input a host sends to the summariser (W5.4): it owns a copy
-//! of the wire bytes and the decoded transcript as spans of them, is immutable, and can be shared
+//! of the wire bytes, the identity and budget, and the message count; the transcript is walked
+//! again from those bytes whenever it is encoded or checked, so a handle holds nothing else of the
+//! transcript's size however many messages and blocks it has. It is immutable, and can be shared
 //! between threads. From it come the exact bytes to send ([`CompactionInput::encode_within`], §7)
 //! and the check of the summariser's reply ([`CompactionInput::validate_output`], §6).
 
@@ -273,7 +275,7 @@ impl CompactionInput {
     /// Number of transcript messages.
     #[must_use]
     pub fn message_count(&self) -> usize {
-        self.doc.transcript.len()
+        self.doc.transcript.messages
     }
 
     fn text(&self, text: crate::json::Text) -> Cow<'_, str> {

@@ -10,7 +10,7 @@ use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 use super::CompactionInput;
-use super::transcript::{Block, Message, Role};
+use super::transcript::{self, Block, Role, Visit};
 use crate::diagnostic::{Diagnostic, PathBuilder};
 use crate::json::Text;
 use crate::status::Status;
@@ -116,56 +116,94 @@ impl<'s> Walk<'s> {
 /// transcript order.
 pub(crate) fn pairs(input: &CompactionInput) -> Result<Vec<Pair>, Violation> {
     let src: &[u8] = &input.src;
-    let id = |t: Text| -> Cow<'_, [u8]> { t.token(src).decode_bytes().unwrap_or(Cow::Borrowed(t.of(src))) };
     let mut walk = Walk { first: None, seen_calls: HashSet::new(), open: HashMap::new(), pairs: Vec::new() };
-    for (i, message) in input.doc.transcript.iter().enumerate() {
-        let Message { role, blocks } = message;
+    let mut visitor = Pairing { src, walk: &mut walk, tools: Vec::new() };
+    transcript::walk(src, &input.doc.transcript, &mut visitor);
+    walk.close();
+    match walk.first {
+        Some(v) => Err(v),
+        None => Ok(walk.pairs),
+    }
+}
+
+/// A top-level block that takes part in pairing: `(index, is a call, id)`.
+type ToolBlock = (usize, bool, Text);
+
+/// The pairing walk as a transcript visitor. A message's own `tool_use_id` may come after its
+/// blocks in the input, and S14.3 reads it first, so the message's top-level call and result
+/// blocks wait in `tools` until the message is complete.
+struct Pairing<'s, 'w> {
+    src: &'s [u8],
+    walk: &'w mut Walk<'s>,
+    tools: Vec<ToolBlock>,
+}
+
+impl<'s> Pairing<'s, '_> {
+    fn id(&self, t: Text) -> Cow<'s, [u8]> {
+        t.token(self.src).decode_bytes().unwrap_or(Cow::Borrowed(t.of(self.src)))
+    }
+}
+
+impl Visit for Pairing<'_, '_> {
+    fn block(&mut self, j: usize, depth: usize, block: &Block) {
+        match block {
+            _ if depth > 0 => {}
+            Block::ToolUse { id, .. } => self.tools.push((j, true, *id)),
+            Block::ToolResult { tool_use_id, .. } => self.tools.push((j, false, *tool_use_id)),
+            _ => {}
+        }
+    }
+
+    fn message(&mut self, i: usize, role: &Role) {
         if matches!(role, Role::Assistant { .. }) {
-            walk.close();
+            self.walk.close();
         }
         // A `tool` message is one result for its own id; a top-level `tool_result` block in it for
         // that same id is that result written the other way, not a second one (S14.2).
         let own_id = match role {
             Role::Tool { tool_use_id, .. } => {
-                walk.answer(id(*tool_use_id), i, None, tool_use_id.span().start);
-                Some(id(*tool_use_id))
+                self.walk.answer(self.id(*tool_use_id), i, None, tool_use_id.span().start);
+                Some(self.id(*tool_use_id))
             }
             _ => None,
         };
-        for (j, block) in blocks.iter().enumerate() {
-            match (block, role) {
-                (Block::ToolUse { id: call, .. }, Role::Assistant { .. }) => {
-                    let key = id(*call);
-                    let offset = call.span().start;
-                    if walk.seen_calls.insert(key.clone()) {
-                        walk.open.insert(key, (i, j, offset, false));
+        let tools = core::mem::take(&mut self.tools);
+        for &(j, call, text) in &tools {
+            let offset = text.span().start;
+            match (call, role) {
+                (true, Role::Assistant { .. }) => {
+                    let key = self.id(text);
+                    if self.walk.seen_calls.insert(key.clone()) {
+                        self.walk.open.insert(key, (i, j, offset, false));
                     } else {
-                        walk.note(Violation { status: Status::PairingDuplicateId, message: i, block: Some(j), offset });
+                        self.walk.note(Violation {
+                            status: Status::PairingDuplicateId,
+                            message: i,
+                            block: Some(j),
+                            offset,
+                        });
                     }
                 }
                 // A call outside an assistant message has no result to wait for: S14.2 counts
                 // the calls of assistant messages only.
-                (Block::ToolUse { .. }, _) => {}
-                (Block::ToolResult { tool_use_id, .. }, Role::User | Role::Tool { .. }) => {
-                    let result = id(*tool_use_id);
+                (true, _) => {}
+                (false, Role::User | Role::Tool { .. }) => {
+                    let result = self.id(text);
                     if own_id.as_ref() != Some(&result) {
-                        walk.answer(result, i, Some(j), tool_use_id.span().start);
+                        self.walk.answer(result, i, Some(j), offset);
                     }
                 }
-                (Block::ToolResult { tool_use_id, .. }, _) => walk.note(Violation {
+                (false, _) => self.walk.note(Violation {
                     status: Status::PairingOrphanResult,
                     message: i,
                     block: Some(j),
-                    offset: tool_use_id.span().start,
+                    offset,
                 }),
-                _ => {}
             }
         }
-    }
-    walk.close();
-    match walk.first {
-        Some(v) => Err(v),
-        None => Ok(walk.pairs),
+        // The buffer is reused for the next message.
+        self.tools = tools;
+        self.tools.clear();
     }
 }
 
@@ -224,7 +262,7 @@ impl CompactionInput {
     /// The pairing check's status when the transcript fails it.
     pub fn safe_cut(&self, keep_last: u64) -> crate::Result<usize> {
         let pairs = pairs(self).map_err(|v| crate::Error::at(v.status, v.offset))?;
-        let n = self.doc.transcript.len();
+        let n = self.doc.transcript.messages;
         let limit = usize::try_from(keep_last).map_or(0, |k| n.saturating_sub(k));
         let safe = safe_cuts(n, &pairs);
         Ok((0..=limit).rev().find(|&c| safe.get(c).copied().unwrap_or(false)).unwrap_or(0))
@@ -236,7 +274,7 @@ impl CompactionInput {
     /// `InvalidArgument` for a cut above the message count; the pairing check's status when the
     /// transcript fails it; `CutUnsafe` when the cut splits a pair.
     pub fn cut_check(&self, cut: u64) -> crate::Result<()> {
-        let n = self.doc.transcript.len();
+        let n = self.doc.transcript.messages;
         let cut = usize::try_from(cut).ok().filter(|&c| c <= n).ok_or(Status::InvalidArgument)?;
         let pairs = pairs(self).map_err(|v| crate::Error::at(v.status, v.offset))?;
         if pairs.iter().any(|&(a, b)| a < cut && cut <= b) {

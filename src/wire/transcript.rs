@@ -1,5 +1,10 @@
-//! The transcript (SPEC §5.3): messages and blocks decoded from the wire, kept as spans of the
-//! document so that a handle stores the input bytes once and nothing else of size.
+//! The transcript (SPEC §5.3): one streaming walk over the messages and blocks of the wire, used
+//! twice. The first walk ([`check`]) validates the transcript and keeps nothing of its size: a
+//! handle stores the input bytes, the message count and the few facts a later walk needs before it
+//! reaches them ([`Late`]). Every later walk ([`walk`]) reads the same bytes again in document order
+//! and tells a [`Visit`] (the canonical writer, the fitter, the pairing check) what it finds, so no
+//! tree of messages and blocks is ever built: memory is that of the nesting, whatever the number of
+//! messages and blocks.
 
 use super::base64;
 use crate::json::{Event, JResult, JStr, JsonError, KeyFrames, Parser, RawValue, Seen, layout};
@@ -26,6 +31,8 @@ pub(crate) struct ProviderState {
     pub(crate) format: Text,
 }
 
+/// A block as the walk reports it. A `tool_result` block's content is not here: the walk reports
+/// the content's blocks between [`Visit::content_start`] and this block.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Block {
     Text { text: Text },
@@ -35,7 +42,7 @@ pub(crate) enum Block {
     Document { media_type: Text, name: Text, data: Option<Bytes>, text: Text },
     Thinking { thinking: Text, signature: Text, signature_format: Option<Text>, provider_state: Option<ProviderState> },
     ToolUse { id: Text, name: Text, input: RawValue, provider_state: Option<ProviderState> },
-    ToolResult { tool_use_id: Text, content: Vec<Block>, is_error: bool },
+    ToolResult { tool_use_id: Text, is_error: bool },
 }
 
 /// The five usage counters (T5.2); absent and `null` are 0.
@@ -56,26 +63,174 @@ pub(crate) enum Role {
     Tool { tool_use_id: Text, is_error: bool },
 }
 
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(crate) struct Message {
-    pub(crate) role: Role,
-    pub(crate) blocks: Vec<Block>,
+/// A role name (T5.2): what the canonical writer needs before a message's blocks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum RoleName {
+    User,
+    System,
+    Assistant,
+    Tool,
 }
 
-/// Decodes the transcript value (T5.1): an array of messages. Every error here is `transcript`
+impl RoleName {
+    fn of(name: &[u8]) -> Option<RoleName> {
+        match name {
+            b"user" => Some(RoleName::User),
+            b"system" => Some(RoleName::System),
+            b"assistant" => Some(RoleName::Assistant),
+            b"tool" => Some(RoleName::Tool),
+            _ => None,
+        }
+    }
+}
+
+impl Role {
+    pub(crate) fn name(&self) -> RoleName {
+        match self {
+            Role::User => RoleName::User,
+            Role::System => RoleName::System,
+            Role::Assistant { .. } => RoleName::Assistant,
+            Role::Tool { .. } => RoleName::Tool,
+        }
+    }
+}
+
+/// What a walk reports, in document order. A visitor that writes the canonical encoding needs a
+/// message's role before its blocks and a `tool_result` block's id before its content; keys may
+/// come in any order, so when the input has them after, the first walk notes them in [`Late`] and
+/// every later walk has them in time.
+pub(crate) trait Visit {
+    /// Message `i` opens its block list.
+    fn blocks_start(&mut self, _i: usize, _role: RoleName) {}
+    /// Block `j` of the list at `depth` (0: the message's own list) is a `tool_result` whose content
+    /// list opens now.
+    fn content_start(&mut self, _j: usize, _depth: usize, _tool_use_id: Text) {}
+    /// Block `j` of the list at `depth` is complete (a `tool_result` after its content).
+    fn block(&mut self, _j: usize, _depth: usize, _block: &Block) {}
+    /// Message `i` is complete.
+    fn message(&mut self, _i: usize, _role: &Role) {}
+}
+
+/// The visitor of the first walk: it only validates.
+struct Nothing;
+
+impl Visit for Nothing {}
+
+/// What the canonical order needs before the input gives it, in document order: the role of each
+/// message whose `blocks` come before its `role`, and the id of each `tool_result` block whose
+/// `content` comes before its `tool_use_id`. Empty for inputs in canonical key order; at most one
+/// entry per message or block that has that key order, so never more than a fraction of the input.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Late {
+    roles: Vec<RoleName>,
+    ids: Vec<Text>,
+}
+
+/// Where the walk takes late facts: it notes them (first walk) or reads them back (later walks).
+enum Order<'l> {
+    Note(&'l mut Late),
+    Replay { late: &'l Late, roles: usize, ids: usize },
+}
+
+impl Order<'_> {
+    /// The late role of the message being read: a placeholder and its slot when noting.
+    fn role(&mut self) -> (RoleName, Option<usize>) {
+        match self {
+            Order::Note(late) => {
+                late.roles.push(RoleName::User);
+                (RoleName::User, Some(late.roles.len() - 1))
+            }
+            Order::Replay { late, roles, .. } => {
+                let role = late.roles.get(*roles).copied().unwrap_or(RoleName::User);
+                *roles += 1;
+                (role, None)
+            }
+        }
+    }
+
+    fn id(&mut self) -> (Text, Option<usize>) {
+        match self {
+            Order::Note(late) => {
+                late.ids.push(Text::default());
+                (Text::default(), Some(late.ids.len() - 1))
+            }
+            Order::Replay { late, ids, .. } => {
+                let id = late.ids.get(*ids).copied().unwrap_or_default();
+                *ids += 1;
+                (id, None)
+            }
+        }
+    }
+
+    fn fill_role(&mut self, slot: Option<usize>, role: RoleName) {
+        if let (Order::Note(late), Some(slot)) = (self, slot)
+            && let Some(r) = late.roles.get_mut(slot)
+        {
+            *r = role;
+        }
+    }
+
+    fn fill_id(&mut self, slot: Option<usize>, id: Text) {
+        if let (Order::Note(late), Some(slot)) = (self, slot)
+            && let Some(t) = late.ids.get_mut(slot)
+        {
+            *t = id;
+        }
+    }
+}
+
+/// One walk: the scratch space of raw values, where late facts go, and the visitor.
+struct Walk<'l, 'v, V: Visit> {
+    keys: KeyFrames,
+    order: Order<'l>,
+    v: &'v mut V,
+}
+
+/// The transcript of a validated document: where its value starts, how many messages it has and
+/// its late facts.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Transcript {
+    /// Offset of the transcript array's `[`.
+    pub(crate) at: usize,
+    pub(crate) messages: usize,
+    pub(crate) late: Late,
+}
+
+/// Validates the transcript value (T5.1): an array of messages. Every error here is `transcript`
 /// except grammar errors, which the caller reports as `wire`.
-pub(crate) fn decode<'a>(p: &mut Parser<'a>, keys: &mut KeyFrames) -> JResult<Vec<Message>> {
-    let invalid = |p: &Parser<'a>| JsonError::invalid(p.token_start());
+pub(crate) fn check(p: &mut Parser<'_>, keys: &mut KeyFrames) -> JResult<Transcript> {
+    let mut late = Late::default();
+    let mut w = Walk { keys: core::mem::take(keys), order: Order::Note(&mut late), v: &mut Nothing };
+    let result = messages(p, &mut w);
+    *keys = w.keys;
+    let (at, messages) = result?;
+    Ok(Transcript { at, messages, late })
+}
+
+/// Walks the transcript of a document that [`check`] accepted, telling `v` what it finds.
+pub(crate) fn walk<V: Visit>(src: &[u8], transcript: &Transcript, v: &mut V) {
+    let mut p = Parser::resume_valid(src, transcript.at);
+    let order = Order::Replay { late: &transcript.late, roles: 0, ids: 0 };
+    let mut w = Walk { keys: KeyFrames::default(), order, v };
+    let walked = messages(&mut p, &mut w);
+    debug_assert!(walked.is_ok(), "a checked transcript walks again");
+}
+
+/// The message array: the offset of its `[` and the message count.
+fn messages<V: Visit>(p: &mut Parser<'_>, w: &mut Walk<'_, '_, V>) -> JResult<(usize, usize)> {
+    let invalid = |p: &Parser<'_>| JsonError::invalid(p.token_start());
     if p.next()? != Event::ArrayStart {
         return Err(invalid(p));
     }
-    let mut messages = Vec::new();
+    let at = p.token_start();
+    let mut i = 0;
     loop {
         let first = p.next()?;
         if first == Event::ArrayEnd {
-            return Ok(messages);
+            return Ok((at, i));
         }
-        messages.push(message(p, first, keys)?);
+        message(p, first, i, w)?;
+        i += 1;
     }
 }
 
@@ -90,17 +245,29 @@ layout! {
     }
 }
 
-fn message<'a>(p: &mut Parser<'a>, first: Event<'a>, keys: &mut KeyFrames) -> JResult<Message> {
+fn message<'a, V: Visit>(p: &mut Parser<'a>, first: Event<'a>, i: usize, w: &mut Walk<'_, '_, V>) -> JResult<()> {
     let start = p.token_start();
     let mut role: Option<JStr<'a>> = None;
-    let mut blocks = Vec::new();
+    let mut late_role = None;
     let mut usage = None;
     let mut tool_use_id = Text::default();
     let mut is_error = false;
     let seen = p.read_fields(first, |p, field| {
         match field {
             MessageField::Role => role = Some(p.str()?),
-            MessageField::Blocks => blocks = block_list(p, 0, keys)?,
+            MessageField::Blocks => {
+                // A role that does not read as a known name fails below, once the message is read.
+                let name = match role {
+                    Some(token) => token.decode_bytes().ok().and_then(|n| RoleName::of(&n)).unwrap_or(RoleName::User),
+                    None => {
+                        let (name, slot) = w.order.role();
+                        late_role = slot.or(Some(usize::MAX));
+                        name
+                    }
+                };
+                w.v.blocks_start(i, name);
+                block_list(p, 0, w)?;
+            }
             MessageField::Usage => usage = read_usage(p)?,
             MessageField::ToolUseId => tool_use_id = p.str()?.text(),
             MessageField::IsError => is_error = p.bool()?,
@@ -112,7 +279,7 @@ fn message<'a>(p: &mut Parser<'a>, first: Event<'a>, keys: &mut KeyFrames) -> JR
     // An unknown role is the `role` value's fault (offset of the value); keys that do not fit a
     // known role are the message's.
     if let (Some(token), Some(name)) = (role, name.as_deref())
-        && !matches!(name, b"user" | b"system" | b"assistant" | b"tool")
+        && RoleName::of(name).is_none()
     {
         return Err(JsonError::invalid(token.span().start));
     }
@@ -120,7 +287,11 @@ fn message<'a>(p: &mut Parser<'a>, first: Event<'a>, keys: &mut KeyFrames) -> JR
     if seen.mask() & MessageField::Blocks.bit() == 0 {
         return Err(invalid);
     }
-    Ok(Message { role, blocks })
+    if late_role.is_some() {
+        w.order.fill_role(late_role.filter(|&s| s != usize::MAX), role.name());
+    }
+    w.v.message(i, &role);
+    Ok(())
 }
 
 fn role_of(
@@ -169,17 +340,18 @@ fn read_usage(p: &mut Parser<'_>) -> JResult<Option<Usage>> {
 }
 
 /// T5.4: a block list (not `null`) at `depth`; T5.3: deeper than 128 fails on entry.
-fn block_list<'a>(p: &mut Parser<'a>, depth: usize, keys: &mut KeyFrames) -> JResult<Vec<Block>> {
+fn block_list<V: Visit>(p: &mut Parser<'_>, depth: usize, w: &mut Walk<'_, '_, V>) -> JResult<()> {
     if p.next()? != Event::ArrayStart || depth > MAX_BLOCK_DEPTH {
         return Err(JsonError::invalid(p.token_start()));
     }
-    let mut blocks = Vec::new();
+    let mut j = 0;
     loop {
         let first = p.next()?;
         if first == Event::ArrayEnd {
-            return Ok(blocks);
+            return Ok(());
         }
-        blocks.push(block(p, first, depth, keys)?);
+        block(p, first, j, depth, w)?;
+        j += 1;
     }
 }
 
@@ -225,30 +397,54 @@ struct BlockFields<'a> {
     id: Text,
     input: Option<RawValue>,
     tool_use_id: Text,
-    content: Vec<Block>,
+    /// `tool_use_id` was read (before `content`, the canonical order).
+    has_tool_use_id: bool,
+    /// The [`Late`] slot of an id read after `content` (`Some(usize::MAX)`: replayed, no slot).
+    late_id: Option<usize>,
     is_error: bool,
 }
 
-fn block<'a>(p: &mut Parser<'a>, first: Event<'a>, depth: usize, keys: &mut KeyFrames) -> JResult<Block> {
+fn block<'a, V: Visit>(
+    p: &mut Parser<'a>,
+    first: Event<'a>,
+    j: usize,
+    depth: usize,
+    w: &mut Walk<'_, '_, V>,
+) -> JResult<()> {
     let start = p.token_start();
     let mut f = BlockFields::default();
+    let again = matches!(w.order, Order::Replay { .. });
     let seen = p.read_fields(first, |p, field| {
         match field {
             BlockField::Type => f.kind = Some(p.str()?),
             BlockField::Text => f.text = p.str()?.text(),
             BlockField::MediaType => f.media_type = p.str()?.text(),
-            BlockField::Source => f.url = read_source(p, &mut f.data)?,
-            BlockField::Data => f.data = read_bytes(p)?,
+            BlockField::Source => f.url = read_source(p, &mut f.data, again)?,
+            BlockField::Data => f.data = read_bytes(p, again)?,
             BlockField::Name => f.name = p.str()?.text(),
             BlockField::Thinking => f.thinking = p.str()?.text(),
             BlockField::Signature => f.signature = p.str()?.text(),
             BlockField::SignatureFormat => f.signature_format = p.str_or_null()?.map(|s| s.text()),
-            BlockField::ProviderState => f.provider_state = Some(p.raw(keys)?),
+            BlockField::ProviderState => f.provider_state = Some(p.raw(&mut w.keys)?),
             BlockField::ProviderStateFormat => f.provider_state_format = p.str_or_null()?.map(|s| s.text()),
             BlockField::Id => f.id = p.str()?.text(),
-            BlockField::Input => f.input = Some(p.raw(keys)?),
-            BlockField::ToolUseId => f.tool_use_id = p.str()?.text(),
-            BlockField::Content => f.content = block_list(p, depth + 1, keys)?,
+            BlockField::Input => f.input = Some(p.raw(&mut w.keys)?),
+            BlockField::ToolUseId => {
+                f.tool_use_id = p.str()?.text();
+                f.has_tool_use_id = true;
+            }
+            BlockField::Content => {
+                // Only a `tool_result` block has `content` (checked once the block is read).
+                let id = if f.has_tool_use_id {
+                    f.tool_use_id
+                } else {
+                    let (id, slot) = w.order.id();
+                    f.late_id = slot.or(Some(usize::MAX));
+                    id
+                };
+                w.v.content_start(j, depth, id);
+                block_list(p, depth + 1, w)?;
+            }
             BlockField::IsError => f.is_error = p.bool()?,
         }
         Ok(())
@@ -280,7 +476,7 @@ fn block<'a>(p: &mut Parser<'a>, first: Event<'a>, depth: usize, keys: &mut KeyF
         (Some(state), Some(format)) if !format.is_empty() => Some(ProviderState { state, format }),
         _ => None,
     };
-    Ok(match &*kind {
+    let block = match &*kind {
         b"text" => Block::Text { text: f.text },
         b"refusal" => Block::Refusal { text: f.text },
         b"image" => Block::Image { media_type: f.media_type, url: f.url, data: f.data },
@@ -294,17 +490,24 @@ fn block<'a>(p: &mut Parser<'a>, first: Event<'a>, depth: usize, keys: &mut KeyF
             provider_state,
         },
         b"tool_use" => Block::ToolUse { id: f.id, name: f.name, input: f.input.ok_or(invalid)?, provider_state },
-        _ => Block::ToolResult { tool_use_id: f.tool_use_id, content: f.content, is_error: f.is_error },
-    })
+        _ => {
+            if f.late_id.is_some() {
+                w.order.fill_id(f.late_id.filter(|&s| s != usize::MAX), f.tool_use_id);
+            }
+            Block::ToolResult { tool_use_id: f.tool_use_id, is_error: f.is_error }
+        }
+    };
+    w.v.block(j, depth, &block);
+    Ok(())
 }
 
 /// An image `source`: exactly `url` (string) and `data` (required, may be `null`).
-fn read_source(p: &mut Parser<'_>, data: &mut Option<Bytes>) -> JResult<Text> {
+fn read_source(p: &mut Parser<'_>, data: &mut Option<Bytes>, again: bool) -> JResult<Text> {
     let mut url = Text::default();
     p.fields(|p, field| {
         match field {
             SourceField::Url => url = p.str()?.text(),
-            SourceField::Data => *data = read_bytes(p)?,
+            SourceField::Data => *data = read_bytes(p, again)?,
         }
         Ok(())
     })?
@@ -320,13 +523,18 @@ layout! {
     }
 }
 
-/// T5.6: `null` or a standard base64 string (D4: arrays of numbers fail).
-fn read_bytes(p: &mut Parser<'_>) -> JResult<Option<Bytes>> {
+/// T5.6: `null` or a standard base64 string (D4: arrays of numbers fail). `again`: a later walk
+/// of a checked document, which only needs to know whether an unescaped text is already canonical
+/// (an escaped one is re-encoded as it is written, E7.5), so an escaped text is not decoded again.
+fn read_bytes(p: &mut Parser<'_>, again: bool) -> JResult<Option<Bytes>> {
     // The parser takes the leading whole chunks of alphabet characters from base64's own scan, and
     // the check starts after them: the bulk of a byte field is looked at once.
     let Some((s, run)) = p.str_or_null_with_plain_prefix::<base64::AlphabetRun>()? else {
         return Ok(None);
     };
+    if again && s.has_escapes() {
+        return Ok(Some(Bytes { text: s.text(), checked: base64::Checked { len: 0, canonical: false } }));
+    }
     let offset = s.span().start;
     // Escapes can only come after the alphabet run, so decoding leaves that run in place.
     let decoded = s.decode_bytes()?;

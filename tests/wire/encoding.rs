@@ -362,3 +362,58 @@ fn canonical_encoding_is_stable_a3_6() {
 
 // ---------------------------------------------------------------------------------------------
 // F7 fitting
+
+/// The canonical writer walks the input once, in document order, and needs a message's role before
+/// its blocks and a `tool_result` block's id before its content (E7.3, E7.4): inputs that give
+/// them after (keys in any order, J5.5) must encode exactly as the same document in canonical key
+/// order, at every nesting depth, when stubbed (F7.3) and for the pairing check (S14.3).
+#[test]
+fn late_roles_and_ids_encode_as_in_canonical_order() {
+    let head = format!(
+        r#"{{"version":1,"basis":{{"revision":1,"through_event_id":"{UUID}"}},"model":{{"provider":"p","model":"m"}},"request_fingerprint":"{FP}","transcript":["#
+    );
+    let tail = r#"],"max_summary_tokens":64}"#;
+    // Every message and tool_result block has its role / id after its blocks / content, nested
+    // three deep, mixed with messages in canonical order.
+    let late = concat!(
+        r#"{"blocks":[{"type":"text","text":"a"}],"role":"user"},"#,
+        r#"{"usage":null,"blocks":[{"input":{},"name":"t","id":"c1","type":"tool_use"},{"id":"c2","type":"tool_use","name":"t","input":[]}],"role":"assistant"},"#,
+        r#"{"is_error":false,"blocks":[{"content":[{"text":"x","type":"text"},"#,
+        r#"{"is_error":true,"content":[{"content":[],"is_error":false,"type":"tool_result","tool_use_id":"deep"}],"tool_use_id":"mid","type":"tool_result"}],"#,
+        r#""is_error":false,"tool_use_id":"c2","type":"tool_result"}],"tool_use_id":"c1","role":"tool"},"#,
+        r#"{"role":"user","blocks":[{"type":"text","text":"b"}]}"#,
+    );
+    let canonical_messages = concat!(
+        r#"{"role":"user","blocks":[{"type":"text","text":"a"}]},"#,
+        r#"{"role":"assistant","blocks":[{"type":"tool_use","id":"c1","name":"t","input":{}},{"type":"tool_use","id":"c2","name":"t","input":[]}],"usage":null},"#,
+        r#"{"role":"tool","blocks":[{"type":"tool_result","tool_use_id":"c2","content":[{"type":"text","text":"x"},"#,
+        r#"{"type":"tool_result","tool_use_id":"mid","content":[{"type":"tool_result","tool_use_id":"deep","content":[],"is_error":false}],"is_error":true}],"#,
+        r#""is_error":false}],"tool_use_id":"c1","is_error":false},"#,
+        r#"{"role":"user","blocks":[{"type":"text","text":"b"}]}"#,
+    );
+    let wire = format!("{head}{late}{tail}");
+    let want = format!("{head}{canonical_messages}{tail}");
+    assert_eq!(String::from_utf8(canonical(wire.as_bytes()).unwrap()).unwrap(), want);
+    assert_eq!(String::from_utf8(canonical(want.as_bytes()).unwrap()).unwrap(), want);
+
+    // F7.3: one byte short of S stubs the tool message (its role came after its blocks).
+    let stub = r#"{"role":"tool","blocks":[{"type":"text","text":"[old tool result omitted for compaction]"}],"tool_use_id":"c1","is_error":false}"#;
+    let stubbed = format!(
+        "{head}{}{stub},{}{tail}",
+        &canonical_messages[..canonical_messages.find(r#"{"role":"tool""#).unwrap()],
+        r#"{"role":"user","blocks":[{"type":"text","text":"b"}]}"#
+    );
+    let input = Input::parse(wire.as_bytes()).unwrap();
+    assert_eq!(String::from_utf8(input.encode(want.len() as u64 - 1).unwrap()).unwrap(), stubbed);
+
+    // S14.3: c1 is answered by the tool message's own id and c2 by its top-level block, whatever
+    // the key order; an id read late pairs like one read first.
+    let pairing = |input: &Input| {
+        // SAFETY: a live handle; a NULL diagnostic is allowed.
+        unsafe { loopcompact::ffi::lc_transcript_pairing_check(input.as_ptr(), core::ptr::null_mut()) }
+    };
+    assert_eq!(pairing(&input), 0);
+    let orphan = wire.replace(r#""tool_use_id":"c2""#, r#""tool_use_id":"zz""#);
+    // c2 is then unanswered (message 1), which comes before the orphan result (message 2).
+    assert_eq!(pairing(&Input::parse(orphan.as_bytes()).unwrap()), 500, "LC_PAIRING_UNANSWERED_CALL");
+}
