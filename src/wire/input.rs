@@ -158,8 +158,10 @@ pub(crate) fn lower_hex_64(text: &str) -> Option<[u8; 64]> {
     bytes.iter().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')).then_some(bytes)
 }
 
-/// Decodes and validates the wire (W5.2, first failure wins).
-pub(crate) fn decode(src: &[u8]) -> Result<Document> {
+/// Decodes and validates the wire (W5.2, first failure wins). `keep`: the document is kept in a
+/// handle, so the transcript's late facts are noted for its later walks (validation alone does not
+/// need them).
+pub(crate) fn decode(src: &[u8], keep: bool) -> Result<Document> {
     let wire = |e: JsonError| Error::at(Status::InputWire, e.offset);
     let mut p = Parser::new_utf8_checked(src);
     let mut keys = KeyFrames::default();
@@ -180,7 +182,7 @@ pub(crate) fn decode(src: &[u8]) -> Result<Document> {
             Top::RequestFingerprint => id.read(p, IdentityField::RequestFingerprint)?,
             Top::Transcript => {
                 let depth = p.depth();
-                transcript = Some(match transcript::check(p, &mut keys) {
+                transcript = Some(match transcript::check(p, &mut keys, keep) {
                     Ok(t) => Ok(t),
                     Err(e) if e.kind == ErrorKind::Syntax => return Err(e),
                     Err(e) => {

@@ -227,13 +227,13 @@ impl core::fmt::Display for Summary<'_> {
 impl CompactionInput {
     /// Decodes and validates a compaction input wire document (W5.2; statuses 100–105).
     pub fn parse(wire: &[u8]) -> Result<CompactionInput> {
-        let doc = input::decode(wire)?;
+        let doc = input::decode(wire, true)?;
         Ok(CompactionInput { src: wire.into(), doc, full_len: FullLen::default() })
     }
 
     /// Validates a wire document without keeping it (same statuses as [`CompactionInput::parse`]).
     pub fn validate(wire: &[u8]) -> Result<()> {
-        input::decode(wire).map(|_| ())
+        input::decode(wire, false).map(|_| ())
     }
 
     /// The basis revision.

@@ -126,9 +126,11 @@ pub(crate) struct Late {
     ids: Vec<Text>,
 }
 
-/// Where the walk takes late facts: it notes them (first walk) or reads them back (later walks).
+/// Where the walk takes late facts: it notes them (first walk of a document a handle keeps),
+/// ignores them (validation alone) or reads them back (later walks).
 enum Order<'l> {
     Note(&'l mut Late),
+    Ignore,
     Replay { late: &'l Late, roles: usize, ids: usize },
 }
 
@@ -140,6 +142,7 @@ impl Order<'_> {
                 late.roles.push(RoleName::User);
                 (RoleName::User, Some(late.roles.len() - 1))
             }
+            Order::Ignore => (RoleName::User, None),
             Order::Replay { late, roles, .. } => {
                 let role = late.roles.get(*roles).copied().unwrap_or(RoleName::User);
                 *roles += 1;
@@ -154,6 +157,7 @@ impl Order<'_> {
                 late.ids.push(Text::default());
                 (Text::default(), Some(late.ids.len() - 1))
             }
+            Order::Ignore => (Text::default(), None),
             Order::Replay { late, ids, .. } => {
                 let id = late.ids.get(*ids).copied().unwrap_or_default();
                 *ids += 1;
@@ -197,13 +201,17 @@ pub(crate) struct Transcript {
 }
 
 /// Validates the transcript value (T5.1): an array of messages. Every error here is `transcript`
-/// except grammar errors, which the caller reports as `wire`.
-pub(crate) fn check(p: &mut Parser<'_>, keys: &mut KeyFrames) -> JResult<Transcript> {
+/// except grammar errors, which the caller reports as `wire`. With `keep`, the late facts are noted
+/// for later walks.
+pub(crate) fn check(p: &mut Parser<'_>, keys: &mut KeyFrames, keep: bool) -> JResult<Transcript> {
     let mut late = Late::default();
-    let mut w = Walk { keys: core::mem::take(keys), order: Order::Note(&mut late), v: &mut Nothing };
+    let order = if keep { Order::Note(&mut late) } else { Order::Ignore };
+    let mut w = Walk { keys: core::mem::take(keys), order, v: &mut Nothing };
     let result = messages(p, &mut w);
     *keys = w.keys;
     let (at, messages) = result?;
+    late.roles.shrink_to_fit();
+    late.ids.shrink_to_fit();
     Ok(Transcript { at, messages, late })
 }
 
