@@ -1,5 +1,6 @@
 //! The request fingerprint (SPEC §10): one `lc_request_fingerprint` call on a typical document
-//! (< 1 KB), and the raw SHA-256 throughput of its hashing path (the `sha2` crate) over 16 B, 1 KB,
+//! (< 1 KB) and on the 943-byte worked example of R10.7 (`fingerprint/R10.7/`, the document of the
+//! Go benchmarks BenchmarkFingerprintGo and BenchmarkFingerprintLibrary), and the raw SHA-256 throughput of its hashing path (the `sha2` crate) over 16 B, 1 KB,
 //! 8 KB and 1 MB buffers, to compare with `openssl speed -evp sha256` on the same machine: the
 //! `sha256` group in wall-clock time (compare with `openssl speed -elapsed`), the `sha256_cpu_time`
 //! group in thread CPU time (compare with plain `openssl speed`, which divides by user CPU time).
@@ -43,6 +44,21 @@ fn fingerprint_call(c: &mut Criterion) {
             thread_cpu_time() - start
         });
     });
+    // The R10.7 worked example: its canonical bytes are the document itself.
+    let example = testkit::spec::FINGERPRINT_EXAMPLE.as_bytes();
+    assert_eq!(example.len(), 943);
+    let digest = RequestFingerprint::compute(example).map(|f| f.to_hex());
+    assert_eq!(digest.as_deref(), Ok(testkit::spec::FINGERPRINT_EXAMPLE_SHA256), "R10.7");
+    group.throughput(Throughput::Bytes(example.len() as u64));
+    group.bench_function("R10.7/lc_request_fingerprint", |b| {
+        let mut out = [0u8; LC_FINGERPRINT_LEN];
+        b.iter(|| {
+            let rc = unsafe { lc_request_fingerprint(black_box(example.as_ptr()), example.len(), out.as_mut_ptr()) };
+            assert_eq!(rc, 0);
+            black_box(out)
+        });
+    });
+    group.throughput(Throughput::Bytes(doc.len() as u64));
     // Where the time goes: decoding, validation, canonical encoding, hashing.
     let input = FingerprintInput::from_json(doc).unwrap();
     group.bench_function("decode", |b| b.iter(|| FingerprintInput::from_json(black_box(doc))));

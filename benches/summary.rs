@@ -1,7 +1,12 @@
 //! Throughput of the summary grammar (SPEC §4) on realistic valid summaries of 4 KB and 1 MB,
-//! through the C ABI (`lc_summary_xml_validate`) and the safe API (`summary::validate`).
+//! through the C ABI (`lc_summary_xml_validate`) and the safe API (`summary::validate`): the
+//! project's corpus, and the summaries of `../shared/bench/make_summary.py` (`realistic/`, entity
+//! and character references on every line) when `../shared/bench` and python3 are there; without
+//! them the `realistic/` benchmarks print one line saying so and are omitted.
 
 use std::hint::black_box;
+use std::path::Path;
+use std::process::Command;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use testkit::corpus::summary as summary_corpus;
@@ -25,5 +30,43 @@ fn summary_validate(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, summary_validate);
+/// `../shared/bench/<script> <size>`'s output, or why there is none.
+fn generated(script: &str, size: usize) -> Result<Vec<u8>, String> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/bench").join(script);
+    if !path.is_file() {
+        return Err("../shared/bench absent".into());
+    }
+    match Command::new("python3").arg(&path).arg(size.to_string()).output() {
+        Ok(out) if out.status.success() => Ok(out.stdout),
+        Ok(out) => Err(format!("python3 {script} {size}: {}", out.status)),
+        Err(e) => Err(format!("python3 {script} {size}: {e}")),
+    }
+}
+
+fn summary_validate_realistic(c: &mut Criterion) {
+    let mut inputs = Vec::new();
+    for (label, size) in [("4KB", 4096), ("1MB", 1024 * 1024)] {
+        match generated("make_summary.py", size) {
+            Ok(xml) => inputs.push((label, xml)),
+            Err(why) => println!("summary_xml_validate/realistic/c_abi/{label}: omitted: {why}"),
+        }
+    }
+    if inputs.is_empty() {
+        return;
+    }
+    let mut group = c.benchmark_group("summary_xml_validate");
+    for (label, xml) in inputs {
+        assert!(loopcompact::summary::validate(&xml).is_ok(), "make_summary.py ({label}) must be valid");
+        group.throughput(Throughput::Bytes(xml.len() as u64));
+        group.bench_with_input(BenchmarkId::new("realistic/c_abi", label), &xml, |b, xml| {
+            // SAFETY: a live buffer of `xml.len()` bytes.
+            b.iter(|| unsafe {
+                loopcompact::ffi::lc_summary_xml_validate(black_box(xml.as_ptr()), black_box(xml.len()))
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, summary_validate, summary_validate_realistic);
 criterion_main!(benches);

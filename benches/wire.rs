@@ -1,7 +1,13 @@
-//! Compaction input parse+validate on a realistic 1 MB transcript, output validation of a 4 KB
-//! summary reply, and fitting (SPEC §5–§7), through the C ABI and the Rust API.
+//! Compaction input parse+validate on a 1 MB transcript, output validation of a 4 KB summary reply,
+//! and fitting (SPEC §5–§7), through the C ABI and the Rust API, on the project's corpus; and
+//! parse+validate through the C ABI on the 1 MiB transcript of `../shared/bench/make_transcript.py`
+//! (`input/realistic/`: thinking with signatures, tool_use with JSON input, tool logs, images) when
+//! `../shared/bench` and python3 are there; without them those benchmarks print one line saying so
+//! and are omitted.
 
 use std::hint::black_box;
+use std::path::Path;
+use std::process::Command;
 use std::ptr;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
@@ -76,5 +82,48 @@ fn bench(c: &mut Criterion) {
     unsafe { lc_compaction_input_free(handle) };
 }
 
-criterion_group!(benches, bench);
+/// `../shared/bench/<script> <size>`'s output, or why there is none.
+fn generated(script: &str, size: usize) -> Result<Vec<u8>, String> {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/bench").join(script);
+    if !path.is_file() {
+        return Err("../shared/bench absent".into());
+    }
+    match Command::new("python3").arg(&path).arg(size.to_string()).output() {
+        Ok(out) if out.status.success() => Ok(out.stdout),
+        Ok(out) => Err(format!("python3 {script} {size}: {}", out.status)),
+        Err(e) => Err(format!("python3 {script} {size}: {e}")),
+    }
+}
+
+fn realistic(c: &mut Criterion) {
+    let wire = match generated("make_transcript.py", 1 << 20) {
+        Ok(wire) => wire,
+        Err(why) => {
+            println!("input/realistic: omitted: {why}");
+            return;
+        }
+    };
+    // SAFETY: a live buffer of `wire.len()` bytes.
+    assert_eq!(
+        unsafe { lc_compaction_input_validate(wire.as_ptr(), wire.len()) },
+        0,
+        "make_transcript.py must be valid"
+    );
+    let mut g = c.benchmark_group("input");
+    g.throughput(Throughput::Bytes(wire.len() as u64));
+    g.bench_function("realistic/lc_compaction_input_validate/1MB", |b| {
+        b.iter(|| unsafe { lc_compaction_input_validate(black_box(wire.as_ptr()), wire.len()) })
+    });
+    g.bench_function("realistic/lc_compaction_input_parse+free/1MB", |b| {
+        b.iter(|| unsafe {
+            let mut h = ptr::null_mut();
+            let rc = lc_compaction_input_parse(black_box(wire.as_ptr()), wire.len(), &mut h);
+            lc_compaction_input_free(h);
+            rc
+        })
+    });
+    g.finish();
+}
+
+criterion_group!(benches, bench, realistic);
 criterion_main!(benches);

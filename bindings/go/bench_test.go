@@ -7,12 +7,21 @@ package loopcompact_test
 //	go test -run='^$' -bench=. -benchtime=2s
 //
 // (-cpu=1,2 also shows how the parallel variants scale.)
+//
+// The *Realistic* benchmarks run on the summary of ../shared/bench/make_summary.py (outside the
+// repository, with entity and character references on every line); where it or python3 is
+// missing they print one line saying so and are skipped. The fingerprint benchmarks run on the
+// 943-byte worked example of SPEC R10.7, read from docs/SPEC.md.
 
 import (
 	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
 	"testing"
 
 	lc "github.com/loopcompact/loopcompact/bindings/go"
@@ -85,8 +94,85 @@ var (
 	summary1MB = realisticSummary(1 << 20)
 )
 
+// sharedBench holds the generators of realistic benchmark inputs (outside the repository).
+const sharedBench = "../../../shared/bench"
+
+var realistic struct {
+	once       sync.Once
+	summary4KB []byte
+	omitted    string // why the realistic benchmarks are omitted, "" when they run
+}
+
+// realisticSummary4KB is `make_summary.py 4096`'s output, or nil and the reason it is missing.
+func realisticSummary4KB() ([]byte, string) {
+	realistic.once.Do(func() {
+		script := filepath.Join(sharedBench, "make_summary.py")
+		if _, err := os.Stat(script); err != nil {
+			realistic.omitted = "../shared/bench absent"
+			return
+		}
+		out, err := exec.Command("python3", script, "4096").Output()
+		if err != nil {
+			realistic.omitted = fmt.Sprintf("python3 %s 4096: %v", script, err)
+			return
+		}
+		realistic.summary4KB = out
+	})
+	return realistic.summary4KB, realistic.omitted
+}
+
+var omittedOnce sync.Once
+
+// needRealistic returns the realistic 4 KB summary, or prints once why it is missing and skips.
+func needRealistic(b *testing.B) []byte {
+	doc, why := realisticSummary4KB()
+	if doc == nil {
+		omittedOnce.Do(func() { fmt.Printf("realistic benchmarks omitted: %s\n", why) })
+		b.Skip("omitted: " + why)
+	}
+	return doc
+}
+
+// fingerprintExample is the 943-byte document of SPEC R10.7 (its canonical bytes), from docs/SPEC.md.
+func fingerprintExample(tb testing.TB) []byte {
+	tb.Helper()
+	spec, err := os.ReadFile("../../docs/SPEC.md")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	_, after, _ := bytes.Cut(spec, []byte("The canonical bytes are these 943 bytes:\n```\n"))
+	doc, _, ok := bytes.Cut(after, []byte("\n```\n"))
+	if !ok || len(doc) != 943 {
+		tb.Fatalf("R10.7 example not found in docs/SPEC.md (%d bytes)", len(doc))
+	}
+	return doc
+}
+
+// The benchmark document is the SPEC's example and the first fingerprint vector, and both paths
+// give its digest.
+func TestBenchmarkFingerprintInput(t *testing.T) {
+	doc := fingerprintExample(t)
+	first := loadRows(t, filepath.Join(vectorDir, "fingerprint.jsonl"))[0]
+	if !bytes.Equal(first.bytes(t, "input"), doc) {
+		t.Errorf("the first fingerprint vector is not the R10.7 example")
+	}
+	want := first.str("sha256")
+	if got, reason := oracle.RequestFingerprint(doc); reason != "ok" || fmt.Sprintf("%x", got) != want {
+		t.Errorf("Go path: %s %x, want %s", reason, got, want)
+	}
+	if got, err := lc.RequestFingerprint(doc); err != nil || got.String() != want {
+		t.Errorf("library: %v %s, want %s", err, got, want)
+	}
+}
+
 func TestBenchmarkSummariesAreValid(t *testing.T) {
-	for _, doc := range [][]byte{summary4KB, summary1MB} {
+	docs := [][]byte{summary4KB, summary1MB}
+	if doc, why := realisticSummary4KB(); doc != nil {
+		docs = append(docs, doc)
+	} else {
+		t.Logf("realistic summary omitted: %s", why)
+	}
+	for _, doc := range docs {
 		if r := oracle.Validate(doc); r != oracle.OK {
 			t.Errorf("oracle: %s for the %d-byte summary", r, len(doc))
 		}
@@ -120,6 +206,10 @@ func BenchmarkSummaryOracle4KB(b *testing.B)  { benchOracle(b, summary4KB) }
 func BenchmarkSummaryLibrary4KB(b *testing.B) { benchLibrary(b, summary4KB) }
 func BenchmarkSummaryOracle1MB(b *testing.B)  { benchOracle(b, summary1MB) }
 func BenchmarkSummaryLibrary1MB(b *testing.B) { benchLibrary(b, summary1MB) }
+
+// The summary of make_summary.py 4096 (about 4 KB, references on every line).
+func BenchmarkSummaryOracleRealistic4KB(b *testing.B)  { benchOracle(b, needRealistic(b)) }
+func BenchmarkSummaryLibraryRealistic4KB(b *testing.B) { benchLibrary(b, needRealistic(b)) }
 
 // The same validations from all GOMAXPROCS goroutines at once (compare -cpu=1 with -cpu=2).
 func BenchmarkSummaryOracle4KBParallel(b *testing.B) {
@@ -219,6 +309,30 @@ func BenchmarkOutputGo4KB(b *testing.B) {
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		if _, err := goValidateOutput(reply); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// The request fingerprint of the R10.7 example: the Go path (internal/oracle: encoding/json into
+// structs, the R10.2 checks, json.Marshal, sha256.Sum256) against the library through cgo.
+func BenchmarkFingerprintGo(b *testing.B) {
+	doc := fingerprintExample(b)
+	b.SetBytes(int64(len(doc)))
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, reason := oracle.RequestFingerprint(doc); reason != "ok" {
+			b.Fatal(reason)
+		}
+	}
+}
+
+func BenchmarkFingerprintLibrary(b *testing.B) {
+	doc := fingerprintExample(b)
+	b.SetBytes(int64(len(doc)))
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := lc.RequestFingerprint(doc); err != nil {
 			b.Fatal(err)
 		}
 	}
