@@ -698,3 +698,48 @@ fn transcript_shapes_4mb() {
 fn transcript_shapes_32mb() {
     check_transcript_shapes(32 * MIB);
 }
+
+/// The fingerprint shapes, about `size` bytes each: (name, document, status).
+fn fingerprint_shapes(size: usize) -> Vec<(&'static str, Vec<u8>, i32)> {
+    let stop =
+        |value: Vec<u8>| replace_once(FINGERPRINT, r#""Stop":null"#, &[br#""Stop":"#.as_slice(), &value].concat());
+    let many = [b"[".as_slice(), &repeated(r#""a""#, size / 4), b"]"].concat();
+    let long = format!(r#"["{}"]"#, "<".repeat(size)).into_bytes();
+    let groups = format!(r#""BaseURL":"https://[{}0]""#, "0:".repeat(size / 2));
+    vec![
+        ("Stop with millions of entries", stop(many), 0),
+        ("one Stop string of <", stop(long), 0),
+        // More than eight groups: not an IPv6 address (R10.4), so the model is invalid (404).
+        (
+            "BaseURL with millions of IPv6 groups",
+            replace_once(FINGERPRINT, r#""BaseURL":"http://localhost:1234""#, groups.as_bytes()),
+            404,
+        ),
+    ]
+}
+
+fn check_fingerprint_shapes(size: usize, compare: bool) {
+    for (name, doc, status) in fingerprint_shapes(size) {
+        let n = doc.len();
+        let (result, usage) = measure(|| abi::request_fingerprint(&doc));
+        assert_eq!(result.err().unwrap_or(0), status, "{name}");
+        within(&format!("shape {name}: lc_request_fingerprint"), n, usage, n / 2 + MIB);
+        // The C path keeps BaseURL and Stop in the document; the Rust API decodes them: the same
+        // digest both ways.
+        if compare && let Ok(digest) = result {
+            let owned = loopcompact::fingerprint::RequestFingerprint::compute(&doc).expect("valid");
+            assert_eq!(&digest, owned.as_bytes(), "{name}");
+        }
+    }
+}
+
+#[test]
+fn fingerprint_shapes_4mb() {
+    check_fingerprint_shapes(4 * MIB, true);
+}
+
+#[test]
+#[cfg_attr(debug_assertions, ignore = "32 MB: release only (scripts/test)")]
+fn fingerprint_shapes_32mb() {
+    check_fingerprint_shapes(32 * MIB, false);
+}

@@ -3,7 +3,7 @@
 //! 400 `wire`, reported by the caller with its offset.
 
 use super::{Basis, Caps, FingerprintInput, Limits, Model, Sampling, is_uuid};
-use crate::json::{Event, JResult, JsonError, Parser, layout};
+use crate::json::{Event, JResult, JsonError, Parser, Span, Text, layout};
 use crate::policy::capability::{read_counter, read_inference};
 
 layout! {
@@ -74,16 +74,37 @@ layout! {
     }
 }
 
-/// `null` or an array of strings (no `null` element).
-fn stop(p: &mut Parser<'_>) -> JResult<Option<Vec<String>>> {
+/// The fields the digest path keeps as spans of the document instead of decoding them (the only
+/// ones that can be large and numerous: `Stop` can hold millions of strings, `BaseURL` megabytes),
+/// so that hashing a document costs no memory of its size: they are written from the document
+/// (R10.5) as the hash is fed.
+#[derive(Debug, Default)]
+pub(super) struct Spans {
+    /// `Model.BaseURL`: the body of its string token.
+    pub(super) base_url: Text,
+    /// `Model.Sampling.Stop` when it is an array: the array's text, checked.
+    pub(super) stop: Option<Span>,
+}
+
+/// `null` or an array of strings (no `null` element). With `spans`, the strings are checked but
+/// not kept: the array is recorded as a span and `Some(vec![])` stands for it.
+fn stop(p: &mut Parser<'_>, spans: Option<&mut Spans>) -> JResult<Option<Vec<String>>> {
     match p.next()? {
         Event::Null => Ok(None),
         first => {
+            let start = p.token_start();
             let mut out = Vec::new();
+            let keep = spans.is_none();
             p.read_array(first, |p, e| {
-                out.push(p.str_of(e)?.decode()?.into_owned());
+                let text = p.str_of(e)?.decode()?;
+                if keep {
+                    out.push(text.into_owned());
+                }
                 Ok(())
             })?;
+            if let Some(spans) = spans {
+                spans.stop = Some(Span { start, end: p.pos() });
+            }
             Ok(Some(out))
         }
     }
@@ -121,14 +142,15 @@ fn limits(p: &mut Parser<'_>) -> JResult<Limits> {
     Ok(l)
 }
 
-fn sampling(p: &mut Parser<'_>) -> JResult<Sampling> {
+fn sampling(p: &mut Parser<'_>, spans: Option<&mut Spans>) -> JResult<Sampling> {
     let mut s = Sampling::default();
+    let mut spans = spans;
     p.fields(|p, field| {
         match field {
             SamplingField::Temperature => s.temperature = p.f64_or_null()?,
             SamplingField::TopP => s.top_p = p.f64_or_null()?,
             SamplingField::MaxTokens => s.max_tokens = p.i64_or_null()?,
-            SamplingField::Stop => s.stop = stop(p)?,
+            SamplingField::Stop => s.stop = stop(p, spans.as_deref_mut())?,
             SamplingField::Effort => s.effort = p.owned_string()?,
         }
         Ok(())
@@ -137,18 +159,26 @@ fn sampling(p: &mut Parser<'_>) -> JResult<Sampling> {
     Ok(s)
 }
 
-fn model(p: &mut Parser<'_>) -> JResult<Model> {
+fn model(p: &mut Parser<'_>, spans: Option<&mut Spans>) -> JResult<Model> {
     let mut m = Model::default();
+    let mut spans = spans;
     p.fields(|p, field| {
         match field {
             ModelField::Provider => m.provider = p.owned_string()?,
             ModelField::ApiFormat => m.api_format = p.owned_string()?,
-            ModelField::BaseUrl => m.base_url = p.owned_string()?,
+            ModelField::BaseUrl => match spans.as_deref_mut() {
+                Some(spans) => {
+                    let token = p.str()?;
+                    token.decode()?;
+                    spans.base_url = token.text();
+                }
+                None => m.base_url = p.owned_string()?,
+            },
             ModelField::Name => m.name = p.owned_string()?,
             ModelField::Origin => m.origin = p.u8()?,
             ModelField::Caps => m.caps = caps(p)?,
             ModelField::Limits => m.limits = limits(p)?,
-            ModelField::Sampling => m.sampling = sampling(p)?,
+            ModelField::Sampling => m.sampling = sampling(p, spans.as_deref_mut())?,
         }
         Ok(())
     })?
@@ -176,14 +206,16 @@ fn basis(p: &mut Parser<'_>) -> JResult<Basis> {
     Ok(b)
 }
 
-/// The whole document: one object of the top-level layout, then nothing but whitespace.
-pub(super) fn document(p: &mut Parser<'_>) -> JResult<FingerprintInput> {
+/// The whole document: one object of the top-level layout, then nothing but whitespace. With
+/// `spans`, `BaseURL` and `Stop` are recorded there instead of decoded into the result.
+pub(super) fn document(p: &mut Parser<'_>, spans: Option<&mut Spans>) -> JResult<FingerprintInput> {
     let mut input = FingerprintInput::default();
+    let mut spans = spans;
     p.fields(|p, field| {
         match field {
             Top::SystemRevision => input.system_revision = p.owned_string()?,
             Top::ToolPolicyRevision => input.tool_policy_revision = p.owned_string()?,
-            Top::Model => input.model = model(p)?,
+            Top::Model => input.model = model(p, spans.as_deref_mut())?,
             Top::Basis => input.basis = basis(p)?,
             Top::RuntimeContextRevision => input.runtime_context_revision = p.owned_string()?,
             // `null` is a valid capability elsewhere (P8.7), not here (D6).

@@ -4,12 +4,20 @@
 
 use sha2::{Digest, Sha256};
 
+use super::decode::Spans;
 use super::{FingerprintInput, LEN, float};
-use crate::json::write::{Sink, put_bool, put_i64, put_str, put_u64};
+use crate::json::write::{Sink, put_bool, put_i64, put_json_str, put_str, put_u64};
+use crate::json::{Parser, Span};
 
 impl FingerprintInput {
     /// R10.5, with every float finite.
     pub(super) fn write<S: Sink>(&self, out: &mut S) {
+        self.write_from(out, None);
+    }
+
+    /// R10.5, with `BaseURL` and `Stop` taken from the document `src` where `spans` says when
+    /// `from` is given (the digest path, see [`Spans`]).
+    pub(super) fn write_from<S: Sink>(&self, out: &mut S, from: Option<(&[u8], &Spans)>) {
         let m = &self.model;
         out.put(b"{\"SystemRevision\":");
         put_str(out, &self.system_revision);
@@ -20,7 +28,10 @@ impl FingerprintInput {
         out.put(b",\"APIFormat\":");
         put_str(out, &m.api_format);
         out.put(b",\"BaseURL\":");
-        put_str(out, &m.base_url);
+        match from {
+            Some((src, spans)) => put_json_str(out, spans.base_url.of(src), spans.base_url.has_escapes()),
+            None => put_str(out, &m.base_url),
+        }
         out.put(b",\"Name\":");
         put_str(out, &m.name);
         out.put(b",\"Origin\":");
@@ -61,8 +72,9 @@ impl FingerprintInput {
             None => out.put(b"null"),
         }
         out.put(b",\"Stop\":");
-        match &s.stop {
-            Some(stop) => {
+        match (&s.stop, from) {
+            (Some(_), Some((src, Spans { stop: Some(span), .. }))) => put_stop_from(out, src, *span),
+            (Some(stop), _) => {
                 out.put(b"[");
                 for (i, text) in stop.iter().enumerate() {
                     if i > 0 {
@@ -72,7 +84,7 @@ impl FingerprintInput {
                 }
                 out.put(b"]");
             }
-            None => out.put(b"null"),
+            (None, _) => out.put(b"null"),
         }
         out.put(b",\"Effort\":");
         put_str(out, &s.effort);
@@ -148,6 +160,24 @@ impl Sink for HashSink {
             }
         }
     }
+}
+
+/// `Stop` re-read from its checked array in the document, each string re-escaped (E7.6).
+fn put_stop_from<S: Sink>(out: &mut S, src: &[u8], span: Span) {
+    let mut p = Parser::resume_valid(src, span.start);
+    let mut first = true;
+    out.put(b"[");
+    let walked = p.array_of(|p, event| {
+        let text = p.str_of(event)?.text();
+        if !first {
+            out.put(b",");
+        }
+        first = false;
+        put_json_str(out, text.of(src), text.has_escapes());
+        Ok(())
+    });
+    debug_assert!(walked.is_ok(), "a checked Stop array reads again");
+    out.put(b"]");
 }
 
 fn put_opt_f64<S: Sink>(out: &mut S, x: Option<f64>) {

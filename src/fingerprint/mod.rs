@@ -166,7 +166,7 @@ impl RequestFingerprint {
         };
         let status = error.status();
         let (location, rule) = match status {
-            Status::FingerprintModel => input.model.first_invalid().unwrap_or(("Model", c"R10.3")),
+            Status::FingerprintModel => input.model.first_invalid(&input.model.base_url).unwrap_or(("Model", c"R10.3")),
             Status::FingerprintBasis if input.basis.revision == 0 => ("Basis.revision", c"R10.2"),
             Status::FingerprintBasis => ("Basis.through_event_id", c"R10.2"),
             Status::FingerprintCounterCapability => ("CounterCapability", c"P8.9"),
@@ -188,11 +188,17 @@ impl RequestFingerprint {
     /// # Errors
     /// As [`RequestFingerprint::compute`].
     pub fn digest_of(json: &[u8]) -> Result<[u8; LEN]> {
-        let input = FingerprintInput::from_json(json)?;
-        input.validate()?;
+        // `BaseURL` and `Stop` stay in the document (the only fields that can be large or
+        // numerous), so nothing of the document's size is decoded or kept.
+        let mut spans = decode::Spans::default();
+        let mut p = Parser::new(json);
+        let input =
+            decode::document(&mut p, Some(&mut spans)).map_err(|e| Error::at(Status::FingerprintWire, e.offset))?;
+        let base_url = spans.base_url.token(json).decode().unwrap_or_default();
+        input.validate_with(&base_url)?;
         input.check_encodable()?;
         let mut hash = encode::HashSink::new();
-        input.write(&mut hash);
+        input.write_from(&mut hash, Some((json, &spans)));
         Ok(hash.finish())
     }
 
@@ -242,7 +248,7 @@ impl FingerprintInput {
     /// not exactly 32 integers 0–255, or a `through_event_id` that is not a UUID.
     pub fn from_json(json: &[u8]) -> Result<FingerprintInput> {
         let mut p = Parser::new(json);
-        decode::document(&mut p).map_err(|e| Error::at(Status::FingerprintWire, e.offset))
+        decode::document(&mut p, None).map_err(|e| Error::at(Status::FingerprintWire, e.offset))
     }
 
     /// Checks the input in the order of R10.2; the first failure wins.
@@ -254,13 +260,19 @@ impl FingerprintInput {
     /// 401 `SystemRevision`, 402 `ToolPolicyRevision`, 403 `RuntimeContextRevision`, 404 `Model`
     /// (R10.3), 405 `Basis`, 406 `CounterCapability` (P8.9), 407 `InferenceCapability` (P8.10).
     pub fn validate(&self) -> Result<()> {
+        self.validate_with(&self.model.base_url)
+    }
+
+    /// [`FingerprintInput::validate`] with `base_url` in place of `Model.BaseURL` (the digest path
+    /// reads it from the document).
+    fn validate_with(&self, base_url: &str) -> Result<()> {
         let id = &self.basis.through_event_id;
         let checks = [
             (!is_uuid(id), Status::FingerprintWire),
             (self.system_revision.is_empty(), Status::FingerprintSystemRevision),
             (self.tool_policy_revision.is_empty(), Status::FingerprintToolPolicyRevision),
             (self.runtime_context_revision.is_empty(), Status::FingerprintRuntimeContextRevision),
-            (!self.model.is_valid(), Status::FingerprintModel),
+            (self.model.first_invalid(base_url).is_some(), Status::FingerprintModel),
             (self.basis.revision == 0 || id.bytes().all(|b| b == b'0' || b == b'-'), Status::FingerprintBasis),
             (!self.counter.is_valid(), Status::FingerprintCounterCapability),
             (!self.inference.is_valid(), Status::FingerprintInferenceCapability),
@@ -297,11 +309,12 @@ impl Model {
     /// are not checked).
     #[must_use]
     pub fn is_valid(&self) -> bool {
-        self.first_invalid().is_none()
+        self.first_invalid(&self.base_url).is_none()
     }
 
-    /// The first R10.3 check that fails, as the location of its field and its rule.
-    fn first_invalid(&self) -> Option<(&'static str, &'static core::ffi::CStr)> {
+    /// The first R10.3 check that fails, as the location of its field and its rule, with
+    /// `base_url` as `BaseURL`.
+    fn first_invalid(&self, base_url: &str) -> Option<(&'static str, &'static core::ffi::CStr)> {
         let c = &self.caps;
         let l = &self.limits;
         let checks = [
@@ -319,7 +332,7 @@ impl Model {
             (!c.thinking_dialect.is_empty() && !c.thinking, "Model.Caps.Thinking", c"R10.3"),
             (l.window_tokens != 0 && l.max_input_tokens > l.window_tokens, "Model.Limits.MaxInputTokens", c"R10.3"),
             (l.window_tokens != 0 && l.max_output_tokens > l.window_tokens, "Model.Limits.MaxOutputTokens", c"R10.3"),
-            (!self.base_url.is_empty() && !url::base_url_is_valid(&self.base_url), "Model.BaseURL", c"R10.4"),
+            (!base_url.is_empty() && !url::base_url_is_valid(base_url), "Model.BaseURL", c"R10.4"),
             (self.provider.is_empty(), "Model.Provider", c"R10.3"),
         ];
         checks.into_iter().find(|(failed, _, _)| *failed).map(|(_, location, rule)| (location, rule))

@@ -121,21 +121,22 @@ fn host_byte_allowed(b: u8) -> bool {
 }
 
 /// Rule 7 on host text: escapes are `%25` or encode a byte ≥ 0x80; raw ASCII bytes from the allowed
-/// set; non-ASCII bytes allowed. Returns the decoded bytes.
-fn decode_host(s: &[u8]) -> Option<Vec<u8>> {
-    decode_escapes(s, |v| v >= 0x80 || v == b'%')
+/// set; non-ASCII bytes allowed. Returns the length of the decoded bytes.
+fn decode_host(s: &[u8]) -> Option<usize> {
+    decoded_len(s, |v| v >= 0x80 || v == b'%')
 }
 
 /// Rule 6 zone text (from `%25` on): `%25` gives `%`; other escapes may encode a space or an
-/// ASCII byte that rule 7 allows; raw bytes follow rule 7. Returns the decoded bytes.
-fn decode_zone(s: &[u8]) -> Option<Vec<u8>> {
-    decode_escapes(s, |v| v == b'%' || v == b' ' || (v < 0x80 && host_byte_allowed(v)))
+/// ASCII byte that rule 7 allows; raw bytes follow rule 7. Returns the length of the decoded bytes.
+fn decode_zone(s: &[u8]) -> Option<usize> {
+    decoded_len(s, |v| v == b'%' || v == b' ' || (v < 0x80 && host_byte_allowed(v)))
 }
 
 /// Host or zone text with `%XX` escapes decoded: an escape must give a byte `escaped` allows, a raw
-/// ASCII byte must be one rule 7 allows, raw non-ASCII bytes pass.
-fn decode_escapes(s: &[u8], escaped: impl Fn(u8) -> bool) -> Option<Vec<u8>> {
-    let mut out = Vec::with_capacity(s.len());
+/// ASCII byte must be one rule 7 allows, raw non-ASCII bytes pass. Only the decoded length is
+/// needed, so nothing is built (a host can be as long as the document).
+fn decoded_len(s: &[u8], escaped: impl Fn(u8) -> bool) -> Option<usize> {
+    let mut out = 0usize;
     let mut i = 0;
     while let Some(&b) = s.get(i) {
         if b == b'%' {
@@ -148,13 +149,13 @@ fn decode_escapes(s: &[u8], escaped: impl Fn(u8) -> bool) -> Option<Vec<u8>> {
             if !escaped(v) {
                 return None;
             }
-            out.push(v);
+            out += 1;
             i += 3;
         } else {
             if b < 0x80 && !host_byte_allowed(b) {
                 return None;
             }
-            out.push(b);
+            out += 1;
             i += 1;
         }
     }
@@ -184,16 +185,15 @@ fn host_is_valid(a: &[u8]) -> bool {
             Some(z) => inner.split_at(z),
             None => (inner, &[][..]),
         };
-        let Some(address) = decode_host(address) else {
-            return false;
-        };
-        if !is_ipv6_text(&address) {
+        // An escape in the address decodes to `%` or a byte >= 0x80, neither of which IPv6 text
+        // has: the address is IPv6 text exactly when it has no escape and its raw text is.
+        if decode_host(address).is_none() || address.contains(&b'%') || !is_ipv6_text(address) {
             return false;
         }
         if !zone.is_empty() {
             // The decoded zone starts with the `%` of `%25`; something must follow it.
             match decode_zone(zone) {
-                Some(z) if z.len() > 1 => {}
+                Some(len) if len > 1 => {}
                 _ => return false,
             }
         }
