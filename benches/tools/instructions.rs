@@ -43,6 +43,14 @@ fn main() {
                 let _ = black_box(input.encode_within(wire.len() as u64 / 2));
             }
         }
+        "encode_1MB" => {
+            let wire = wire_corpus::transcript_wire(1 << 20);
+            let input = CompactionInput::parse(&wire).unwrap();
+            let mut out = vec![0u8; wire.len() * 2];
+            for _ in 0..iterations {
+                let _ = black_box(input.encode_into(u64::MAX, black_box(&mut out)));
+            }
+        }
         "fingerprint" => {
             for _ in 0..iterations {
                 black_box(
