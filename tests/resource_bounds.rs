@@ -755,7 +755,8 @@ fn check_long_strings(size: usize) {
     };
     let half = |n: usize| n / 2 + MIB;
     let whole = |n: usize| n + MIB;
-    let cases: Vec<(&str, Vec<u8>, fn(&[u8]) -> i32, i32, &dyn Fn(usize) -> usize)> = vec![
+    type Bound<'b> = &'b dyn Fn(usize) -> usize;
+    let cases: Vec<(&str, Vec<u8>, fn(&[u8]) -> i32, i32, Bound)> = vec![
         ("fingerprint BaseURL", field(FINGERPRINT, "BaseURL", r#""http://localhost:1234""#), fingerprint, 404, &half),
         ("policy Hustle", field(POLICY, "Hustle", r#""context.compact""#), policy, 0, &whole),
         ("fingerprint SystemRevision", field(FINGERPRINT, "SystemRevision", r#""system-v1""#), fingerprint, 0, &whole),
