@@ -28,6 +28,13 @@ fn main() {
                 CompactionInput::validate(black_box(&wire)).unwrap();
             }
         }
+        "realistic_transcript" => {
+            // A file written by ../shared/bench/make_transcript.py (path in LOOPCOMPACT_WIRE).
+            let wire = std::fs::read(std::env::var("LOOPCOMPACT_WIRE").expect("LOOPCOMPACT_WIRE")).unwrap();
+            for _ in 0..iterations {
+                CompactionInput::validate(black_box(&wire)).unwrap();
+            }
+        }
         "output_4KB" => {
             let input = CompactionInput::parse(&wire_corpus::transcript_wire(1 << 20)).unwrap();
             let reply = wire_corpus::reply_4k();
