@@ -755,8 +755,9 @@ fn check_long_strings(size: usize) {
     };
     let half = |n: usize| n / 2 + MIB;
     let whole = |n: usize| n + MIB;
-    type Bound<'b> = &'b dyn Fn(usize) -> usize;
-    let cases: Vec<(&str, Vec<u8>, fn(&[u8]) -> i32, i32, Bound)> = vec![
+    /// (name, document, call, status, bound of the document's length).
+    type LongCase<'b> = (&'b str, Vec<u8>, fn(&[u8]) -> i32, i32, &'b dyn Fn(usize) -> usize);
+    let cases: Vec<LongCase> = vec![
         ("fingerprint BaseURL", field(FINGERPRINT, "BaseURL", r#""http://localhost:1234""#), fingerprint, 404, &half),
         ("policy Hustle", field(POLICY, "Hustle", r#""context.compact""#), policy, 0, &whole),
         ("fingerprint SystemRevision", field(FINGERPRINT, "SystemRevision", r#""system-v1""#), fingerprint, 0, &whole),
