@@ -28,6 +28,13 @@ fn main() {
                 CompactionInput::validate(black_box(&wire)).unwrap();
             }
         }
+        "realistic_summary" => {
+            // A file written by ../shared/bench/make_summary.py (path in LOOPCOMPACT_SUMMARY).
+            let xml = std::fs::read(std::env::var("LOOPCOMPACT_SUMMARY").expect("LOOPCOMPACT_SUMMARY")).unwrap();
+            for _ in 0..iterations {
+                loopcompact::summary::validate(black_box(&xml)).unwrap();
+            }
+        }
         "realistic_transcript" => {
             // A file written by ../shared/bench/make_transcript.py (path in LOOPCOMPACT_WIRE).
             let wire = std::fs::read(std::env::var("LOOPCOMPACT_WIRE").expect("LOOPCOMPACT_WIRE")).unwrap();
