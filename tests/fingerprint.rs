@@ -1281,3 +1281,48 @@ fn mutations_cover_every_field() {
         .count();
     assert_eq!(leaves, FIELDS);
 }
+
+/// The C path writes every string field and `Stop` from the document's token bodies (escapes
+/// decoded and re-escaped as it hashes); the Rust API decodes them into owned strings and writes
+/// those. Every escape form in every string field, empty and non-empty, gives one digest both
+/// ways, and the statuses agree where a field's emptiness or value decides validity.
+#[test]
+fn digest_path_reads_strings_in_place_like_the_decoded_input() {
+    let torture = r#"q\"b\\s\/n\nr\rt\tb\bf\f\u0000\u001F\u007f\u2028\u2029\u00e9\u003C<>&\ud800x\ud83d\ude00\uDBFF\uDFFF\udc00 é 😀"#;
+    let fields = [
+        ("SystemRevision", r#""system-v1""#),
+        ("ToolPolicyRevision", r#""tools-v1""#),
+        ("RuntimeContextRevision", r#""runtime-v1""#),
+        ("Provider", r#""lmstudio""#),
+        ("APIFormat", r#""openai""#),
+        ("BaseURL", r#""http://localhost:1234""#),
+        ("Name", r#""m""#),
+        ("ThinkingDialect", r#""""#),
+        ("Effort", r#""""#),
+        ("TokenizerRev", r#""exact-v1""#),
+        ("Stop", "null"),
+    ];
+    let mut checked = 0;
+    for (key, old) in fields {
+        for new in [
+            format!("\"{torture}\""),
+            "\"\"".to_owned(),
+            format!("[\"{torture}\",\"\",\"a\"]"),
+            r#""\u0061daptive""#.to_owned(),
+        ] {
+            let needle = format!("\"{key}\":{old}");
+            assert!(WORKED_EXAMPLE.contains(&needle), "{needle}");
+            let doc = WORKED_EXAMPLE.replacen(&needle, &format!("\"{key}\":{new}"), 1);
+            let (rc, digest) = call(doc.as_bytes());
+            match RequestFingerprint::compute(doc.as_bytes()) {
+                Ok(fp) => {
+                    assert_eq!(rc, 0, "{key} = {new}");
+                    assert_eq!(&digest, fp.as_bytes(), "{key} = {new}");
+                    checked += 1;
+                }
+                Err(e) => assert_eq!(rc, e.status() as i32, "{key} = {new}"),
+            }
+        }
+    }
+    assert!(checked >= 15, "only {checked} accepted variants");
+}

@@ -65,6 +65,15 @@ fn main() {
                 let _ = black_box(input.encode_into(u64::MAX, black_box(&mut out)));
             }
         }
+        "fingerprint_digest" => {
+            // What lc_request_fingerprint runs.
+            for _ in 0..iterations {
+                black_box(
+                    loopcompact::fingerprint::RequestFingerprint::digest_of(black_box(FINGERPRINT_DOC.as_bytes()))
+                        .unwrap(),
+                );
+            }
+        }
         "fingerprint" => {
             for _ in 0..iterations {
                 black_box(

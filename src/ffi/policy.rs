@@ -113,7 +113,7 @@ pub unsafe extern "C" fn lc_compaction_policy_validate(
         let json = InBuf::new(json, json_len)?;
         // SAFETY: guaranteed by the caller (see above).
         let json = unsafe { json.slice() }?;
-        Ok(CompactionPolicy::from_json(json).and_then(|p| p.validate(counter_quality))?)
+        Ok(CompactionPolicy::validate_json(json, counter_quality)?)
     })
 }
 

@@ -4,7 +4,7 @@
 
 use super::{Basis, Caps, FingerprintInput, Limits, Model, Sampling, is_uuid};
 use crate::json::{Event, JResult, JsonError, Parser, Span, Text, layout};
-use crate::policy::capability::{read_counter, read_inference};
+use crate::policy::capability::{read_counter, read_inference, read_string};
 
 layout! {
     /// The top-level keys (R10.1).
@@ -74,16 +74,66 @@ layout! {
     }
 }
 
-/// The fields the digest path keeps as spans of the document instead of decoding them (the only
-/// ones that can be large and numerous: `Stop` can hold millions of strings, `BaseURL` megabytes),
-/// so that hashing a document costs no memory of its size: they are written from the document
-/// (R10.5) as the hash is fed.
+/// The string fields of the document (every one but `through_event_id`, which is a UUID).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Str {
+    SystemRevision,
+    ToolPolicyRevision,
+    RuntimeContextRevision,
+    Provider,
+    ApiFormat,
+    BaseUrl,
+    Name,
+    ThinkingDialect,
+    Effort,
+    CounterProvider,
+    TokenizerRev,
+    InferenceProvider,
+}
+
+impl Str {
+    pub(super) const COUNT: usize = 12;
+}
+
+const _: () = assert!(Str::TokenizerRev as usize == Str::CounterProvider as usize + 1, "see Spans::counter_slots");
+const _: () = assert!(Str::InferenceProvider as usize + 1 == Str::COUNT);
+
+/// What the digest path keeps instead of decoding: every string field as the span of its token's
+/// body, and `Stop` as the span of its array, all checked. Any of them can be as large as the
+/// document, and `Stop` can hold millions of strings; validation needs only whether a string is
+/// empty (and the text of `BaseURL` and `ThinkingDialect`, read in place), and the canonical bytes
+/// (R10.5) are written from the document as the hash is fed, so hashing a document costs no memory
+/// of its size.
 #[derive(Debug, Default)]
 pub(super) struct Spans {
-    /// `Model.BaseURL`: the body of its string token.
-    pub(super) base_url: Text,
+    texts: [Text; Str::COUNT],
     /// `Model.Sampling.Stop` when it is an array: the array's text, checked.
     pub(super) stop: Option<Span>,
+}
+
+impl Spans {
+    pub(super) fn text(&self, field: Str) -> Text {
+        self.text_at(field as usize)
+    }
+
+    pub(super) fn text_at(&self, index: usize) -> Text {
+        self.texts.get(index).copied().unwrap_or_default()
+    }
+
+    fn slot(&mut self, field: Str) -> Option<&mut Text> {
+        self.texts.get_mut(field as usize)
+    }
+
+    /// `CounterCapability`'s `Provider` and `TokenizerRev`, next to each other in `Str`.
+    fn counter_slots(&mut self) -> Option<&mut [Text; 2]> {
+        let at = Str::CounterProvider as usize;
+        self.texts.get_mut(at..at + 2)?.try_into().ok()
+    }
+}
+
+/// A string field: into `owned`, or with `spans`, checked and recorded there.
+fn string(p: &mut Parser<'_>, spans: &mut Option<&mut Spans>, field: Str, owned: &mut String) -> JResult<()> {
+    read_string(p, owned, spans.as_deref_mut().and_then(|s| s.slot(field)))
 }
 
 /// `null` or an array of strings (no `null` element). With `spans`, the strings are checked but
@@ -96,9 +146,11 @@ fn stop(p: &mut Parser<'_>, spans: Option<&mut Spans>) -> JResult<Option<Vec<Str
             let mut out = Vec::new();
             let keep = spans.is_none();
             p.read_array(first, |p, e| {
-                let text = p.str_of(e)?.decode()?;
+                let token = p.str_of(e)?;
                 if keep {
-                    out.push(text.into_owned());
+                    out.push(token.decode()?.into_owned());
+                } else {
+                    token.check_utf8()?;
                 }
                 Ok(())
             })?;
@@ -110,7 +162,7 @@ fn stop(p: &mut Parser<'_>, spans: Option<&mut Spans>) -> JResult<Option<Vec<Str
     }
 }
 
-fn caps(p: &mut Parser<'_>) -> JResult<Caps> {
+fn caps(p: &mut Parser<'_>, mut spans: Option<&mut Spans>) -> JResult<Caps> {
     let mut c = Caps::default();
     p.fields(|p, field| {
         match field {
@@ -119,7 +171,7 @@ fn caps(p: &mut Parser<'_>) -> JResult<Caps> {
             CapsField::Thinking => c.thinking = p.bool()?,
             CapsField::StructuredOutput => c.structured_output = p.bool()?,
             CapsField::StructuredOutputWithTools => c.structured_output_with_tools = p.bool()?,
-            CapsField::ThinkingDialect => c.thinking_dialect = p.owned_string()?,
+            CapsField::ThinkingDialect => string(p, &mut spans, Str::ThinkingDialect, &mut c.thinking_dialect)?,
             CapsField::PromptCaching => c.prompt_caching = p.bool()?,
         }
         Ok(())
@@ -142,16 +194,15 @@ fn limits(p: &mut Parser<'_>) -> JResult<Limits> {
     Ok(l)
 }
 
-fn sampling(p: &mut Parser<'_>, spans: Option<&mut Spans>) -> JResult<Sampling> {
+fn sampling(p: &mut Parser<'_>, mut spans: Option<&mut Spans>) -> JResult<Sampling> {
     let mut s = Sampling::default();
-    let mut spans = spans;
     p.fields(|p, field| {
         match field {
             SamplingField::Temperature => s.temperature = p.f64_or_null()?,
             SamplingField::TopP => s.top_p = p.f64_or_null()?,
             SamplingField::MaxTokens => s.max_tokens = p.i64_or_null()?,
             SamplingField::Stop => s.stop = stop(p, spans.as_deref_mut())?,
-            SamplingField::Effort => s.effort = p.owned_string()?,
+            SamplingField::Effort => string(p, &mut spans, Str::Effort, &mut s.effort)?,
         }
         Ok(())
     })?
@@ -159,24 +210,16 @@ fn sampling(p: &mut Parser<'_>, spans: Option<&mut Spans>) -> JResult<Sampling> 
     Ok(s)
 }
 
-fn model(p: &mut Parser<'_>, spans: Option<&mut Spans>) -> JResult<Model> {
+fn model(p: &mut Parser<'_>, mut spans: Option<&mut Spans>) -> JResult<Model> {
     let mut m = Model::default();
-    let mut spans = spans;
     p.fields(|p, field| {
         match field {
-            ModelField::Provider => m.provider = p.owned_string()?,
-            ModelField::ApiFormat => m.api_format = p.owned_string()?,
-            ModelField::BaseUrl => match spans.as_deref_mut() {
-                Some(spans) => {
-                    let token = p.str()?;
-                    token.decode()?;
-                    spans.base_url = token.text();
-                }
-                None => m.base_url = p.owned_string()?,
-            },
-            ModelField::Name => m.name = p.owned_string()?,
+            ModelField::Provider => string(p, &mut spans, Str::Provider, &mut m.provider)?,
+            ModelField::ApiFormat => string(p, &mut spans, Str::ApiFormat, &mut m.api_format)?,
+            ModelField::BaseUrl => string(p, &mut spans, Str::BaseUrl, &mut m.base_url)?,
+            ModelField::Name => string(p, &mut spans, Str::Name, &mut m.name)?,
             ModelField::Origin => m.origin = p.u8()?,
-            ModelField::Caps => m.caps = caps(p)?,
+            ModelField::Caps => m.caps = caps(p, spans.as_deref_mut())?,
             ModelField::Limits => m.limits = limits(p)?,
             ModelField::Sampling => m.sampling = sampling(p, spans.as_deref_mut())?,
         }
@@ -193,6 +236,11 @@ fn basis(p: &mut Parser<'_>) -> JResult<Basis> {
             BasisField::Revision => b.revision = p.u64()?,
             BasisField::ThroughEventId => {
                 let token = p.str()?;
+                // 36 characters, each written at most as a 6-byte escape: anything longer is not a
+                // UUID, and is not decoded.
+                if token.raw().len() > 36 * 6 {
+                    return Err(JsonError::invalid(token.span().start));
+                }
                 let text = token.decode()?;
                 if !is_uuid(&text) {
                     return Err(JsonError::invalid(token.span().start));
@@ -208,22 +256,25 @@ fn basis(p: &mut Parser<'_>) -> JResult<Basis> {
 
 /// The whole document: one object of the top-level layout, then nothing but whitespace. With
 /// `spans`, `BaseURL` and `Stop` are recorded there instead of decoded into the result.
-pub(super) fn document(p: &mut Parser<'_>, spans: Option<&mut Spans>) -> JResult<FingerprintInput> {
+pub(super) fn document(p: &mut Parser<'_>, mut spans: Option<&mut Spans>) -> JResult<FingerprintInput> {
     let mut input = FingerprintInput::default();
-    let mut spans = spans;
     p.fields(|p, field| {
         match field {
-            Top::SystemRevision => input.system_revision = p.owned_string()?,
-            Top::ToolPolicyRevision => input.tool_policy_revision = p.owned_string()?,
+            Top::SystemRevision => string(p, &mut spans, Str::SystemRevision, &mut input.system_revision)?,
+            Top::ToolPolicyRevision => string(p, &mut spans, Str::ToolPolicyRevision, &mut input.tool_policy_revision)?,
             Top::Model => input.model = model(p, spans.as_deref_mut())?,
             Top::Basis => input.basis = basis(p)?,
-            Top::RuntimeContextRevision => input.runtime_context_revision = p.owned_string()?,
+            Top::RuntimeContextRevision => {
+                string(p, &mut spans, Str::RuntimeContextRevision, &mut input.runtime_context_revision)?;
+            }
             // `null` is a valid capability elsewhere (P8.7), not here (D6).
             Top::CounterCapability => {
-                input.counter = read_counter(p)?.ok_or_else(|| JsonError::invalid(p.token_start()))?;
+                let texts = spans.as_deref_mut().and_then(Spans::counter_slots);
+                input.counter = read_counter(p, texts)?.ok_or_else(|| JsonError::invalid(p.token_start()))?;
             }
             Top::InferenceCapability => {
-                input.inference = read_inference(p)?.ok_or_else(|| JsonError::invalid(p.token_start()))?;
+                let text = spans.as_deref_mut().and_then(|s| s.slot(Str::InferenceProvider));
+                input.inference = read_inference(p, text)?.ok_or_else(|| JsonError::invalid(p.token_start()))?;
             }
         }
         Ok(())

@@ -4,7 +4,7 @@
 
 use sha2::{Digest, Sha256};
 
-use super::decode::Spans;
+use super::decode::{Spans, Str};
 use super::{FingerprintInput, LEN, float};
 use crate::json::write::{Sink, put_bool, put_i64, put_json_str, put_str, put_u64};
 use crate::json::{Parser, Span};
@@ -20,20 +20,17 @@ impl FingerprintInput {
     pub(super) fn write_from<S: Sink>(&self, out: &mut S, from: Option<(&[u8], &Spans)>) {
         let m = &self.model;
         out.put(b"{\"SystemRevision\":");
-        put_str(out, &self.system_revision);
+        put_field(out, from, Str::SystemRevision, &self.system_revision);
         out.put(b",\"ToolPolicyRevision\":");
-        put_str(out, &self.tool_policy_revision);
+        put_field(out, from, Str::ToolPolicyRevision, &self.tool_policy_revision);
         out.put(b",\"Model\":{\"Provider\":");
-        put_str(out, &m.provider);
+        put_field(out, from, Str::Provider, &m.provider);
         out.put(b",\"APIFormat\":");
-        put_str(out, &m.api_format);
+        put_field(out, from, Str::ApiFormat, &m.api_format);
         out.put(b",\"BaseURL\":");
-        match from {
-            Some((src, spans)) => put_json_str(out, spans.base_url.of(src), spans.base_url.has_escapes()),
-            None => put_str(out, &m.base_url),
-        }
+        put_field(out, from, Str::BaseUrl, &m.base_url);
         out.put(b",\"Name\":");
-        put_str(out, &m.name);
+        put_field(out, from, Str::Name, &m.name);
         out.put(b",\"Origin\":");
         put_u64(out, u64::from(m.origin));
 
@@ -49,7 +46,7 @@ impl FingerprintInput {
         out.put(b",\"StructuredOutputWithTools\":");
         put_bool(out, c.structured_output_with_tools);
         out.put(b",\"ThinkingDialect\":");
-        put_str(out, &c.thinking_dialect);
+        put_field(out, from, Str::ThinkingDialect, &c.thinking_dialect);
         out.put(b",\"PromptCaching\":");
         put_bool(out, c.prompt_caching);
 
@@ -87,18 +84,18 @@ impl FingerprintInput {
             (None, _) => out.put(b"null"),
         }
         out.put(b",\"Effort\":");
-        put_str(out, &s.effort);
+        put_field(out, from, Str::Effort, &s.effort);
 
         out.put(b"}},\"Basis\":{\"revision\":");
         put_u64(out, self.basis.revision);
         out.put(b",\"through_event_id\":");
         put_str(out, &self.basis.through_event_id.to_ascii_lowercase());
         out.put(b"},\"RuntimeContextRevision\":");
-        put_str(out, &self.runtime_context_revision);
+        put_field(out, from, Str::RuntimeContextRevision, &self.runtime_context_revision);
 
         let k = &self.counter;
         out.put(b",\"CounterCapability\":{\"Provider\":");
-        put_str(out, &k.provider);
+        put_field(out, from, Str::CounterProvider, &k.provider);
         out.put(b",\"Transport\":");
         put_u64(out, u64::from(k.transport));
         out.put(b",\"SecurityIdentity\":");
@@ -106,13 +103,13 @@ impl FingerprintInput {
         out.put(b",\"Retention\":");
         put_u64(out, u64::from(k.retention));
         out.put(b",\"TokenizerRev\":");
-        put_str(out, &k.tokenizer_rev);
+        put_field(out, from, Str::TokenizerRev, &k.tokenizer_rev);
         out.put(b",\"Quality\":");
         put_u64(out, u64::from(k.quality));
 
         let f = &self.inference;
         out.put(b"},\"InferenceCapability\":{\"Provider\":");
-        put_str(out, &f.provider);
+        put_field(out, from, Str::InferenceProvider, &f.provider);
         out.put(b",\"Transport\":");
         put_u64(out, u64::from(f.transport));
         out.put(b",\"SecurityIdentity\":");
@@ -159,6 +156,17 @@ impl Sink for HashSink {
                 }
             }
         }
+    }
+}
+
+/// A string field: from the typed input, or re-read from the document (E7.6 either way).
+fn put_field<S: Sink>(out: &mut S, from: Option<(&[u8], &Spans)>, field: Str, owned: &str) {
+    match from {
+        Some((src, spans)) => {
+            let text = spans.text(field);
+            put_json_str(out, text.of(src), text.has_escapes());
+        }
+        None => put_str(out, owned),
     }
 }
 

@@ -17,9 +17,12 @@ mod tests;
 
 use crate::diagnostic::{Diagnostic, field_diagnostic, json_diagnostic};
 use crate::error::{Error, Result};
+use std::borrow::Cow;
+
 use crate::json::Parser;
 use crate::policy::capability::{CounterCapability, InferenceCapability};
 use crate::status::Status;
+use decode::Str;
 
 /// Length of a fingerprint in bytes, `LC_FINGERPRINT_LEN` in C (private: cbindgen exports every
 /// public constant).
@@ -166,7 +169,7 @@ impl RequestFingerprint {
         };
         let status = error.status();
         let (location, rule) = match status {
-            Status::FingerprintModel => input.model.first_invalid(&input.model.base_url).unwrap_or(("Model", c"R10.3")),
+            Status::FingerprintModel => input.model.first_invalid(&Strings::of(&input)).unwrap_or(("Model", c"R10.3")),
             Status::FingerprintBasis if input.basis.revision == 0 => ("Basis.revision", c"R10.2"),
             Status::FingerprintBasis => ("Basis.through_event_id", c"R10.2"),
             Status::FingerprintCounterCapability => ("CounterCapability", c"P8.9"),
@@ -188,14 +191,13 @@ impl RequestFingerprint {
     /// # Errors
     /// As [`RequestFingerprint::compute`].
     pub fn digest_of(json: &[u8]) -> Result<[u8; LEN]> {
-        // `BaseURL` and `Stop` stay in the document (the only fields that can be large or
-        // numerous), so nothing of the document's size is decoded or kept.
+        // Every string field and `Stop` stay in the document (any of them can be as large as it),
+        // so nothing of the document's size is decoded or kept.
         let mut spans = decode::Spans::default();
         let mut p = Parser::new(json);
         let input =
             decode::document(&mut p, Some(&mut spans)).map_err(|e| Error::at(Status::FingerprintWire, e.offset))?;
-        let base_url = spans.base_url.token(json).decode().unwrap_or_default();
-        input.validate_with(&base_url)?;
+        input.validate_with(&Strings::in_document(json, &spans))?;
         input.check_encodable()?;
         let mut hash = encode::HashSink::new();
         input.write_from(&mut hash, Some((json, &spans)));
@@ -260,22 +262,25 @@ impl FingerprintInput {
     /// 401 `SystemRevision`, 402 `ToolPolicyRevision`, 403 `RuntimeContextRevision`, 404 `Model`
     /// (R10.3), 405 `Basis`, 406 `CounterCapability` (P8.9), 407 `InferenceCapability` (P8.10).
     pub fn validate(&self) -> Result<()> {
-        self.validate_with(&self.model.base_url)
+        self.validate_with(&Strings::of(self))
     }
 
-    /// [`FingerprintInput::validate`] with `base_url` in place of `Model.BaseURL` (the digest path
-    /// reads it from the document).
-    fn validate_with(&self, base_url: &str) -> Result<()> {
+    /// [`FingerprintInput::validate`] with the string fields as `strings` gives them.
+    fn validate_with(&self, strings: &Strings<'_>) -> Result<()> {
         let id = &self.basis.through_event_id;
+        let empty = |field| strings.is_empty(field);
         let checks = [
             (!is_uuid(id), Status::FingerprintWire),
-            (self.system_revision.is_empty(), Status::FingerprintSystemRevision),
-            (self.tool_policy_revision.is_empty(), Status::FingerprintToolPolicyRevision),
-            (self.runtime_context_revision.is_empty(), Status::FingerprintRuntimeContextRevision),
-            (self.model.first_invalid(base_url).is_some(), Status::FingerprintModel),
+            (empty(Str::SystemRevision), Status::FingerprintSystemRevision),
+            (empty(Str::ToolPolicyRevision), Status::FingerprintToolPolicyRevision),
+            (empty(Str::RuntimeContextRevision), Status::FingerprintRuntimeContextRevision),
+            (self.model.first_invalid(strings).is_some(), Status::FingerprintModel),
             (self.basis.revision == 0 || id.bytes().all(|b| b == b'0' || b == b'-'), Status::FingerprintBasis),
-            (!self.counter.is_valid(), Status::FingerprintCounterCapability),
-            (!self.inference.is_valid(), Status::FingerprintInferenceCapability),
+            (
+                !self.counter.is_valid_with(empty(Str::CounterProvider), empty(Str::TokenizerRev)),
+                Status::FingerprintCounterCapability,
+            ),
+            (!self.inference.is_valid_with(empty(Str::InferenceProvider)), Status::FingerprintInferenceCapability),
         ];
         match checks.into_iter().find(|(failed, _)| *failed) {
             Some((_, status)) => Err(Error::new(status)),
@@ -309,32 +314,101 @@ impl Model {
     /// are not checked).
     #[must_use]
     pub fn is_valid(&self) -> bool {
-        self.first_invalid(&self.base_url).is_none()
+        self.first_invalid(&Strings::of_model(self)).is_none()
     }
 
-    /// The first R10.3 check that fails, as the location of its field and its rule, with
-    /// `base_url` as `BaseURL`.
-    fn first_invalid(&self, base_url: &str) -> Option<(&'static str, &'static core::ffi::CStr)> {
+    /// The first R10.3 check that fails, as the location of its field and its rule, with the string
+    /// fields as `strings` gives them.
+    fn first_invalid(&self, strings: &Strings<'_>) -> Option<(&'static str, &'static core::ffi::CStr)> {
         let c = &self.caps;
         let l = &self.limits;
+        let base_url = &*strings.base_url;
+        let dialect = &*strings.thinking_dialect;
         let checks = [
-            (self.name.is_empty(), "Model.Name", c"R10.3"),
+            (strings.is_empty(Str::Name), "Model.Name", c"R10.3"),
             (
                 c.structured_output_with_tools && !(c.tools && c.structured_output),
                 "Model.Caps.StructuredOutputWithTools",
                 c"R10.3",
             ),
-            (
-                !matches!(c.thinking_dialect.as_str(), "" | "adaptive" | "budget"),
-                "Model.Caps.ThinkingDialect",
-                c"R10.3",
-            ),
-            (!c.thinking_dialect.is_empty() && !c.thinking, "Model.Caps.Thinking", c"R10.3"),
+            (!matches!(dialect, "" | "adaptive" | "budget"), "Model.Caps.ThinkingDialect", c"R10.3"),
+            (!dialect.is_empty() && !c.thinking, "Model.Caps.Thinking", c"R10.3"),
             (l.window_tokens != 0 && l.max_input_tokens > l.window_tokens, "Model.Limits.MaxInputTokens", c"R10.3"),
             (l.window_tokens != 0 && l.max_output_tokens > l.window_tokens, "Model.Limits.MaxOutputTokens", c"R10.3"),
             (!base_url.is_empty() && !url::base_url_is_valid(base_url), "Model.BaseURL", c"R10.4"),
-            (self.provider.is_empty(), "Model.Provider", c"R10.3"),
+            (strings.is_empty(Str::Provider), "Model.Provider", c"R10.3"),
         ];
         checks.into_iter().find(|(failed, _, _)| *failed).map(|(_, location, rule)| (location, rule))
+    }
+}
+
+/// What validation reads of the string fields: whether each is empty, and the text of the two
+/// whose value is checked (`BaseURL`, R10.4; `ThinkingDialect`, R10.3). From a typed input, or read
+/// in place from a document (the digest path).
+struct Strings<'s> {
+    empty: [bool; Str::COUNT],
+    base_url: Cow<'s, str>,
+    thinking_dialect: Cow<'s, str>,
+}
+
+impl<'s> Strings<'s> {
+    fn of(input: &'s FingerprintInput) -> Strings<'s> {
+        let m = &input.model;
+        let k = &input.counter;
+        let texts: [&str; Str::COUNT] = [
+            &input.system_revision,
+            &input.tool_policy_revision,
+            &input.runtime_context_revision,
+            &m.provider,
+            &m.api_format,
+            &m.base_url,
+            &m.name,
+            &m.caps.thinking_dialect,
+            &m.sampling.effort,
+            &k.provider,
+            &k.tokenizer_rev,
+            &input.inference.provider,
+        ];
+        Strings {
+            empty: texts.map(str::is_empty),
+            base_url: Cow::Borrowed(&m.base_url),
+            thinking_dialect: Cow::Borrowed(&m.caps.thinking_dialect),
+        }
+    }
+
+    /// The model's own strings (R10.3 reads no other).
+    fn of_model(m: &'s Model) -> Strings<'s> {
+        let mut empty = [true; Str::COUNT];
+        for (field, text) in [(Str::Provider, &m.provider), (Str::Name, &m.name)] {
+            if let Some(slot) = empty.get_mut(field as usize) {
+                *slot = text.is_empty();
+            }
+        }
+        Strings {
+            empty,
+            base_url: Cow::Borrowed(&m.base_url),
+            thinking_dialect: Cow::Borrowed(&m.caps.thinking_dialect),
+        }
+    }
+
+    fn in_document(src: &'s [u8], spans: &decode::Spans) -> Strings<'s> {
+        let mut empty = [true; Str::COUNT];
+        for (i, slot) in empty.iter_mut().enumerate() {
+            // A string token's body is empty exactly when its text is (an escape is never empty).
+            *slot = spans.text_at(i).is_empty();
+        }
+        let text = |field| spans.text(field).token(src).decode().unwrap_or_default();
+        // Longer than any escaped `adaptive` or `budget`: not one of them, and not decoded.
+        let dialect = spans.text(Str::ThinkingDialect);
+        let thinking_dialect = if dialect.span().end - dialect.span().start > 6 * 8 {
+            Cow::Borrowed("\u{0}")
+        } else {
+            text(Str::ThinkingDialect)
+        };
+        Strings { empty, base_url: text(Str::BaseUrl), thinking_dialect }
+    }
+
+    fn is_empty(&self, field: Str) -> bool {
+        self.empty.get(field as usize).copied().unwrap_or(true)
     }
 }

@@ -1,7 +1,7 @@
 //! Counter and inference capabilities (SPEC P8.7, P8.9–P8.11), shared by the context config
 //! (P8.8) and the request fingerprint (R10.2).
 
-use crate::json::{JResult, JsonError, Parser};
+use crate::json::{JResult, JsonError, Parser, Text};
 
 /// Counter transports (P8.7).
 pub mod counter_transport {
@@ -92,17 +92,23 @@ impl CounterCapability {
     /// P8.9: whether the capability is valid.
     #[must_use]
     pub fn is_valid(&self) -> bool {
+        self.is_valid_with(self.provider.is_empty(), self.tokenizer_rev.is_empty())
+    }
+
+    /// [`CounterCapability::is_valid`] with the emptiness of its two strings given (the
+    /// fingerprint's digest path keeps them in the document).
+    pub(crate) fn is_valid_with(&self, provider_empty: bool, tokenizer_rev_empty: bool) -> bool {
         use counter_transport::{LOCAL, SAME_ENDPOINT, SEPARATE_ENDPOINT};
         if !(1..=3).contains(&self.transport)
             || !(1..=3).contains(&self.retention)
-            || self.tokenizer_rev.is_empty()
+            || tokenizer_rev_empty
             || !(1..=3).contains(&self.quality)
         {
             return false;
         }
         match self.transport {
             LOCAL => is_zero(&self.security_identity),
-            SAME_ENDPOINT | SEPARATE_ENDPOINT => !self.provider.is_empty() && !is_zero(&self.security_identity),
+            SAME_ENDPOINT | SEPARATE_ENDPOINT => !provider_empty && !is_zero(&self.security_identity),
             _ => false,
         }
     }
@@ -156,13 +162,19 @@ impl InferenceCapability {
     /// P8.10: whether the capability is valid (`retention` 0 is valid).
     #[must_use]
     pub fn is_valid(&self) -> bool {
+        self.is_valid_with(self.provider.is_empty())
+    }
+
+    /// [`InferenceCapability::is_valid`] with the emptiness of its provider given (see
+    /// [`CounterCapability::is_valid_with`]).
+    pub(crate) fn is_valid_with(&self, provider_empty: bool) -> bool {
         use inference_transport::{ATTESTED_TLS, END_TO_END_ENCRYPTED, LOCAL, TLS};
         if self.retention > 3 {
             return false;
         }
         match self.transport {
             LOCAL => is_zero(&self.security_identity),
-            TLS | ATTESTED_TLS | END_TO_END_ENCRYPTED => !self.provider.is_empty() && !is_zero(&self.security_identity),
+            TLS | ATTESTED_TLS | END_TO_END_ENCRYPTED => !provider_empty && !is_zero(&self.security_identity),
             _ => false,
         }
     }
@@ -209,16 +221,36 @@ fn read_identity(p: &mut Parser<'_>) -> JResult<[u8; 32]> {
     Ok(id)
 }
 
-/// Reads a counter capability object or `null`; every key required (D6).
-pub(crate) fn read_counter(p: &mut Parser<'_>) -> JResult<Option<CounterCapability>> {
+/// Reads a string field into `owned`, or with `span`, checks it (J5.3) and records where it is
+/// instead (nothing of its size is built).
+pub(crate) fn read_string(p: &mut Parser<'_>, owned: &mut String, span: Option<&mut Text>) -> JResult<()> {
+    match span {
+        Some(span) => {
+            let token = p.str()?;
+            token.check_utf8()?;
+            *span = token.text();
+        }
+        None => *owned = p.owned_string()?,
+    }
+    Ok(())
+}
+
+/// Reads a counter capability object or `null`; every key required (D6). With `spans`, `Provider`
+/// and `TokenizerRev` are recorded there ([`read_string`]).
+pub(crate) fn read_counter(p: &mut Parser<'_>, spans: Option<&mut [Text; 2]>) -> JResult<Option<CounterCapability>> {
     let mut c = CounterCapability::default();
+    let mut spans = spans;
     let seen = p.fields_or_null(|p, field| {
+        let [provider, tokenizer_rev] = match spans.as_deref_mut() {
+            Some([a, b]) => [Some(a), Some(b)],
+            None => [None, None],
+        };
         match field {
-            CounterField::Provider => c.provider = p.owned_string()?,
+            CounterField::Provider => read_string(p, &mut c.provider, provider)?,
             CounterField::Transport => c.transport = p.u8()?,
             CounterField::SecurityIdentity => c.security_identity = read_identity(p)?,
             CounterField::Retention => c.retention = p.u8()?,
-            CounterField::TokenizerRev => c.tokenizer_rev = p.owned_string()?,
+            CounterField::TokenizerRev => read_string(p, &mut c.tokenizer_rev, tokenizer_rev)?,
             CounterField::Quality => c.quality = p.u8()?,
         }
         Ok(())
@@ -229,12 +261,14 @@ pub(crate) fn read_counter(p: &mut Parser<'_>) -> JResult<Option<CounterCapabili
     }
 }
 
-/// Reads an inference capability object or `null`; every key required (D6).
-pub(crate) fn read_inference(p: &mut Parser<'_>) -> JResult<Option<InferenceCapability>> {
+/// Reads an inference capability object or `null`; every key required (D6). With `span`,
+/// `Provider` is recorded there ([`read_string`]).
+pub(crate) fn read_inference(p: &mut Parser<'_>, span: Option<&mut Text>) -> JResult<Option<InferenceCapability>> {
     let mut c = InferenceCapability::default();
+    let mut span = span;
     let seen = p.fields_or_null(|p, field| {
         match field {
-            InferenceField::Provider => c.provider = p.owned_string()?,
+            InferenceField::Provider => read_string(p, &mut c.provider, span.as_deref_mut())?,
             InferenceField::Transport => c.transport = p.u8()?,
             InferenceField::SecurityIdentity => c.security_identity = read_identity(p)?,
             InferenceField::Retention => c.retention = p.u8()?,

@@ -1,8 +1,9 @@
 //! The compaction policy (SPEC P8.2–P8.5): layout, check order, counter table, hustle name.
 
+use super::capability::read_string;
 use super::{decode_document, is_heuristic};
 use crate::error::Result;
-use crate::json::{JResult, Parser};
+use crate::json::{JResult, Parser, Text};
 use crate::status::Status;
 
 /// Values of [`CompactionPolicy::counter_policy`] (P8.2). Any other value is kept and is invalid in
@@ -75,6 +76,23 @@ impl CompactionPolicy {
     /// `PolicySafetyMargin`, then, in automatic mode only, `PolicyRearmBelow`, `PolicyCompactAt`,
     /// `PolicyCounterPolicy`.
     pub fn validate(&self, counter_quality: i32) -> Result<()> {
+        self.validate_with(counter_quality, &self.hustle)
+    }
+
+    /// Decodes and validates a policy document (what `lc_compaction_policy_validate` does) with
+    /// `Hustle` checked where it is in the document: nothing of the document's size is built.
+    ///
+    /// # Errors
+    /// As [`CompactionPolicy::from_json`], then as [`CompactionPolicy::validate`].
+    pub fn validate_json(json: &[u8], counter_quality: i32) -> Result<()> {
+        let mut hustle = Text::default();
+        let policy = decode_document(json, Status::PolicyWire, |p| read_with(p, Some(&mut hustle)))?;
+        let name = hustle.token(json).decode().unwrap_or_default();
+        policy.validate_with(counter_quality, &name)
+    }
+
+    /// [`CompactionPolicy::validate`] with `hustle` as `Hustle`.
+    fn validate_with(&self, counter_quality: i32, hustle: &str) -> Result<()> {
         if self.reserved_output == 0 {
             return Err(Status::PolicyReservedOutput.into());
         }
@@ -84,7 +102,7 @@ impl CompactionPolicy {
         if self.count_timeout_ns <= 0 {
             return Err(Status::PolicyCountTimeout.into());
         }
-        if !is_valid_hustle(&self.hustle) {
+        if !is_valid_hustle(hustle) {
             return Err(Status::PolicyHustle.into());
         }
         // Also in manual mode: a manual compaction still has to fit, and a heuristic count
@@ -146,7 +164,13 @@ fn is_valid_hustle(name: &str) -> bool {
 
 /// Reads a compaction policy object or `null`; every key required (P8.1, D6).
 pub(super) fn read(p: &mut Parser<'_>) -> JResult<Option<CompactionPolicy>> {
+    read_with(p, None)
+}
+
+/// [`read`]; with `hustle`, `Hustle` is checked and recorded there instead of decoded.
+fn read_with(p: &mut Parser<'_>, hustle: Option<&mut Text>) -> JResult<Option<CompactionPolicy>> {
     let mut c = CompactionPolicy::default();
+    let mut hustle = hustle;
     let seen = p.fields_or_null(|p, field| {
         match field {
             Field::Automatic => c.automatic = p.bool()?,
@@ -157,7 +181,7 @@ pub(super) fn read(p: &mut Parser<'_>) -> JResult<Option<CompactionPolicy>> {
             Field::SafetyMargin => c.safety_margin = p.u64()?,
             Field::MaxSummaryTokens => c.max_summary_tokens = p.u64()?,
             Field::CountTimeout => c.count_timeout_ns = p.i64()?,
-            Field::Hustle => c.hustle = p.owned_string()?,
+            Field::Hustle => read_string(p, &mut c.hustle, hustle.as_deref_mut())?,
         }
         Ok(())
     })?;

@@ -95,8 +95,8 @@ fn read(p: &mut Parser<'_>) -> JResult<Option<ContextConfig>> {
         match field {
             Field::Compaction => c.compaction = compaction::read(p)?,
             Field::ContextObservation => c.context_observation = observation::read(p)?,
-            Field::CounterCapability => c.counter = capability::read_counter(p)?,
-            Field::InferenceCapability => c.inference = capability::read_inference(p)?,
+            Field::CounterCapability => c.counter = capability::read_counter(p, None)?,
+            Field::InferenceCapability => c.inference = capability::read_inference(p, None)?,
         }
         Ok(())
     })?;
