@@ -658,7 +658,22 @@ fn transcript_shapes(size: usize) -> Vec<(&'static str, Vec<u8>)> {
     let tool = r#"{"role":"tool","blocks":[],"tool_use_id":"","is_error":false}"#;
     // Every role and id after what it precedes: each message and result lands in the side table.
     let late = r#"{"blocks":[{"content":[],"is_error":false,"tool_use_id":"","type":"tool_result"}],"role":"user"}"#;
+    // Minimal answered calls with distinct ids: the parse walk pairs them (S14.3), so its id set
+    // grows with the number of calls.
+    let mut calls = Vec::new();
+    for k in 0..size / 150 {
+        if k > 0 {
+            calls.push(b',');
+        }
+        calls.extend(
+            format!(
+                r#"{{"role":"assistant","blocks":[{{"type":"tool_use","id":"t{k}","name":"n","input":0}}],"usage":null}},{{"role":"tool","blocks":[],"tool_use_id":"t{k}","is_error":false}}"#
+            )
+            .bytes(),
+        );
+    }
     vec![
+        ("answered tool calls", wire(&calls)),
         ("minimal text blocks", blocks(text)),
         ("thinking blocks", blocks(thinking)),
         ("empty user messages", wire(&repeated(user, size / (user.len() + 1)))),

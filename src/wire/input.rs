@@ -1,6 +1,7 @@
 //! The compaction input wire v1 (SPEC W5.1–W5.4): decoding in the exact order of W5.2.
 
-use super::transcript::{self, Transcript};
+use super::pairing::{Pairing, Pairs};
+use super::transcript::{self, Nothing, Transcript};
 use crate::error::{Error, Result};
 use crate::json::{ErrorKind, Event, JResult, JStr, JsonError, KeyFrames, Parser, Text, layout};
 use crate::status::Status;
@@ -18,6 +19,8 @@ pub(crate) struct Document {
     pub(crate) request_fingerprint: [u8; 64],
     pub(crate) transcript: Transcript,
     pub(crate) max_summary_tokens: u64,
+    /// S14.3, found by the walk that parsed the document (`Ok(vec![])` when validating only).
+    pub(crate) pairing: Pairs,
 }
 
 layout! {
@@ -169,6 +172,7 @@ pub(crate) fn decode(src: &[u8], keep: bool) -> Result<Document> {
     let mut max_summary_tokens: Option<Option<u64>> = None;
     // `Some(Ok(..))` decoded, `Some(Err(offset))` failed §5.3 (step 5), `None` absent.
     let mut transcript: Option<core::result::Result<Transcript, usize>> = None;
+    let mut pairs: Pairs = Ok(Vec::new());
 
     // Step 1: one pass over the whole document; grammar errors anywhere and layout errors outside
     // the transcript value are `wire`. A transcript failure is remembered and the rest of its value
@@ -182,7 +186,15 @@ pub(crate) fn decode(src: &[u8], keep: bool) -> Result<Document> {
             Top::RequestFingerprint => id.read(p, IdentityField::RequestFingerprint)?,
             Top::Transcript => {
                 let depth = p.depth();
-                transcript = Some(match transcript::check(p, &mut keys, keep) {
+                let checked = if keep {
+                    let mut pairing = Pairing::new(src);
+                    let checked = transcript::check(p, &mut keys, true, &mut pairing);
+                    pairs = pairing.finish();
+                    checked
+                } else {
+                    transcript::check(p, &mut keys, false, &mut Nothing)
+                };
+                transcript = Some(match checked {
                     Ok(t) => Ok(t),
                     Err(e) if e.kind == ErrorKind::Syntax => return Err(e),
                     Err(e) => {
@@ -253,6 +265,7 @@ pub(crate) fn decode(src: &[u8], keep: bool) -> Result<Document> {
         request_fingerprint,
         transcript,
         max_summary_tokens,
+        pairing: pairs,
     })
 }
 

@@ -10,7 +10,7 @@ use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 
 use super::CompactionInput;
-use super::transcript::{self, Block, Role, Visit};
+use super::transcript::{Block, Role, Visit};
 use crate::diagnostic::{Diagnostic, PathBuilder};
 use crate::json::Text;
 use crate::status::Status;
@@ -61,7 +61,7 @@ impl Violation {
 }
 
 /// Where one call is answered: (message of the call, message of its result).
-type Pair = (usize, usize);
+pub(crate) type Pair = (usize, usize);
 
 /// The walk of S14.3: the first violation so far, the ids seen, the latest assistant message's
 /// open calls (id → message, block, offset, answered), and the pairs found.
@@ -112,39 +112,54 @@ impl<'s> Walk<'s> {
     }
 }
 
-/// S14.3: checks the pairing and returns every call/result pair, or the first violation in
-/// transcript order.
-pub(crate) fn pairs(input: &CompactionInput) -> Result<Vec<Pair>, Violation> {
-    let src: &[u8] = &input.src;
-    let mut walk = Walk { first: None, seen_calls: HashSet::new(), open: HashMap::new(), pairs: Vec::new() };
-    let mut visitor = Pairing { src, walk: &mut walk, tools: Vec::new() };
-    transcript::walk(src, &input.doc.transcript, &mut visitor);
-    walk.close();
-    match walk.first {
-        Some(v) => Err(v),
-        None => Ok(walk.pairs),
+/// S14.3 for a parsed input: every call/result pair, or the first violation in transcript order.
+/// Found once, by the walk that parses the input ([`Pairing`]), so the checks cost no second walk.
+pub(crate) fn pairs(input: &CompactionInput) -> Result<&[Pair], Violation> {
+    match &input.doc.pairing {
+        Ok(pairs) => Ok(pairs),
+        Err(v) => Err(*v),
     }
 }
+
+/// What S14.3 finds in a transcript: its pairs, or its first violation.
+pub(crate) type Pairs = Result<Vec<Pair>, Violation>;
 
 /// A top-level block that takes part in pairing: `(index, is a call, id)`.
 type ToolBlock = (usize, bool, Text);
 
-/// The pairing walk as a transcript visitor. A message's own `tool_use_id` may come after its
-/// blocks in the input, and S14.3 reads it first, so the message's top-level call and result
-/// blocks wait in `tools` until the message is complete.
-struct Pairing<'s, 'w> {
+/// The pairing walk as a transcript visitor, run by the walk that parses an input. A message's own
+/// `tool_use_id` may come after its blocks in the input, and S14.3 reads it first, so the
+/// message's top-level call and result blocks wait in `tools` until the message is complete.
+pub(crate) struct Pairing<'s> {
     src: &'s [u8],
-    walk: &'w mut Walk<'s>,
+    walk: Walk<'s>,
     tools: Vec<ToolBlock>,
 }
 
-impl<'s> Pairing<'s, '_> {
+impl<'s> Pairing<'s> {
+    pub(crate) fn new(src: &'s [u8]) -> Pairing<'s> {
+        let walk = Walk { first: None, seen_calls: HashSet::new(), open: HashMap::new(), pairs: Vec::new() };
+        Pairing { src, walk, tools: Vec::new() }
+    }
+
+    /// The pairs, or the first violation, once the whole transcript has been walked.
+    pub(crate) fn finish(mut self) -> Pairs {
+        self.walk.close();
+        match self.walk.first {
+            Some(v) => Err(v),
+            None => {
+                self.walk.pairs.shrink_to_fit();
+                Ok(self.walk.pairs)
+            }
+        }
+    }
+
     fn id(&self, t: Text) -> Cow<'s, [u8]> {
         t.token(self.src).decode_bytes().unwrap_or(Cow::Borrowed(t.of(self.src)))
     }
 }
 
-impl Visit for Pairing<'_, '_> {
+impl Visit for Pairing<'_> {
     fn block(&mut self, j: usize, depth: usize, block: &Block) {
         match block {
             _ if depth > 0 => {}
@@ -264,7 +279,7 @@ impl CompactionInput {
         let pairs = pairs(self).map_err(|v| crate::Error::at(v.status, v.offset))?;
         let n = self.doc.transcript.messages;
         let limit = usize::try_from(keep_last).map_or(0, |k| n.saturating_sub(k));
-        let safe = safe_cuts(n, &pairs);
+        let safe = safe_cuts(n, pairs);
         Ok((0..=limit).rev().find(|&c| safe.get(c).copied().unwrap_or(false)).unwrap_or(0))
     }
 

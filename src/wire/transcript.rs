@@ -111,8 +111,8 @@ pub(crate) trait Visit {
     fn message(&mut self, _i: usize, _role: &Role) {}
 }
 
-/// The visitor of the first walk: it only validates.
-struct Nothing;
+/// A visitor that only lets the walk validate.
+pub(crate) struct Nothing;
 
 impl Visit for Nothing {}
 
@@ -200,13 +200,14 @@ pub(crate) struct Transcript {
     pub(crate) late: Late,
 }
 
-/// Validates the transcript value (T5.1): an array of messages. Every error here is `transcript`
-/// except grammar errors, which the caller reports as `wire`. With `keep`, the late facts are noted
-/// for later walks.
-pub(crate) fn check(p: &mut Parser<'_>, keys: &mut KeyFrames, keep: bool) -> JResult<Transcript> {
+/// Validates the transcript value (T5.1): an array of messages, telling `v` what it finds (what it
+/// finds in a transcript that then fails is meaningless). Every error here is `transcript` except
+/// grammar errors, which the caller reports as `wire`. With `keep`, the late facts are noted for
+/// later walks.
+pub(crate) fn check<V: Visit>(p: &mut Parser<'_>, keys: &mut KeyFrames, keep: bool, v: &mut V) -> JResult<Transcript> {
     let mut late = Late::default();
     let order = if keep { Order::Note(&mut late) } else { Order::Ignore };
-    let mut w = Walk { keys: core::mem::take(keys), order, v: &mut Nothing };
+    let mut w = Walk { keys: core::mem::take(keys), order, v };
     let result = messages(p, &mut w);
     *keys = w.keys;
     let (at, messages) = result?;
