@@ -74,6 +74,14 @@ fn main() {
                 );
             }
         }
+        "fingerprint_file" => {
+            // lc_request_fingerprint's path on a file (path in LOOPCOMPACT_FINGERPRINT).
+            let doc =
+                std::fs::read(std::env::var("LOOPCOMPACT_FINGERPRINT").expect("LOOPCOMPACT_FINGERPRINT")).unwrap();
+            for _ in 0..iterations {
+                let _ = black_box(loopcompact::fingerprint::RequestFingerprint::digest_of(black_box(&doc)));
+            }
+        }
         "fingerprint" => {
             for _ in 0..iterations {
                 black_box(

@@ -1,6 +1,7 @@
-//! The shape zoo (hostile but valid shapes, issue "bounded cost"): times the summary grammar on
-//! each shape and prints MB/s, one line per shape. A measuring tool for scripts/bench and for
-//! BENCHMARKS.md, not a test: `cargo run --release --example shapes [MB]`.
+//! The shape zoo (hostile but valid shapes, issue "bounded cost"): times the summary grammar and
+//! the JSON entry points on each shape and prints MB/s, one line per shape and call. A measuring
+//! tool for scripts/bench and for BENCHMARKS.md, not a test (tests/resource_bounds.rs asserts the
+//! memory of the same shapes): `cargo run --release --example shapes [MB]`.
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -10,6 +11,108 @@ fn summary_with_goal(text: &[u8]) -> Vec<u8> {
     doc.extend_from_slice(text);
     doc.extend_from_slice(b"</goal><constraints/><decisions/><state>s</state><open_items/></conversation_summary>");
     doc
+}
+
+/// Mean seconds per call of `f` (at least three calls and half a second).
+fn time(mut f: impl FnMut()) -> f64 {
+    let start = Instant::now();
+    let mut runs = 0;
+    while runs < 3 || start.elapsed().as_secs_f64() < 0.5 {
+        f();
+        runs += 1;
+    }
+    start.elapsed().as_secs_f64() / f64::from(runs)
+}
+
+/// `count` copies of `item`, comma-separated.
+fn repeated(item: &str, count: usize) -> Vec<u8> {
+    let mut out = Vec::with_capacity((item.len() + 1) * count);
+    for i in 0..count {
+        if i > 0 {
+            out.push(b',');
+        }
+        out.extend_from_slice(item.as_bytes());
+    }
+    out
+}
+
+/// An input wire around `messages` (comma-separated message objects).
+fn wire(messages: &[u8]) -> Vec<u8> {
+    let mut out = br#"{"version":1,"basis":{"revision":3,"through_event_id":"7c9e6679-7425-40de-944b-e07fc1f90ae7"},"model":{"provider":"p","model":"m"},"request_fingerprint":"0102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f20","transcript":["#.to_vec();
+    out.extend_from_slice(messages);
+    out.extend_from_slice(br#"],"max_summary_tokens":32}"#);
+    out
+}
+
+/// The JSON shapes of issue #14 (the table of tests/resource_bounds.rs), about `n` bytes each.
+fn json_shapes(n: usize) {
+    let one_message = |block: &str| {
+        let mut m = br#"{"role":"user","blocks":["#.to_vec();
+        m.extend(repeated(block, n / (block.len() + 1)));
+        m.extend_from_slice(b"]}");
+        wire(&m)
+    };
+    let transcripts: Vec<(&str, Vec<u8>)> = vec![
+        ("minimal text blocks", one_message(r#"{"type":"text","text":""}"#)),
+        ("thinking blocks", one_message(r#"{"type":"thinking","thinking":"","signature":""}"#)),
+        ("empty user messages", wire(&repeated(r#"{"role":"user","blocks":[]}"#, n / 28))),
+        (
+            "empty tool messages",
+            wire(&repeated(r#"{"role":"tool","blocks":[],"tool_use_id":"","is_error":false}"#, n / 62)),
+        ),
+        (
+            "late roles and ids",
+            wire(&repeated(
+                r#"{"blocks":[{"content":[],"is_error":false,"tool_use_id":"","type":"tool_result"}],"role":"user"}"#,
+                n / 95,
+            )),
+        ),
+        (
+            "a text of <",
+            wire(format!(r#"{{"role":"user","blocks":[{{"type":"text","text":"{}"}}]}}"#, "<".repeat(n)).as_bytes()),
+        ),
+    ];
+    for (name, doc) in &transcripts {
+        let mb = |secs: f64| doc.len() as f64 / secs / 1e6;
+        let validate = time(|| {
+            let _ = black_box(loopcompact::wire::CompactionInput::validate(black_box(doc)));
+        });
+        let input = loopcompact::wire::CompactionInput::parse(doc).expect("a valid shape");
+        let parse = time(|| {
+            black_box(loopcompact::wire::CompactionInput::parse(black_box(doc)).map(|i| i.message_count()).ok());
+        });
+        let len = input.fit(u64::MAX).map(|f| f.len()).unwrap_or(0);
+        let mut buf = vec![0u8; len];
+        let encode = time(|| {
+            let _ = black_box(input.encode_into(u64::MAX, black_box(&mut buf)));
+        });
+        let pairing = time(|| {
+            let _ = black_box(input.pairing_check());
+        });
+        println!(
+            "{name:32} validate {:>6.0}  parse {:>6.0}  encode_within {:>6.0}  pairing {:>6.0} MB/s  ({} bytes)",
+            mb(validate),
+            mb(parse),
+            mb(encode),
+            mb(pairing),
+            doc.len()
+        );
+    }
+    let example = include_str!("../../examples/data/fingerprint_valid.json");
+    let stop = |value: Vec<u8>| {
+        let at = example.find(r#""Stop": null"#).expect("the example has Stop null");
+        [&example.as_bytes()[..at], br#""Stop": "#, &value, &example.as_bytes()[at + 12..]].concat()
+    };
+    let fingerprints: Vec<(&str, Vec<u8>)> = vec![
+        ("Stop with millions of entries", stop([b"[".as_slice(), &repeated(r#""a""#, n / 4), b"]"].concat())),
+        ("one Stop string of <", stop(format!(r#"["{}"]"#, "<".repeat(n)).into_bytes())),
+    ];
+    for (name, doc) in &fingerprints {
+        let secs = time(|| {
+            let _ = black_box(loopcompact::fingerprint::RequestFingerprint::digest_of(black_box(doc)));
+        });
+        println!("{name:32} lc_request_fingerprint {:>6.0} MB/s  ({} bytes)", doc.len() as f64 / secs / 1e6, doc.len());
+    }
 }
 
 fn main() {
@@ -67,4 +170,5 @@ fn main() {
         let status = loopcompact::summary::validate(doc).map_err(|e| e.status().name());
         println!("{name:32} {:>8.0} MB/s  ({} bytes, {status:?})", doc.len() as f64 / secs / 1e6, doc.len());
     }
+    json_shapes(n);
 }

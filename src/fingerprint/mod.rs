@@ -194,7 +194,7 @@ impl RequestFingerprint {
         // Every string field and `Stop` stay in the document (any of them can be as large as it),
         // so nothing of the document's size is decoded or kept.
         let mut spans = decode::Spans::default();
-        let mut p = Parser::new(json);
+        let mut p = Parser::new_utf8_checked(json);
         let input =
             decode::document(&mut p, Some(&mut spans)).map_err(|e| Error::at(Status::FingerprintWire, e.offset))?;
         input.validate_with(&Strings::in_document(json, &spans))?;
@@ -249,7 +249,7 @@ impl FingerprintInput {
     /// key, a wrong type or range, a `null` where the layout has none, a `SecurityIdentity` that is
     /// not exactly 32 integers 0–255, or a `through_event_id` that is not a UUID.
     pub fn from_json(json: &[u8]) -> Result<FingerprintInput> {
-        let mut p = Parser::new(json);
+        let mut p = Parser::new_utf8_checked(json);
         decode::document(&mut p, None).map_err(|e| Error::at(Status::FingerprintWire, e.offset))
     }
 

@@ -134,31 +134,123 @@ fn put_char_escaped<S: Sink>(out: &mut S, c: char) {
     out.put(short);
 }
 
-/// Writes the body of valid UTF-8 text with the E7.6 escapes (no quotes).
+/// Writes the body of valid UTF-8 text with the E7.6 escapes (no quotes). Plain runs go to the
+/// sink as they are; escapes are gathered in a small buffer first, so text that is mostly `<` (six
+/// bytes out per byte in) costs one sink call per few dozen characters, not one per character.
 fn put_text_body<S: Sink>(out: &mut S, text: &[u8]) {
+    // Most strings need no escape at all: no buffer for them.
+    let first = plain_run(text);
+    if first >= text.len() {
+        out.put(text);
+        return;
+    }
+    let mut escapes = Escapes { buf: [0; 256], len: 0 };
     let mut rest = text;
     loop {
         let run = plain_run(rest);
         let (plain, tail) = rest.split_at(run.min(rest.len()));
-        out.put(plain);
-        let Some(&b) = tail.first() else { return };
-        if b == 0xE2 {
-            // Only U+2028 and U+2029 among the characters starting with 0xE2 are escaped.
-            match tail.get(..3) {
-                Some([0xE2, 0x80, 0xA8]) => out.put(b"\\u2028"),
-                Some([0xE2, 0x80, 0xA9]) => out.put(b"\\u2029"),
-                _ => {
-                    out.put(&[b]);
-                    rest = tail.get(1..).unwrap_or_default();
-                    continue;
-                }
+        if !plain.is_empty() {
+            escapes.flush(out);
+            out.put(plain);
+        }
+        rest = tail;
+        // A run of bytes that need a look, one at a time, until a plain byte (or the end).
+        while let Some(&b) = rest.first() {
+            if !needs_escape(b) {
+                break;
             }
-            rest = tail.get(3..).unwrap_or_default();
-        } else {
-            put_char_escaped(out, char::from(b));
-            rest = tail.get(1..).unwrap_or_default();
+            if b == 0xE2 {
+                // Only U+2028 and U+2029 among the characters starting with 0xE2 are escaped.
+                match rest.get(..3) {
+                    Some([0xE2, 0x80, 0xA8]) => escapes.push(out, b"\\u2028"),
+                    Some([0xE2, 0x80, 0xA9]) => escapes.push(out, b"\\u2029"),
+                    _ => {
+                        escapes.push(out, &[b]);
+                        rest = rest.get(1..).unwrap_or_default();
+                        continue;
+                    }
+                }
+                rest = rest.get(3..).unwrap_or_default();
+            } else {
+                escapes.push_ascii(out, b);
+                rest = rest.get(1..).unwrap_or_default();
+            }
+        }
+        if rest.is_empty() {
+            escapes.flush(out);
+            return;
         }
     }
+}
+
+/// Escapes waiting to be written (see [`put_text_body`]).
+struct Escapes {
+    buf: [u8; 256],
+    len: usize,
+}
+
+impl Escapes {
+    /// The escape of an ASCII byte from [`ESCAPES`]: eight bytes copied, its length kept.
+    #[inline]
+    fn push_ascii<S: Sink>(&mut self, out: &mut S, b: u8) {
+        let Some(escape) = ESCAPES.get(usize::from(b)) else { return };
+        if self.len + 8 > self.buf.len() {
+            self.flush(out);
+        }
+        if let Some(slot) = self.buf.get_mut(self.len..self.len + 8) {
+            slot.copy_from_slice(escape);
+            self.len += usize::from(escape[7]);
+        }
+    }
+
+    #[inline]
+    fn push<S: Sink>(&mut self, out: &mut S, bytes: &[u8]) {
+        if self.len + bytes.len() > self.buf.len() {
+            self.flush(out);
+        }
+        if let Some(slot) = self.buf.get_mut(self.len..self.len + bytes.len()) {
+            slot.copy_from_slice(bytes);
+            self.len += bytes.len();
+        }
+    }
+
+    #[inline]
+    fn flush<S: Sink>(&mut self, out: &mut S) {
+        if self.len > 0 {
+            out.put(self.buf.get(..self.len).unwrap_or_default());
+            self.len = 0;
+        }
+    }
+}
+
+/// The E7.6 escape of each ASCII byte, as up to six bytes and their count in the last byte: a short
+/// escape, `\u00XX` for the other control bytes and `<`, `>`, `&`, or the byte itself.
+static ESCAPES: [[u8; 8]; 128] = escape_table();
+
+// Evaluated at compile time: an index out of range would not compile.
+#[allow(clippy::indexing_slicing)]
+const fn escape_table() -> [[u8; 8]; 128] {
+    const fn hex(d: u8) -> u8 {
+        if d < 10 { b'0' + d } else { b'a' + d - 10 }
+    }
+    let mut table = [[0u8; 8]; 128];
+    let mut i = 0;
+    while i < 128 {
+        let b = i as u8;
+        table[i] = match b {
+            b'"' => [b'\\', b'"', 0, 0, 0, 0, 0, 2],
+            b'\\' => [b'\\', b'\\', 0, 0, 0, 0, 0, 2],
+            b'\n' => [b'\\', b'n', 0, 0, 0, 0, 0, 2],
+            b'\r' => [b'\\', b'r', 0, 0, 0, 0, 0, 2],
+            b'\t' => [b'\\', b't', 0, 0, 0, 0, 0, 2],
+            0x08 => [b'\\', b'b', 0, 0, 0, 0, 0, 2],
+            0x0C => [b'\\', b'f', 0, 0, 0, 0, 0, 2],
+            0x00..=0x1F | b'<' | b'>' | b'&' => [b'\\', b'u', b'0', b'0', hex(b >> 4), hex(b & 15), 0, 6],
+            _ => [b, 0, 0, 0, 0, 0, 0, 1],
+        };
+        i += 1;
+    }
+    table
 }
 
 /// E7.6: a string from its decoded text.

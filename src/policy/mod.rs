@@ -35,7 +35,7 @@ fn decode_document<T>(
     wire: Status,
     read: impl FnOnce(&mut Parser<'_>) -> JResult<Option<T>>,
 ) -> Result<T> {
-    let mut p = Parser::new(json);
+    let mut p = Parser::new_utf8_checked(json);
     let value = read(&mut p).and_then(|value| {
         let value = value.ok_or_else(|| JsonError::invalid(p.token_start()))?;
         p.finish()?;
