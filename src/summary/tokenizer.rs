@@ -234,21 +234,62 @@ const fn is_name_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'_' | b':' | b'.' | b'-') || b >= 0x80
 }
 
+/// [`is_name_byte`] by byte value.
+static NAME_BYTES: [bool; 256] = name_bytes();
+
+// Evaluated at compile time: an index out of range would not compile.
+#[allow(clippy::indexing_slicing)]
+const fn name_bytes() -> [bool; 256] {
+    let mut table = [false; 256];
+    let mut i = 0;
+    while i < 256 {
+        table[i] = is_name_byte(i as u8);
+        i += 1;
+    }
+    table
+}
+
 /// The end of the longest run of name bytes that starts at `start`.
 fn name_end(xml: &[u8], start: usize) -> usize {
     let rest = xml.get(start..).unwrap_or_default();
-    start + rest.iter().position(|&b| !is_name_byte(b)).unwrap_or(rest.len())
+    let is = |b: &u8| NAME_BYTES.get(usize::from(*b)).copied().unwrap_or(false);
+    // Eight bytes per step while every one is a name byte (names can be as long as the input).
+    let mut done = 0;
+    while let Some(word) = rest.get(done..).and_then(|r| r.first_chunk::<8>()) {
+        if !word.iter().fold(true, |all, b| all & is(b)) {
+            break;
+        }
+        done += 8;
+    }
+    let tail = rest.get(done..).unwrap_or_default();
+    start + done + tail.iter().position(|b| !is(b)).unwrap_or(tail.len())
 }
 
 /// X4.9: non-empty, valid UTF-8, a first character that is a Letter, `_` or `:`, and then only
 /// Letters, Digits, `.`, `-`, `_`, `:`, CombiningChars and Extenders (XML 1.0 4th ed., Appendix B).
+///
+/// `name` is a run of name bytes ([`name_end`]'s extent), so every ASCII byte after the first is
+/// one of the allowed ones: only the first character and the non-ASCII ones need a look, and
+/// ASCII is skipped eight bytes at a time.
 fn is_name(name: &[u8]) -> bool {
+    debug_assert!(name.iter().all(|&b| is_name_byte(b)), "is_name takes a run of name bytes");
     let mut i = 0;
     while let Some(&b) = name.get(i) {
         let first = i == 0;
+        if b < 0x80 && !first {
+            while let Some(word) = name.get(i..).and_then(|r| r.first_chunk::<8>()) {
+                if u64::from_le_bytes(*word) & 0x8080_8080_8080_8080 != 0 {
+                    break;
+                }
+                i += 8;
+            }
+            while name.get(i).is_some_and(|&b| b < 0x80) {
+                i += 1;
+            }
+            continue;
+        }
         let (allowed, len) = if b < 0x80 {
-            let start = b.is_ascii_alphabetic() || b == b'_' || b == b':';
-            (start || (!first && (b.is_ascii_digit() || b == b'.' || b == b'-')), 1)
+            (b.is_ascii_alphabetic() || b == b'_' || b == b':', 1)
         } else {
             match utf8_char(name, i) {
                 Some((cp, len)) => (is_letter(cp) || (!first && is_digit_combining_or_extender(cp)), len),
