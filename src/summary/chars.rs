@@ -178,7 +178,7 @@ fn char_at(xml: &[u8], i: usize) -> Option<(u32, usize)> {
 
 /// The reference that starts with the `&` at `i` (X4.6): its code point and length, or `None`
 /// when it is not one of the accepted forms or its value is not a Char (X4.8, D5).
-#[inline]
+#[inline(always)]
 fn reference(xml: &[u8], i: usize) -> Option<(u32, usize)> {
     let rest = xml.get(i + 1..)?;
     // One slice pattern per name (references are on every line of real summaries): a few byte
@@ -196,14 +196,18 @@ fn reference(xml: &[u8], i: usize) -> Option<(u32, usize)> {
 }
 
 /// `rest` starts with the `#` of a character reference: `#` 1*DIGIT `;` or `#x` 1*HEXDIG `;`.
+#[inline]
 fn char_reference(rest: &[u8]) -> Option<(u32, usize)> {
     let hex = rest.get(1) == Some(&b'x');
     let digits_at = if hex { 2 } else { 1 };
     let mut value = 0u32;
     // Leading zeros are allowed in any number (X4.6): skipped a block at a time.
     let mut j = digits_at;
-    while rest.get(j..j + 16).is_some_and(|w| w.iter().fold(true, |all, &b| all & (b == b'0'))) {
-        j += 16;
+    // (Only when the number starts with a zero: most references have none to skip.)
+    if rest.get(j) == Some(&b'0') {
+        while rest.get(j..j + 16).is_some_and(|w| w.iter().fold(true, |all, &b| all & (b == b'0'))) {
+            j += 16;
+        }
     }
     while let Some(&b) = rest.get(j) {
         let digit = match b {
