@@ -86,15 +86,11 @@ fn json_shapes(n: usize) {
         let encode = time(|| {
             let _ = black_box(input.encode_into(u64::MAX, black_box(&mut buf)));
         });
-        let pairing = time(|| {
-            let _ = black_box(input.pairing_check());
-        });
         println!(
-            "{name:32} validate {:>6.0}  parse {:>6.0}  encode_within {:>6.0}  pairing {:>6.0} MB/s  ({} bytes)",
+            "{name:32} validate {:>6.0}  parse {:>6.0}  encode_within {:>6.0} MB/s  ({} bytes)",
             mb(validate),
             mb(parse),
             mb(encode),
-            mb(pairing),
             doc.len()
         );
     }
