@@ -812,6 +812,19 @@ fn check_long_strings(size: usize) {
             &half,
         ),
     ];
+    // A context config whose counter and inference capability name the same long provider
+    // (same endpoint, P8.11: compared in place) and whose policy has a long Hustle.
+    let id = format!("[{}]", vec!["7"; 32].join(","));
+    let provider = "p".repeat(size / 3);
+    let hustle = "h".repeat(size / 3);
+    let context = format!(
+        r#"{{"Compaction":{},"ContextObservation":null,"CounterCapability":{{"Provider":"{provider}","Transport":2,"SecurityIdentity":{id},"Retention":3,"TokenizerRev":"exact-v1","Quality":2}},"InferenceCapability":{{"Provider":"{provider}","Transport":2,"SecurityIdentity":{id},"Retention":3}}}}"#,
+        POLICY.replace("context.compact", &hustle)
+    );
+    let typed = loopcompact::policy::ContextConfig::from_json(context.as_bytes()).and_then(|c| c.validate());
+    assert_eq!(typed, Ok(()), "the long context config is valid");
+    let mut cases = cases;
+    cases.push(("context config providers and Hustle", context.into_bytes(), config, 0, &half));
     for (what, doc, call, status, bound) in cases {
         let (rc, usage) = measure(|| call(&doc));
         assert_eq!(rc, status, "{what}");

@@ -160,7 +160,7 @@ pub unsafe extern "C" fn lc_context_config_validate(json: *const u8, json_len: u
         let json = InBuf::new(json, json_len)?;
         // SAFETY: guaranteed by the caller (see above).
         let json = unsafe { json.slice() }?;
-        Ok(ContextConfig::from_json(json).and_then(|c| c.validate())?)
+        Ok(ContextConfig::validate_json(json)?)
     })
 }
 

@@ -117,33 +117,46 @@ impl CounterCapability {
     /// inference capability.
     #[must_use]
     pub fn is_provider_neutral(&self) -> bool {
+        self.is_provider_neutral_with(&self.provider)
+    }
+
+    fn is_provider_neutral_with(&self, provider: &str) -> bool {
         self.transport == counter_transport::LOCAL
             && self.retention == retention::NONE
-            && self.provider.is_empty()
+            && provider.is_empty()
             && is_zero(&self.security_identity)
     }
 
     /// P8.11: whether this counter may count for `inference` (both assumed valid, P8.9/P8.10).
     #[must_use]
     pub fn is_compatible_with(&self, inference: &InferenceCapability) -> bool {
+        self.is_compatible_with_providers(inference, &self.provider, &inference.provider)
+    }
+
+    /// [`CounterCapability::is_compatible_with`] with the two providers given (the C path of the
+    /// context configuration reads them in place).
+    pub(crate) fn is_compatible_with_providers(
+        &self,
+        inference: &InferenceCapability,
+        provider: &str,
+        inference_provider: &str,
+    ) -> bool {
         use inference_transport as it;
-        if self.is_provider_neutral() {
+        if self.is_provider_neutral_with(provider) {
             return true;
         }
         let transport_ok = match self.transport {
             counter_transport::LOCAL => {
                 matches!(inference.transport, it::LOCAL | it::TLS | it::ATTESTED_TLS | it::END_TO_END_ENCRYPTED)
-                    && !self.provider.is_empty()
-                    && self.provider == inference.provider
+                    && !provider.is_empty()
+                    && provider == inference_provider
             }
             counter_transport::SAME_ENDPOINT => {
                 matches!(inference.transport, it::TLS | it::ATTESTED_TLS | it::END_TO_END_ENCRYPTED)
-                    && self.provider == inference.provider
+                    && provider == inference_provider
                     && self.security_identity == inference.security_identity
             }
-            counter_transport::SEPARATE_ENDPOINT => {
-                inference.transport == it::TLS && self.provider == inference.provider
-            }
+            counter_transport::SEPARATE_ENDPOINT => inference.transport == it::TLS && provider == inference_provider,
             _ => false,
         };
         if !transport_ok {

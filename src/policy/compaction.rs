@@ -92,7 +92,7 @@ impl CompactionPolicy {
     }
 
     /// [`CompactionPolicy::validate`] with `hustle` as `Hustle`.
-    fn validate_with(&self, counter_quality: i32, hustle: &str) -> Result<()> {
+    pub(super) fn validate_with(&self, counter_quality: i32, hustle: &str) -> Result<()> {
         if self.reserved_output == 0 {
             return Err(Status::PolicyReservedOutput.into());
         }
@@ -168,7 +168,7 @@ pub(super) fn read(p: &mut Parser<'_>) -> JResult<Option<CompactionPolicy>> {
 }
 
 /// [`read`]; with `hustle`, `Hustle` is checked and recorded there instead of decoded.
-fn read_with(p: &mut Parser<'_>, hustle: Option<&mut Text>) -> JResult<Option<CompactionPolicy>> {
+pub(super) fn read_with(p: &mut Parser<'_>, hustle: Option<&mut Text>) -> JResult<Option<CompactionPolicy>> {
     let mut c = CompactionPolicy::default();
     let mut hustle = hustle;
     let seen = p.fields_or_null(|p, field| {

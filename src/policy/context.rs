@@ -4,7 +4,9 @@
 use super::capability::{self, CounterCapability, InferenceCapability};
 use super::{CompactionPolicy, ContextObservationPolicy, compaction, decode_document, observation};
 use crate::error::Result;
-use crate::json::{JResult, Parser};
+use std::borrow::Cow;
+
+use crate::json::{JResult, Parser, Text};
 use crate::status::Status;
 
 /// The context part of a loop definition (P8.7). `None` is an option that was not given (`null`
@@ -41,6 +43,36 @@ impl ContextConfig {
     /// `ContextMissingPolicy`, `ContextInvalidCounter`, `ContextInvalidInferenceCapability`,
     /// `ContextIncompatibleCounter`, or the nested policy's own status (301–308, 321–323).
     pub fn validate(&self) -> Result<()> {
+        let strings = Strings {
+            hustle: Cow::Borrowed(self.compaction.as_ref().map_or("", |c| c.hustle.as_str())),
+            counter_provider: Cow::Borrowed(self.counter.as_ref().map_or("", |c| c.provider.as_str())),
+            tokenizer_rev_empty: self.counter.as_ref().is_none_or(|c| c.tokenizer_rev.is_empty()),
+            inference_provider: Cow::Borrowed(self.inference.as_ref().map_or("", |c| c.provider.as_str())),
+        };
+        self.validate_with(&strings)
+    }
+
+    /// Decodes and validates a context configuration (what `lc_context_config_validate` does) with
+    /// its strings (the capabilities' providers and tokenizer revision, the policy's `Hustle`)
+    /// checked where they are in the document: nothing of the document's size is built for them.
+    ///
+    /// # Errors
+    /// As [`ContextConfig::from_json`], then as [`ContextConfig::validate`].
+    pub fn validate_json(json: &[u8]) -> Result<()> {
+        let mut spans = Spans::default();
+        let config = decode_document(json, Status::ContextWire, |p| read_with(p, Some(&mut spans)))?;
+        let text = |t: Text| t.token(json).decode().unwrap_or_default();
+        let strings = Strings {
+            hustle: text(spans.hustle),
+            counter_provider: text(spans.counter.first().copied().unwrap_or_default()),
+            tokenizer_rev_empty: spans.counter.get(1).is_none_or(|t| t.is_empty()),
+            inference_provider: text(spans.inference),
+        };
+        config.validate_with(&strings)
+    }
+
+    /// [`ContextConfig::validate`] with the strings as `strings` gives them.
+    fn validate_with(&self, strings: &Strings<'_>) -> Result<()> {
         if self.compaction.is_some() && self.context_observation.is_some() {
             return Err(Status::ContextConflictingPolicy.into());
         }
@@ -56,18 +88,18 @@ impl ContextConfig {
         if self.compaction.is_none() && self.context_observation.is_none() {
             return Err(Status::ContextMissingPolicy.into());
         }
-        if !counter.is_valid() {
+        if !counter.is_valid_with(strings.counter_provider.is_empty(), strings.tokenizer_rev_empty) {
             return Err(Status::ContextInvalidCounter.into());
         }
-        if !inference.is_valid() {
+        if !inference.is_valid_with(strings.inference_provider.is_empty()) {
             return Err(Status::ContextInvalidInferenceCapability.into());
         }
-        if !counter.is_compatible_with(inference) {
+        if !counter.is_compatible_with_providers(inference, &strings.counter_provider, &strings.inference_provider) {
             return Err(Status::ContextIncompatibleCounter.into());
         }
         let quality = i32::from(counter.quality);
         if let Some(policy) = &self.compaction {
-            policy.validate(quality)?;
+            policy.validate_with(quality, &strings.hustle)?;
         }
         if let Some(policy) = &self.context_observation {
             policy.validate(quality)?;
@@ -90,13 +122,40 @@ impl ContextConfig {
 
 /// Reads the context configuration object or `null`; every key required (P8.1, D6).
 fn read(p: &mut Parser<'_>) -> JResult<Option<ContextConfig>> {
+    read_with(p, None)
+}
+
+/// The strings of a context configuration that its C path keeps as spans.
+#[derive(Default)]
+struct Spans {
+    hustle: Text,
+    /// The counter's `Provider` and `TokenizerRev`.
+    counter: [Text; 2],
+    inference: Text,
+}
+
+/// What validation reads of the strings: from the typed value, or in place from the document.
+struct Strings<'s> {
+    hustle: Cow<'s, str>,
+    counter_provider: Cow<'s, str>,
+    tokenizer_rev_empty: bool,
+    inference_provider: Cow<'s, str>,
+}
+
+/// [`read`]; with `spans`, the strings are checked and recorded there instead of decoded.
+fn read_with(p: &mut Parser<'_>, spans: Option<&mut Spans>) -> JResult<Option<ContextConfig>> {
     let mut c = ContextConfig::default();
+    let mut spans = spans;
     let seen = p.fields_or_null(|p, field| {
         match field {
-            Field::Compaction => c.compaction = compaction::read(p)?,
+            Field::Compaction => c.compaction = compaction::read_with(p, spans.as_deref_mut().map(|s| &mut s.hustle))?,
             Field::ContextObservation => c.context_observation = observation::read(p)?,
-            Field::CounterCapability => c.counter = capability::read_counter(p, None)?,
-            Field::InferenceCapability => c.inference = capability::read_inference(p, None)?,
+            Field::CounterCapability => {
+                c.counter = capability::read_counter(p, spans.as_deref_mut().map(|s| &mut s.counter))?;
+            }
+            Field::InferenceCapability => {
+                c.inference = capability::read_inference(p, spans.as_deref_mut().map(|s| &mut s.inference))?;
+            }
         }
         Ok(())
     })?;

@@ -510,3 +510,53 @@ fn safe_api_matches_the_c_abi() {
 
 // ---------------------------------------------------------------------------------------------
 // L9.1: limits.
+
+/// The C path reads the providers, `TokenizerRev` and `Hustle` where they are in the document
+/// (`ContextConfig::validate_json`); the typed API decodes them. The same verdict both ways, and an
+/// escaped spelling of a string gives the verdict of its plain one (J5.4: strings compare decoded).
+#[test]
+fn strings_read_in_place_give_the_typed_verdict() {
+    let remote = Counter { provider: "p", transport: C_SAME, id: 7, retention: R_LOGGED, ..Counter::neutral() };
+    let base = config(s(&policy(&[])), None, s(&remote.json()), s(&Inference::tls().json()));
+    let reserved =
+        config(s(&policy(&[("Hustle", Some("\"_looprig.x\""))])), None, s(&remote.json()), s(&Inference::tls().json()));
+    let no_rev = config(
+        s(&policy(&[])),
+        None,
+        s(&Counter { tokenizer_rev: "", ..remote.clone() }.json()),
+        s(&Inference::tls().json()),
+    );
+    let other = config(
+        s(&policy(&[])),
+        None,
+        s(&Counter { provider: "q", ..remote.clone() }.json()),
+        s(&Inference::tls().json()),
+    );
+    let variants: Vec<(String, String)> = vec![
+        // (plain, the same with one string escaped)
+        (base.clone(), base.replacen(r#""Provider":"p""#, r#""Provider":"\u0070""#, 1)),
+        (base.clone(), base.replace(r#""Provider":"p""#, r#""Provider":"\u0070""#)),
+        (base.clone(), base.replacen("exact-v1", r"\u0065xact-v1", 1)),
+        (base.clone(), base.replacen("context.compact", r"\u0063ontext.compact", 1)),
+        (reserved.clone(), reserved.replacen("_looprig.x", r"\u005flooprig.x", 1)),
+        (no_rev.clone(), no_rev.clone()),
+        (other.clone(), other.replacen(r#""Provider":"q""#, r#""Provider":"\u0071""#, 1)),
+    ];
+    let typed =
+        |doc: &str| match loopcompact::policy::ContextConfig::from_json(doc.as_bytes()).and_then(|c| c.validate()) {
+            Ok(()) => 0,
+            Err(e) => e.status() as i32,
+        };
+    let mut seen = std::collections::BTreeSet::new();
+    for (plain, escaped) in &variants {
+        if plain != escaped {
+            assert_eq!(context(escaped), context(plain), "{escaped}");
+        }
+        for doc in [plain, escaped] {
+            assert_eq!(context(doc), typed(doc), "{doc}");
+        }
+        seen.insert(context(plain));
+    }
+    // Valid, a reserved Hustle, an empty TokenizerRev, incompatible providers: four verdicts.
+    assert_eq!(seen.len(), 4, "{seen:?}");
+}
