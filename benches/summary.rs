@@ -5,10 +5,9 @@
 //! them the `realistic/` benchmarks print one line saying so and are omitted.
 
 use std::hint::black_box;
-use std::path::Path;
-use std::process::Command;
 
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
+use testkit::corpus::generated;
 use testkit::corpus::summary as summary_corpus;
 
 fn summary_validate(c: &mut Criterion) {
@@ -28,19 +27,6 @@ fn summary_validate(c: &mut Criterion) {
         });
     }
     group.finish();
-}
-
-/// `../shared/bench/<script> <size>`'s output, or why there is none.
-fn generated(script: &str, size: usize) -> Result<Vec<u8>, String> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/bench").join(script);
-    if !path.is_file() {
-        return Err("../shared/bench absent".into());
-    }
-    match Command::new("python3").arg(&path).arg(size.to_string()).output() {
-        Ok(out) if out.status.success() => Ok(out.stdout),
-        Ok(out) => Err(format!("python3 {script} {size}: {}", out.status)),
-        Err(e) => Err(format!("python3 {script} {size}: {e}")),
-    }
 }
 
 fn summary_validate_realistic(c: &mut Criterion) {

@@ -6,13 +6,12 @@
 //! and are omitted.
 
 use std::hint::black_box;
-use std::path::Path;
-use std::process::Command;
 use std::ptr;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use loopcompact::ffi::*;
 use loopcompact::wire::CompactionInput;
+use testkit::corpus::generated;
 use testkit::corpus::wire::{reply_4k, transcript_wire};
 
 fn bench(c: &mut Criterion) {
@@ -80,19 +79,6 @@ fn bench(c: &mut Criterion) {
     });
     g.finish();
     unsafe { lc_compaction_input_free(handle) };
-}
-
-/// `../shared/bench/<script> <size>`'s output, or why there is none.
-fn generated(script: &str, size: usize) -> Result<Vec<u8>, String> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/bench").join(script);
-    if !path.is_file() {
-        return Err("../shared/bench absent".into());
-    }
-    match Command::new("python3").arg(&path).arg(size.to_string()).output() {
-        Ok(out) if out.status.success() => Ok(out.stdout),
-        Ok(out) => Err(format!("python3 {script} {size}: {}", out.status)),
-        Err(e) => Err(format!("python3 {script} {size}: {e}")),
-    }
 }
 
 fn realistic(c: &mut Criterion) {

@@ -40,6 +40,7 @@ use std::ptr;
 
 use loopcompact::ffi::*;
 use testkit::abi::{self, Input};
+use testkit::corpus::repeated;
 use testkit::spec::{FINGERPRINT_EXAMPLE as FINGERPRINT, OBSERVATION, POLICY};
 
 // ---------------------------------------------------------------------------------------------
@@ -631,18 +632,6 @@ fn fitting_writes_in_place_50mb() {
 // `_validate` and the fingerprint ≤ 0.5n + 1 MiB (and for the transcripts, which have no wide
 // object, ≤ 1 MiB: validation builds nothing); `_parse` ≤ 1.5n + 1 MiB (the handle's copy of the
 // wire and at most a side table); `encode_within` into a caller buffer ≤ 1 MiB beyond the handle.
-
-/// `count` copies of `item`, comma-separated.
-fn repeated(item: &str, count: usize) -> Vec<u8> {
-    let mut out = Vec::with_capacity((item.len() + 1) * count);
-    for i in 0..count {
-        if i > 0 {
-            out.push(b',');
-        }
-        out.extend_from_slice(item.as_bytes());
-    }
-    out
-}
 
 /// The transcript shapes, about `size` bytes each: (name, wire).
 fn transcript_shapes(size: usize) -> Vec<(&'static str, Vec<u8>)> {

@@ -5,6 +5,7 @@
 
 use std::hint::black_box;
 use std::time::Instant;
+use testkit::corpus::repeated;
 
 fn summary_with_goal(text: &[u8]) -> Vec<u8> {
     let mut doc = b"<conversation_summary><goal>".to_vec();
@@ -22,18 +23,6 @@ fn time(mut f: impl FnMut()) -> f64 {
         runs += 1;
     }
     start.elapsed().as_secs_f64() / f64::from(runs)
-}
-
-/// `count` copies of `item`, comma-separated.
-fn repeated(item: &str, count: usize) -> Vec<u8> {
-    let mut out = Vec::with_capacity((item.len() + 1) * count);
-    for i in 0..count {
-        if i > 0 {
-            out.push(b',');
-        }
-        out.extend_from_slice(item.as_bytes());
-    }
-    out
 }
 
 /// An input wire around `messages` (comma-separated message objects).
