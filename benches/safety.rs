@@ -5,24 +5,19 @@
 //! own corpus; the benchmark says which.
 
 use std::hint::black_box;
-use std::path::Path;
-use std::process::Command;
 use std::ptr;
 
 use criterion::{Criterion, Throughput, criterion_group, criterion_main};
 use loopcompact::ffi::*;
+use testkit::corpus::generated;
 use testkit::corpus::wire::transcript_wire;
 
 /// The realistic 1 MiB transcript, or the project's corpus (and which one it is).
 fn transcript() -> (Vec<u8>, &'static str) {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/bench/make_transcript.py");
-    if script.is_file()
-        && let Ok(out) = Command::new("python3").arg(&script).arg("1048576").output()
-        && out.status.success()
-    {
-        return (out.stdout, "make_transcript.py");
+    match generated("make_transcript.py", 1 << 20) {
+        Ok(wire) => (wire, "make_transcript.py"),
+        Err(_) => (transcript_wire(1 << 20), "testkit corpus"),
     }
-    (transcript_wire(1 << 20), "testkit corpus")
 }
 
 fn bench(c: &mut Criterion) {

@@ -138,11 +138,8 @@ fn main() {
     ];
     let mut shapes = shapes;
     // The realistic summary of ../shared/bench (entity and character references on every line).
-    let script = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/bench/make_summary.py");
-    if let Ok(out) = std::process::Command::new("python3").arg(&script).arg(n.to_string()).output()
-        && out.status.success()
-    {
-        shapes.push(("make_summary.py (realistic)", out.stdout));
+    if let Ok(xml) = testkit::corpus::generated("make_summary.py", n) {
+        shapes.push(("make_summary.py (realistic)", xml));
     }
     for (name, doc) in &shapes {
         let start = Instant::now();

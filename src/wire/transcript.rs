@@ -270,7 +270,7 @@ fn message<'a, V: Visit>(p: &mut Parser<'a>, first: Event<'a>, i: usize, w: &mut
                     Some(token) => token.decode_bytes().ok().and_then(|n| RoleName::of(&n)).unwrap_or(RoleName::User),
                     None => {
                         let (name, slot) = w.order.role();
-                        late_role = slot.or(Some(usize::MAX));
+                        late_role = slot;
                         name
                     }
                 };
@@ -296,9 +296,7 @@ fn message<'a, V: Visit>(p: &mut Parser<'a>, first: Event<'a>, i: usize, w: &mut
     if seen.mask() & MessageField::Blocks.bit() == 0 {
         return Err(invalid);
     }
-    if late_role.is_some() {
-        w.order.fill_role(late_role.filter(|&s| s != usize::MAX), role.name());
-    }
+    w.order.fill_role(late_role, role.name());
     w.v.message(i, &role);
     Ok(())
 }
@@ -408,7 +406,7 @@ struct BlockFields<'a> {
     tool_use_id: Text,
     /// `tool_use_id` was read (before `content`, the canonical order).
     has_tool_use_id: bool,
-    /// The [`Late`] slot of an id read after `content` (`Some(usize::MAX)`: replayed, no slot).
+    /// The [`Late`] slot of an id read after `content`, while the first walk notes late facts.
     late_id: Option<usize>,
     is_error: bool,
 }
@@ -448,7 +446,7 @@ fn block<'a, V: Visit>(
                     f.tool_use_id
                 } else {
                     let (id, slot) = w.order.id();
-                    f.late_id = slot.or(Some(usize::MAX));
+                    f.late_id = slot;
                     id
                 };
                 w.v.content_start(j, depth, id);
@@ -500,9 +498,7 @@ fn block<'a, V: Visit>(
         },
         b"tool_use" => Block::ToolUse { id: f.id, name: f.name, input: f.input.ok_or(invalid)?, provider_state },
         _ => {
-            if f.late_id.is_some() {
-                w.order.fill_id(f.late_id.filter(|&s| s != usize::MAX), f.tool_use_id);
-            }
+            w.order.fill_id(f.late_id, f.tool_use_id);
             Block::ToolResult { tool_use_id: f.tool_use_id, is_error: f.is_error }
         }
     };

@@ -40,6 +40,7 @@ from ._constants import FINGERPRINT_LEN, CounterQuality, Pressure, Section, Stat
 from ._constants import __all__ as _constants_all
 from ._errors import (
     ContextError,
+    _int32,
     Diagnostic,
     FingerprintError,
     InputError,
@@ -152,14 +153,6 @@ def _uint(value: int, bits: int, what: str) -> int:
         raise TypeError(f"{what} must be an int, not {type(value).__name__}")
     if not 0 <= value < (1 << bits):
         raise ValueError(f"{what} must be in 0..{(1 << bits) - 1}, got {value}")
-    return value
-
-
-def _int32(value: int, what: str) -> int:
-    if not isinstance(value, int) or isinstance(value, bool):
-        raise TypeError(f"{what} must be an int, not {type(value).__name__}")
-    if not -(1 << 31) <= value < (1 << 31):
-        raise ValueError(f"{what} must be a 32-bit signed integer, got {value}")
     return value
 
 
