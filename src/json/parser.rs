@@ -177,15 +177,7 @@ impl<'a> Parser<'a> {
                     if b != b'"' {
                         return Err(JsonError::syntax(start));
                     }
-                    let key = self.string()?;
-                    self.skip_ws();
-                    if self.byte(self.pos) != Some(b':') {
-                        return Err(JsonError::syntax(self.pos));
-                    }
-                    self.pos += 1;
-                    self.state = State::Value;
-                    self.token_start = start;
-                    return Ok(Event::Key(key));
+                    return self.key(start).map(Event::Key);
                 }
                 State::AfterValue => {
                     if self.depth == 0 {
@@ -208,6 +200,76 @@ impl<'a> Parser<'a> {
                 }
             }
         }
+    }
+
+    /// The key whose `"` is under `start` (= `pos`), and the `:` after it.
+    #[inline(always)]
+    fn key(&mut self, start: usize) -> JResult<JStr<'a>> {
+        let key = self.string()?;
+        self.skip_ws();
+        if self.byte(self.pos) != Some(b':') {
+            return Err(JsonError::syntax(self.pos));
+        }
+        self.pos += 1;
+        self.state = State::Value;
+        self.token_start = start;
+        Ok(key)
+    }
+
+    /// Inside an object, after its `{` or after a member's value: the next key (with its `:`), or
+    /// `None` once the object's `}` is read. The same as pulling [`Event::Key`] or
+    /// [`Event::ObjectEnd`] with [`Parser::next`], without the event: readers of objects (every
+    /// typed field of every document) call this once per member. Anything else, errors included,
+    /// goes through `next`, so offsets and verdicts are its own.
+    #[inline]
+    pub(crate) fn next_key(&mut self) -> JResult<Option<JStr<'a>>> {
+        self.skip_ws();
+        let start = self.pos;
+        let b = self.byte(start);
+        let in_object = self.top_is_object();
+        match (self.state, b) {
+            (State::AfterValue, Some(b',')) if in_object => {
+                self.pos += 1;
+                self.skip_ws();
+                let at = self.pos;
+                if self.byte(at) == Some(b'"') {
+                    self.token_start = at;
+                    return self.key(at).map(Some);
+                }
+                self.state = State::Key;
+            }
+            (State::KeyOrEnd, Some(b'"')) => {
+                self.token_start = start;
+                return self.key(start).map(Some);
+            }
+            (State::AfterValue | State::KeyOrEnd, Some(b'}')) if in_object => {
+                self.token_start = start;
+                self.close(true);
+                return Ok(None);
+            }
+            _ => {}
+        }
+        match self.next()? {
+            Event::Key(key) => Ok(Some(key)),
+            Event::ObjectEnd => Ok(None),
+            _ => Err(JsonError::invalid(self.token_start)),
+        }
+    }
+
+    /// Where a value is expected and a string starts: that string, as [`Parser::next`] would give
+    /// it in an [`Event::String`], without the event. `None` (nothing consumed) for anything else,
+    /// which the caller then pulls with `next`.
+    #[inline]
+    pub(crate) fn next_if_string(&mut self) -> JResult<Option<JStr<'a>>> {
+        self.skip_ws();
+        let start = self.pos;
+        if !matches!(self.state, State::Value | State::ValueOrEnd) || self.byte(start) != Some(b'"') {
+            return Ok(None);
+        }
+        self.token_start = start;
+        let s = self.string()?;
+        self.state = State::AfterValue;
+        Ok(Some(s))
     }
 
     /// [`Parser::next`] for a value whose strings are expected to start with a long run of bytes
@@ -314,41 +376,116 @@ impl<'a> Parser<'a> {
     /// A string starting at the `"` under `pos`: control bytes and escape syntax are checked here,
     /// UTF-8 later by whoever needs the text ([`JStr`]).
     fn string(&mut self) -> JResult<JStr<'a>> {
-        let open = self.pos;
-        let body = open + 1;
+        // A document checked as a whole needs no per-string hint of non-ASCII bytes.
+        if self.utf8 { self.string_scan::<false>() } else { self.string_scan::<true>() }
+    }
+
+    /// [`Parser::string`]; `HIGH_BITS`: also learn whether the body may hold a non-ASCII byte.
+    ///
+    /// Strings are mostly short (keys, ids, enum values) or long runs of text with escapes here
+    /// and there (prose, logs with `\n` and `\t` every few words). So the first eight bytes are
+    /// one word (SWAR), which ends most short strings; then 32-byte blocks: a block without a
+    /// special byte (`"`, `\\`, a control byte) costs one vector test ([`block_has_special`]); a
+    /// block with some gets their bit mask once ([`special_mask`]) and every escape in it is found
+    /// from that mask, not by scanning again. The last bytes of the document go one at a time.
+    #[inline(always)]
+    fn string_scan<const HIGH_BITS: bool>(&mut self) -> JResult<JStr<'a>> {
+        let src = self.src;
+        let body = self.pos + 1;
         let mut i = body + core::mem::take(&mut self.plain_prefix);
-        let mut high = 0u8;
+        let mut high = 0u64;
         let mut escaped = false;
-        loop {
-            let rest = self.src.get(i..).unwrap_or_default();
-            let (skip, h) = scan_plain(rest);
-            high |= h;
-            i += skip;
-            let Some(b) = self.byte(i) else {
-                return Err(JsonError::syntax(i));
-            };
-            match b {
-                b'"' => break,
-                b'\\' => {
-                    escaped = true;
-                    match self.byte(i + 1) {
-                        Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => i += 2,
-                        Some(b'u') => {
-                            let hex = self.src.get(i + 2..i + 6).unwrap_or_default();
-                            if hex.len() != 4 || !hex.iter().all(u8::is_ascii_hexdigit) {
-                                return Err(JsonError::syntax(i));
-                            }
-                            i += 6;
-                        }
-                        _ => return Err(JsonError::syntax(i)),
-                    }
+        if let Some(x) = word_at(src, i) {
+            if HIGH_BITS {
+                high |= x;
+            }
+            let sp = special(x);
+            if sp == 0 {
+                i += 8;
+            } else {
+                let at = i + (sp.trailing_zeros() / 8) as usize;
+                if src.get(at) == Some(&b'"') {
+                    return Ok(self.string_end(body, at, false, high));
                 }
-                // A raw control byte (J5.1).
+                i = at;
+            }
+        }
+        let end = 'scan: loop {
+            let Some(block) = src.get(i..i + 32).and_then(|b| <&[u8; 32]>::try_from(b).ok()) else {
+                break 'scan self.string_tail::<HIGH_BITS>(i, &mut escaped, &mut high)?;
+            };
+            if HIGH_BITS {
+                for word in block.chunks_exact(8) {
+                    high |= word.try_into().map(u64::from_le_bytes).unwrap_or_default();
+                }
+            }
+            if !block_has_special(block) {
+                i += 32;
+                continue;
+            }
+            let mut mask = special_mask(block);
+            while mask != 0 {
+                let at = i + mask.trailing_zeros() as usize;
+                match src.get(at) {
+                    Some(b'"') => break 'scan at,
+                    Some(b'\\') => {
+                        escaped = true;
+                        let skip = at + self.escape_len(at)? - i;
+                        if skip >= 32 {
+                            i += skip;
+                            continue 'scan;
+                        }
+                        mask &= u32::MAX << skip;
+                    }
+                    // A raw control byte (J5.1).
+                    _ => return Err(JsonError::syntax(at)),
+                }
+            }
+            i += 32;
+        };
+        Ok(self.string_end(body, end, escaped, high))
+    }
+
+    /// The last bytes of the document (under a block), one at a time: the offset of the closing
+    /// quote.
+    #[cold]
+    fn string_tail<const HIGH_BITS: bool>(&self, mut i: usize, escaped: &mut bool, high: &mut u64) -> JResult<usize> {
+        loop {
+            match self.byte(i) {
+                Some(b'"') => return Ok(i),
+                Some(b'\\') => {
+                    *escaped = true;
+                    i += self.escape_len(i)?;
+                }
+                Some(b) if b >= 0x20 => {
+                    if HIGH_BITS {
+                        *high |= u64::from(b) << 56;
+                    }
+                    i += 1;
+                }
+                // A raw control byte (J5.1), or the end of the document.
                 _ => return Err(JsonError::syntax(i)),
             }
         }
-        self.pos = i + 1;
-        Ok(JStr::new(body, self.src.get(body..i).unwrap_or_default(), escaped, high >= 0x80 && !self.utf8))
+    }
+
+    /// The length of the escape whose `\\` is at `at` (J5.1).
+    #[inline(always)]
+    fn escape_len(&self, at: usize) -> JResult<usize> {
+        // A table, not a `match`: logs alternate `\n` and `\t`, and a jump table per escape
+        // mispredicts at every change.
+        match self.byte(at + 1).and_then(|e| ESCAPE_LEN.get(usize::from(e))) {
+            Some(2) => Ok(2),
+            Some(6) if self.src.get(at + 2..at + 6).is_some_and(|hex| hex.iter().all(u8::is_ascii_hexdigit)) => Ok(6),
+            _ => Err(JsonError::syntax(at)),
+        }
+    }
+
+    /// The string token whose body runs from `body` to the closing quote at `end`.
+    #[inline(always)]
+    fn string_end(&mut self, body: usize, end: usize, escaped: bool, high: u64) -> JStr<'a> {
+        self.pos = end + 1;
+        JStr::new(body, self.src.get(body..end).unwrap_or_default(), escaped, high & HIGH != 0 && !self.utf8)
     }
 
     /// After the top-level value: only whitespace may follow (J5.1).
@@ -371,45 +508,67 @@ impl<'a> Parser<'a> {
     }
 }
 
-/// Length of the leading run of bytes that need no attention inside a string (not `"`, `\` or a
-/// control byte), and a byte whose bit 7 is set if the run may hold a non-ASCII byte. Eight bytes
-/// are tested at a time (SWAR): the lowest flagged byte of a word is exact, so its position comes
-/// from the mask directly.
-#[inline]
-fn scan_plain(bytes: &[u8]) -> (usize, u8) {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let mut high = 0u64;
-    let mut done = 0;
-    let mut rest = bytes;
-    #[inline]
-    fn special(x: u64) -> u64 {
-        let q = x ^ (ONES * u64::from(b'"'));
-        let b = x ^ (ONES * u64::from(b'\\'));
-        ((q.wrapping_sub(ONES) & !q) | (b.wrapping_sub(ONES) & !b) | (x.wrapping_sub(ONES * 0x20) & !x)) & HIGH
+/// The length of an escape by the byte after its `\\` (J5.1): 2, 6 for `\u` (its four hex digits are
+/// checked apart), 0 for a byte that starts no escape.
+static ESCAPE_LEN: [u8; 256] = escape_lengths();
+
+// Evaluated at compile time: an index out of range would not compile.
+#[allow(clippy::indexing_slicing)]
+const fn escape_lengths() -> [u8; 256] {
+    let mut table = [0u8; 256];
+    let mut i = 0;
+    while i < 256 {
+        table[i] = match i as u8 {
+            b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't' => 2,
+            b'u' => 6,
+            _ => 0,
+        };
+        i += 1;
     }
-    while let Some((word, tail)) = rest.split_first_chunk::<8>() {
-        let x = u64::from_le_bytes(*word);
-        let sp = special(x);
-        // Bytes after a special one may also count as non-ASCII: a false positive only costs a
-        // UTF-8 check of the string.
-        high |= x;
-        if sp != 0 {
-            done += (sp.trailing_zeros() / 8) as usize;
-            return (done, if high & HIGH != 0 { 0x80 } else { 0 });
-        }
-        done += 8;
-        rest = tail;
+    table
+}
+
+const ONES: u64 = 0x0101_0101_0101_0101;
+const HIGH: u64 = 0x8080_8080_8080_8080;
+
+/// Bit 7 of each byte of `x` (little-endian) that may need attention inside a string (`"`, `\\` or
+/// a control byte); the lowest one set is exact.
+#[inline(always)]
+fn special(x: u64) -> u64 {
+    let q = x ^ (ONES * u64::from(b'"'));
+    let b = x ^ (ONES * u64::from(b'\\'));
+    ((q.wrapping_sub(ONES) & !q) | (b.wrapping_sub(ONES) & !b) | (x.wrapping_sub(ONES * 0x20) & !x)) & HIGH
+}
+
+#[inline(always)]
+fn word_at(src: &[u8], i: usize) -> Option<u64> {
+    src.get(i..i + 8).and_then(|w| w.try_into().ok()).map(u64::from_le_bytes)
+}
+
+/// Whether `block` holds a `"`, a `\\` or a control byte: a fold without early exit, which LLVM
+/// compiles to vector compares (SSE2 on every x86-64 target, NEON on aarch64): the only SIMD a core
+/// without `unsafe` can have.
+#[inline(always)]
+fn block_has_special(block: &[u8; 32]) -> bool {
+    block.iter().fold(0u8, |acc, &b| acc | u8::from(b == b'"') | u8::from(b == b'\\') | u8::from(b < 0x20)) != 0
+}
+
+/// Bit `k` set: byte `k` of `block` is a `"`, a `\\` or a control byte. The flags are computed by
+/// vector compares (as in [`block_has_special`]) into bytes of 0 or 1, and each eight of them
+/// gathered into a byte of the mask by one multiplication: bit `8j` of the word times bit `56 - 7j`
+/// of the constant lands on bit `56 + j`, and no two products share a bit, so nothing carries.
+#[inline(always)]
+fn special_mask(block: &[u8; 32]) -> u32 {
+    let mut flags = [0u8; 32];
+    for (flag, &b) in flags.iter_mut().zip(block) {
+        *flag = u8::from(b == b'"') | u8::from(b == b'\\') | u8::from(b < 0x20);
     }
-    let mut high = if high & HIGH != 0 { 0x80 } else { 0 };
-    for &b in rest {
-        if b == b'"' || b == b'\\' || b < 0x20 {
-            break;
-        }
-        high |= b;
-        done += 1;
+    let mut mask = 0u32;
+    for (k, word) in flags.chunks_exact(8).enumerate() {
+        let x = word.try_into().map(u64::from_le_bytes).unwrap_or_default();
+        mask |= ((x.wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32) << (8 * k);
     }
-    (done, high)
+    mask
 }
 
 #[cfg(test)]
@@ -431,6 +590,73 @@ mod tests {
             if p.depth() == 0 {
                 out.push(format!("{:?}", p.finish()));
                 return out;
+            }
+        }
+    }
+
+    /// J5.1's string grammar byte by byte, the model for the word, block and mask scans: the offset
+    /// of the closing quote and whether an escape came before it, or the offset of the error.
+    fn model_string(doc: &[u8], open: usize) -> Result<(usize, bool), usize> {
+        let (mut i, mut escaped) = (open + 1, false);
+        loop {
+            match doc.get(i) {
+                None => return Err(i),
+                Some(b'"') => return Ok((i, escaped)),
+                Some(b'\\') => {
+                    escaped = true;
+                    match doc.get(i + 1) {
+                        Some(b'"' | b'\\' | b'/' | b'b' | b'f' | b'n' | b'r' | b't') => i += 2,
+                        Some(b'u') if doc.get(i + 2..i + 6).is_some_and(|h| h.iter().all(u8::is_ascii_hexdigit)) => {
+                            i += 6
+                        }
+                        _ => return Err(i),
+                    }
+                }
+                Some(&b) if b < 0x20 => return Err(i),
+                Some(_) => i += 1,
+            }
+        }
+    }
+
+    /// Random string bodies at every alignment, ending anywhere from the middle of a block to the
+    /// last byte of the document: the scans agree with the model on the end, the escape flag and
+    /// every error offset, and never miss a non-ASCII byte (the UTF-8 verdict of each string).
+    #[test]
+    fn string_scan_agrees_with_the_byte_model() {
+        // Weighted so that escapes, quotes, controls and non-ASCII bytes all come often, and
+        // plain runs long enough to cross blocks.
+        const ALPHABET: &[u8] = b"aaaaaaaaaaaaaaaabbbbbbbbcd \\\\\"nnttuu0f9A/\x01\x1f\xc3\xa9\xe2\x82\xac\xff\x80";
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for _ in 0..60_000 {
+            let pad = (next() % 40) as usize;
+            let len = (next() % 160) as usize;
+            let mut doc = vec![b' '; pad];
+            doc.push(b'"');
+            doc.extend((0..len).map(|_| ALPHABET[(next() % ALPHABET.len() as u64) as usize]));
+            match next() % 3 {
+                0 => {}
+                1 => doc.push(b'"'),
+                _ => doc.extend(std::iter::repeat_n(b'x', (next() % 40) as usize)),
+            }
+            let want = model_string(&doc, pad);
+            for mut p in [Parser::new(&doc), Parser::new_utf8_checked(&doc)] {
+                let got = p.next().map_err(|e| e.offset);
+                match (want, got) {
+                    (Ok((end, escaped)), Ok(Event::String(s))) => {
+                        assert_eq!((s.span().start, s.span().end, s.has_escapes()), (pad + 1, end, escaped), "{doc:?}");
+                        let body = &doc[pad + 1..end];
+                        assert_eq!(s.check_utf8().is_ok(), std::str::from_utf8(body).is_ok(), "{doc:?}");
+                        assert_eq!(p.pos(), end + 1);
+                    }
+                    (Err(at), Err(got)) => assert_eq!(at, got, "{doc:?}"),
+                    (want, got) => panic!("{doc:?}: model {want:?}, parser {got:?}"),
+                }
             }
         }
     }

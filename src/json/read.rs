@@ -25,9 +25,9 @@ impl<'a> Parser<'a> {
         }
         let mut seen = 0u64;
         loop {
-            match self.next()? {
-                Event::ObjectEnd => return Ok(Seen::new(seen)),
-                Event::Key(key) => {
+            match self.next_key()? {
+                None => return Ok(Seen::new(seen)),
+                Some(key) => {
                     // Layout names are ASCII: an unescaped key matches by its raw bytes, and one
                     // that matches nothing is an error whatever its encoding.
                     let index = if key.has_escapes() {
@@ -46,8 +46,6 @@ impl<'a> Parser<'a> {
                     seen |= bit;
                     f(self, field)?;
                 }
-                // The parser only yields keys and ends inside an object.
-                _ => return Err(self.invalid()),
             }
         }
     }
@@ -194,6 +192,10 @@ impl<'a> Parser<'a> {
 
     /// Pulls a string (J5.8), UTF-8 checked (J5.3).
     pub(crate) fn str(&mut self) -> JResult<JStr<'a>> {
+        if let Some(s) = self.next_if_string()? {
+            s.check_utf8()?;
+            return Ok(s);
+        }
         let e = self.next()?;
         self.str_of(e)
     }
@@ -211,6 +213,10 @@ impl<'a> Parser<'a> {
 
     /// Pulls a string or `null`.
     pub(crate) fn str_or_null(&mut self) -> JResult<Option<JStr<'a>>> {
+        if let Some(s) = self.next_if_string()? {
+            s.check_utf8()?;
+            return Ok(Some(s));
+        }
         match self.next()? {
             Event::Null => Ok(None),
             e => self.str_of(e).map(Some),
