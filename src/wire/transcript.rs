@@ -385,6 +385,35 @@ layout! {
     }
 }
 
+/// A block's `type` (T5.5), matched once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Kind {
+    Text,
+    Refusal,
+    Image,
+    Audio,
+    Document,
+    Thinking,
+    ToolUse,
+    ToolResult,
+}
+
+impl Kind {
+    fn of(name: &[u8]) -> Option<Kind> {
+        Some(match name {
+            b"text" => Kind::Text,
+            b"refusal" => Kind::Refusal,
+            b"image" => Kind::Image,
+            b"audio" => Kind::Audio,
+            b"document" => Kind::Document,
+            b"thinking" => Kind::Thinking,
+            b"tool_use" => Kind::ToolUse,
+            b"tool_result" => Kind::ToolResult,
+            _ => return None,
+        })
+    }
+}
+
 /// Every field a block may carry, read by its own type rule; which ones the block's `type` allows
 /// and needs is checked once the whole object has been read (keys may come in any order).
 #[derive(Default)]
@@ -458,20 +487,22 @@ fn block<'a, V: Visit>(
     })?;
     let invalid = JsonError::invalid(start);
     let kind_token = f.kind.ok_or(invalid)?;
-    let kind = kind_token.decode_bytes()?;
+    // An unknown type is the `type` value's fault, not the block's (offset of the value). Type
+    // names are ASCII: an unescaped token is its own text.
+    let kind =
+        if kind_token.has_escapes() { Kind::of(&kind_token.decode_bytes()?) } else { Kind::of(kind_token.raw()) }
+            .ok_or(JsonError::invalid(kind_token.span().start))?;
     use BlockField as B;
     // (required keys, optional keys) per T5.5.
     let provider_state_pair = B::ProviderState.bit() | B::ProviderStateFormat.bit();
-    let (required, optional) = match &*kind {
-        b"text" | b"refusal" => (B::Text.bit(), 0),
-        b"image" => (B::MediaType.bit() | B::Source.bit(), 0),
-        b"audio" => (B::MediaType.bit() | B::Data.bit(), 0),
-        b"document" => (B::MediaType.bit() | B::Name.bit() | B::Text.bit() | B::Data.bit(), 0),
-        b"thinking" => (B::Thinking.bit() | B::Signature.bit(), B::SignatureFormat.bit() | provider_state_pair),
-        b"tool_use" => (B::Id.bit() | B::Name.bit() | B::Input.bit(), provider_state_pair),
-        b"tool_result" => (B::ToolUseId.bit() | B::Content.bit() | B::IsError.bit(), 0),
-        // An unknown type is the `type` value's fault, not the block's (offset of the value).
-        _ => return Err(JsonError::invalid(kind_token.span().start)),
+    let (required, optional) = match kind {
+        Kind::Text | Kind::Refusal => (B::Text.bit(), 0),
+        Kind::Image => (B::MediaType.bit() | B::Source.bit(), 0),
+        Kind::Audio => (B::MediaType.bit() | B::Data.bit(), 0),
+        Kind::Document => (B::MediaType.bit() | B::Name.bit() | B::Text.bit() | B::Data.bit(), 0),
+        Kind::Thinking => (B::Thinking.bit() | B::Signature.bit(), B::SignatureFormat.bit() | provider_state_pair),
+        Kind::ToolUse => (B::Id.bit() | B::Name.bit() | B::Input.bit(), provider_state_pair),
+        Kind::ToolResult => (B::ToolUseId.bit() | B::Content.bit() | B::IsError.bit(), 0),
     };
     let fields = seen.mask() & !B::Type.bit();
     if fields & required != required || fields & !(required | optional) != 0 {
@@ -483,21 +514,21 @@ fn block<'a, V: Visit>(
         (Some(state), Some(format)) if !format.is_empty() => Some(ProviderState { state, format }),
         _ => None,
     };
-    let block = match &*kind {
-        b"text" => Block::Text { text: f.text },
-        b"refusal" => Block::Refusal { text: f.text },
-        b"image" => Block::Image { media_type: f.media_type, url: f.url, data: f.data },
-        b"audio" => Block::Audio { media_type: f.media_type, data: f.data },
-        b"document" => Block::Document { media_type: f.media_type, name: f.name, data: f.data, text: f.text },
-        b"thinking" => Block::Thinking {
+    let block = match kind {
+        Kind::Text => Block::Text { text: f.text },
+        Kind::Refusal => Block::Refusal { text: f.text },
+        Kind::Image => Block::Image { media_type: f.media_type, url: f.url, data: f.data },
+        Kind::Audio => Block::Audio { media_type: f.media_type, data: f.data },
+        Kind::Document => Block::Document { media_type: f.media_type, name: f.name, data: f.data, text: f.text },
+        Kind::Thinking => Block::Thinking {
             thinking: f.thinking,
             signature: f.signature,
             // T5.8: kept only with a non-empty signature; E7.4 writes it only when non-empty.
             signature_format: f.signature_format.filter(|s| !f.signature.is_empty() && !s.is_empty()),
             provider_state,
         },
-        b"tool_use" => Block::ToolUse { id: f.id, name: f.name, input: f.input.ok_or(invalid)?, provider_state },
-        _ => {
+        Kind::ToolUse => Block::ToolUse { id: f.id, name: f.name, input: f.input.ok_or(invalid)?, provider_state },
+        Kind::ToolResult => {
             w.order.fill_id(f.late_id, f.tool_use_id);
             Block::ToolResult { tool_use_id: f.tool_use_id, is_error: f.is_error }
         }
