@@ -174,20 +174,19 @@ impl<'a> JStr<'a> {
     }
 }
 
-/// Position of the first `\\` (or the length): runs between escapes are short, so eight bytes at a
-/// time without a call beats `memchr` here. The lowest flagged byte of a word is exact.
+/// Position of the first `\\` (or the length). Escapes are often close together (`\u003c`
+/// runs, `\n\t` in logs), so the first eight bytes are one word (SWAR, no call); a longer run
+/// (prose between line breaks) goes to `memchr`, whose vector scan wins beyond a few words.
 fn find_backslash(bytes: &[u8]) -> usize {
-    let mut done = 0;
-    let mut rest = bytes;
-    while let Some((word, tail)) = rest.split_first_chunk::<8>() {
+    if let Some(word) = bytes.first_chunk::<8>() {
         let hit = backslashes(u64::from_le_bytes(*word));
         if hit != 0 {
-            return done + (hit.trailing_zeros() / 8) as usize;
+            return (hit.trailing_zeros() / 8) as usize;
         }
-        done += 8;
-        rest = tail;
+        let rest = bytes.get(8..).unwrap_or_default();
+        return 8 + memchr::memchr(b'\\', rest).unwrap_or(rest.len());
     }
-    done + rest.iter().position(|&b| b == b'\\').unwrap_or(rest.len())
+    bytes.iter().position(|&b| b == b'\\').unwrap_or(bytes.len())
 }
 
 /// Bit 7 of each byte of `word` (little-endian) that may be a backslash; the lowest one set is exact.
@@ -260,47 +259,27 @@ fn escape_at(body: &[u8], i: usize) -> (char, usize) {
     (c, 2)
 }
 
-/// Decodes the escapes of a body whose escape grammar is valid (J5.4). Plain bytes are copied a
-/// word at a time, the word written whole before its first backslash is looked for: decoded text
-/// is never longer than its body (an escape of 2, 6 or 12 bytes gives at most 1, 3 or 4), so
-/// eight bytes of slack in the output are always enough.
+/// Decodes the escapes of a body whose escape grammar is valid (J5.4): plain runs are copied whole
+/// (decoded text is never longer than its body: an escape of 2, 6 or 12 bytes gives at most 1, 3
+/// or 4, so the first allocation is the last).
 fn unescape(body: &[u8]) -> Vec<u8> {
-    let mut out = vec![0u8; body.len() + 8];
-    let (mut i, mut o) = (0, 0);
-    while i < body.len() {
-        if let (Some(src), Some(dst)) = (body.get(i..i + 8), out.get_mut(o..o + 8)) {
-            dst.copy_from_slice(src);
-            let hit = backslashes(u64::from_le_bytes(src.try_into().unwrap_or_default()));
-            if hit == 0 {
-                i += 8;
-                o += 8;
-                continue;
-            }
-            // The lowest flagged byte of a word is exact.
-            let run = (hit.trailing_zeros() / 8) as usize;
-            i += run;
-            o += run;
-        } else {
-            let rest = body.get(i..).unwrap_or_default();
-            let run = find_backslash(rest);
-            if let Some(dst) = out.get_mut(o..o + run) {
-                dst.copy_from_slice(rest.get(..run).unwrap_or_default());
-            }
-            i += run;
-            o += run;
-            if i >= body.len() {
-                break;
-            }
+    let mut out = Vec::with_capacity(body.len());
+    let mut i = 0;
+    while let Some(rest) = body.get(i..).filter(|rest| !rest.is_empty()) {
+        let run = find_backslash(rest);
+        out.extend_from_slice(rest.get(..run).unwrap_or_default());
+        i += run;
+        if i >= body.len() {
+            break;
         }
         let (c, used) = escape_at(body, i);
-        let bytes = c.encode_utf8(&mut [0; 4]).len();
-        if let Some(dst) = out.get_mut(o..o + bytes) {
-            c.encode_utf8(dst);
+        if c.is_ascii() {
+            out.push(c as u8);
+        } else {
+            out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes());
         }
         i += used;
-        o += bytes;
     }
-    out.truncate(o);
     out
 }
 
