@@ -74,6 +74,13 @@ fn main() {
                 );
             }
         }
+        "fingerprint_R10.7" => {
+            // The 943-byte worked example of SPEC R10.7, the per-call target.
+            let doc = testkit::spec::FINGERPRINT_EXAMPLE.as_bytes();
+            for _ in 0..iterations {
+                black_box(loopcompact::fingerprint::RequestFingerprint::digest_of(black_box(doc)).unwrap());
+            }
+        }
         "fingerprint_file" => {
             // lc_request_fingerprint's path on a file (path in LOOPCOMPACT_FINGERPRINT).
             let doc =
