@@ -221,7 +221,7 @@ impl<'a> Parser<'a> {
     /// [`Event::ObjectEnd`] with [`Parser::next`], without the event: readers of objects (every
     /// typed field of every document) call this once per member. Anything else, errors included,
     /// goes through `next`, so offsets and verdicts are its own.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn next_key(&mut self) -> JResult<Option<JStr<'a>>> {
         self.skip_ws();
         let start = self.pos;
@@ -375,117 +375,23 @@ impl<'a> Parser<'a> {
 
     /// A string starting at the `"` under `pos`: control bytes and escape syntax are checked here,
     /// UTF-8 later by whoever needs the text ([`JStr`]).
-    fn string(&mut self) -> JResult<JStr<'a>> {
-        // A document checked as a whole needs no per-string hint of non-ASCII bytes.
-        if self.utf8 { self.string_scan::<false>() } else { self.string_scan::<true>() }
-    }
-
-    /// [`Parser::string`]; `HIGH_BITS`: also learn whether the body may hold a non-ASCII byte.
     ///
-    /// Strings are mostly short (keys, ids, enum values) or long runs of text with escapes here
-    /// and there (prose, logs with `\n` and `\t` every few words). So the first eight bytes are
-    /// one word (SWAR), which ends most short strings; then 32-byte blocks: a block without a
-    /// special byte (`"`, `\\`, a control byte) costs one vector test ([`block_has_special`]); a
-    /// block with some gets their bit mask once ([`special_mask`]) and every escape in it is found
-    /// from that mask, not by scanning again. The last bytes of the document go one at a time.
+    /// Inlined into each caller, around a scan that is not: the scan returns its verdict in two
+    /// registers (`Result<usize, usize>`), and the token is built here. A `JResult<JStr>` returned
+    /// from a call goes through memory and is read back at other widths, which stalls on store
+    /// forwarding, once per string, more than the scan of a short string costs.
     #[inline(always)]
-    fn string_scan<const HIGH_BITS: bool>(&mut self) -> JResult<JStr<'a>> {
-        let src = self.src;
+    fn string(&mut self) -> JResult<JStr<'a>> {
         let body = self.pos + 1;
-        let mut i = body + core::mem::take(&mut self.plain_prefix);
-        let mut high = 0u64;
-        let mut escaped = false;
-        if let Some(x) = word_at(src, i) {
-            if HIGH_BITS {
-                high |= x;
-            }
-            let sp = special(x);
-            if sp == 0 {
-                i += 8;
-            } else {
-                let at = i + (sp.trailing_zeros() / 8) as usize;
-                if src.get(at) == Some(&b'"') {
-                    return Ok(self.string_end(body, at, false, high));
-                }
-                i = at;
-            }
-        }
-        let end = 'scan: loop {
-            let Some(block) = src.get(i..i + 32).and_then(|b| <&[u8; 32]>::try_from(b).ok()) else {
-                break 'scan self.string_tail::<HIGH_BITS>(i, &mut escaped, &mut high)?;
-            };
-            if HIGH_BITS {
-                for word in block.chunks_exact(8) {
-                    high |= word.try_into().map(u64::from_le_bytes).unwrap_or_default();
-                }
-            }
-            if !block_has_special(block) {
-                i += 32;
-                continue;
-            }
-            let mut mask = special_mask(block);
-            while mask != 0 {
-                let at = i + mask.trailing_zeros() as usize;
-                match src.get(at) {
-                    Some(b'"') => break 'scan at,
-                    Some(b'\\') => {
-                        escaped = true;
-                        let skip = at + self.escape_len(at)? - i;
-                        if skip >= 32 {
-                            i += skip;
-                            continue 'scan;
-                        }
-                        mask &= u32::MAX << skip;
-                    }
-                    // A raw control byte (J5.1).
-                    _ => return Err(JsonError::syntax(at)),
-                }
-            }
-            i += 32;
-        };
-        Ok(self.string_end(body, end, escaped, high))
-    }
-
-    /// The last bytes of the document (under a block), one at a time: the offset of the closing
-    /// quote.
-    #[cold]
-    fn string_tail<const HIGH_BITS: bool>(&self, mut i: usize, escaped: &mut bool, high: &mut u64) -> JResult<usize> {
-        loop {
-            match self.byte(i) {
-                Some(b'"') => return Ok(i),
-                Some(b'\\') => {
-                    *escaped = true;
-                    i += self.escape_len(i)?;
-                }
-                Some(b) if b >= 0x20 => {
-                    if HIGH_BITS {
-                        *high |= u64::from(b) << 56;
-                    }
-                    i += 1;
-                }
-                // A raw control byte (J5.1), or the end of the document.
-                _ => return Err(JsonError::syntax(i)),
-            }
-        }
-    }
-
-    /// The length of the escape whose `\\` is at `at` (J5.1).
-    #[inline(always)]
-    fn escape_len(&self, at: usize) -> JResult<usize> {
-        // A table, not a `match`: logs alternate `\n` and `\t`, and a jump table per escape
-        // mispredicts at every change.
-        match self.byte(at + 1).and_then(|e| ESCAPE_LEN.get(usize::from(e))) {
-            Some(2) => Ok(2),
-            Some(6) if self.src.get(at + 2..at + 6).is_some_and(|hex| hex.iter().all(u8::is_ascii_hexdigit)) => Ok(6),
-            _ => Err(JsonError::syntax(at)),
-        }
-    }
-
-    /// The string token whose body runs from `body` to the closing quote at `end`.
-    #[inline(always)]
-    fn string_end(&mut self, body: usize, end: usize, escaped: bool, high: u64) -> JStr<'a> {
+        let from = body + core::mem::take(&mut self.plain_prefix);
+        // A document checked as a whole needs no per-string hint of non-ASCII bytes.
+        let scanned =
+            if self.utf8 { scan_string::<false>(self.src, from) } else { scan_string::<true>(self.src, from) };
+        let end_flags = scanned.map_err(JsonError::syntax)?;
+        let end = end_flags & END;
         self.pos = end + 1;
-        JStr::new(body, self.src.get(body..end).unwrap_or_default(), escaped, high & HIGH != 0 && !self.utf8)
+        let raw = self.src.get(body..end).unwrap_or_default();
+        Ok(JStr::new(body, raw, end_flags & SCAN_ESCAPED != 0, end_flags & SCAN_HIGH != 0 && !self.utf8))
     }
 
     /// After the top-level value: only whitespace may follow (J5.1).
@@ -551,6 +457,116 @@ fn word_at(src: &[u8], i: usize) -> Option<u64> {
 #[inline(always)]
 fn block_has_special(block: &[u8; 32]) -> bool {
     block.iter().fold(0u8, |acc, &b| acc | u8::from(b == b'"') | u8::from(b == b'\\') | u8::from(b < 0x20)) != 0
+}
+
+/// [`scan_string`]'s flags, in the top bits of the closing quote's offset (offsets of a slice
+/// never reach them): the body holds an escape; it may hold a non-ASCII byte.
+const SCAN_ESCAPED: usize = 1 << (usize::BITS - 1);
+const SCAN_HIGH: usize = 1 << (usize::BITS - 2);
+const END: usize = SCAN_HIGH - 1;
+
+/// The body of the string whose first unchecked byte is `src[i]`: the offset of its closing quote
+/// with the [`SCAN_ESCAPED`] and [`SCAN_HIGH`] flags, or the offset of the J5.1 error.
+/// `HIGH_BITS`: also learn whether the body may hold a non-ASCII byte.
+///
+/// Strings are mostly short (keys, ids, enum values) or long runs of text with escapes here and
+/// there (prose, logs with `\n` and `\t` every few words). So the first eight bytes are one word
+/// (SWAR), which ends most short strings; then 32-byte blocks: a block without a special byte
+/// (`"`, `\\`, a control byte) costs one vector test ([`block_has_special`]); a block with some gets
+/// their bit mask once ([`special_mask`]) and every escape in it is found from that mask, not by
+/// scanning again. The last bytes of the document go one at a time.
+#[inline(never)]
+fn scan_string<const HIGH_BITS: bool>(src: &[u8], mut i: usize) -> Result<usize, usize> {
+    let mut high = 0u64;
+    let mut escaped = 0;
+    if let Some(x) = word_at(src, i) {
+        if HIGH_BITS {
+            high |= x;
+        }
+        let sp = special(x);
+        if sp == 0 {
+            i += 8;
+        } else {
+            let at = i + (sp.trailing_zeros() / 8) as usize;
+            if src.get(at) == Some(&b'"') {
+                return Ok(at | if high & HIGH != 0 { SCAN_HIGH } else { 0 });
+            }
+            i = at;
+        }
+    }
+    let end = 'scan: loop {
+        let Some(block) = src.get(i..i + 32).and_then(|b| <&[u8; 32]>::try_from(b).ok()) else {
+            break 'scan string_tail::<HIGH_BITS>(src, i, &mut escaped, &mut high)?;
+        };
+        if HIGH_BITS {
+            for word in block.chunks_exact(8) {
+                high |= word.try_into().map(u64::from_le_bytes).unwrap_or_default();
+            }
+        }
+        if !block_has_special(block) {
+            i += 32;
+            continue;
+        }
+        let mut mask = special_mask(block);
+        while mask != 0 {
+            let at = i + mask.trailing_zeros() as usize;
+            match src.get(at) {
+                Some(b'"') => break 'scan at,
+                Some(b'\\') => {
+                    escaped = SCAN_ESCAPED;
+                    let skip = at + escape_len(src, at)? - i;
+                    if skip >= 32 {
+                        i += skip;
+                        continue 'scan;
+                    }
+                    mask &= u32::MAX << skip;
+                }
+                // A raw control byte (J5.1).
+                _ => return Err(at),
+            }
+        }
+        i += 32;
+    };
+    Ok(end | escaped | if high & HIGH != 0 { SCAN_HIGH } else { 0 })
+}
+
+/// The last bytes of the document (under a block), one at a time: the offset of the closing quote.
+#[cold]
+fn string_tail<const HIGH_BITS: bool>(
+    src: &[u8],
+    mut i: usize,
+    escaped: &mut usize,
+    high: &mut u64,
+) -> Result<usize, usize> {
+    loop {
+        match src.get(i) {
+            Some(b'"') => return Ok(i),
+            Some(b'\\') => {
+                *escaped = SCAN_ESCAPED;
+                i += escape_len(src, i)?;
+            }
+            Some(&b) if b >= 0x20 => {
+                if HIGH_BITS {
+                    *high |= u64::from(b) << 56;
+                }
+                i += 1;
+            }
+            // A raw control byte (J5.1), or the end of the document.
+            _ => return Err(i),
+        }
+    }
+}
+
+/// The length of the escape whose `\\` is at `src[at]` (J5.1), or the error's offset (`at`).
+#[inline(always)]
+fn escape_len(src: &[u8], at: usize) -> Result<usize, usize> {
+    // A table, not a `match`: logs alternate `\n` and `\t`, and a jump table per escape
+    // mispredicts at every change.
+    match src.get(at + 1).and_then(|&e| ESCAPE_LEN.get(usize::from(e))) {
+        Some(2) => Ok(2),
+        Some(6) if src.get(at + 2..at + 6).is_some_and(|hex| hex.iter().all(u8::is_ascii_hexdigit)) => Ok(6),
+        _ => Err(at),
+    }
 }
 
 /// Bit `k` set: byte `k` of `block` is a `"`, a `\\` or a control byte. The flags are computed by
