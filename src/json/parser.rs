@@ -259,7 +259,7 @@ impl<'a> Parser<'a> {
     /// Where a value is expected and a string starts: that string, as [`Parser::next`] would give
     /// it in an [`Event::String`], without the event. `None` (nothing consumed) for anything else,
     /// which the caller then pulls with `next`.
-    #[inline]
+    #[inline(always)]
     pub(crate) fn next_if_string(&mut self) -> JResult<Option<JStr<'a>>> {
         self.skip_ws();
         let start = self.pos;

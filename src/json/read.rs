@@ -191,6 +191,7 @@ impl<'a> Parser<'a> {
     }
 
     /// Pulls a string (J5.8), UTF-8 checked (J5.3).
+    #[inline(always)]
     pub(crate) fn str(&mut self) -> JResult<JStr<'a>> {
         if let Some(s) = self.next_if_string()? {
             s.check_utf8()?;
@@ -212,6 +213,7 @@ impl<'a> Parser<'a> {
     }
 
     /// Pulls a string or `null`.
+    #[inline(always)]
     pub(crate) fn str_or_null(&mut self) -> JResult<Option<JStr<'a>>> {
         if let Some(s) = self.next_if_string()? {
             s.check_utf8()?;
