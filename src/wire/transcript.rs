@@ -73,6 +73,12 @@ pub(crate) enum RoleName {
 }
 
 impl RoleName {
+    /// The role a `role` string token names (its UTF-8 checked). Role names are ASCII: an
+    /// unescaped token is its own text, matched in place.
+    fn of_token(token: JStr<'_>) -> Option<RoleName> {
+        if token.has_escapes() { RoleName::of(&token.decode_bytes().ok()?) } else { RoleName::of(token.raw()) }
+    }
+
     fn of(name: &[u8]) -> Option<RoleName> {
         match name {
             b"user" => Some(RoleName::User),
@@ -267,7 +273,7 @@ fn message<'a, V: Visit>(p: &mut Parser<'a>, first: Event<'a>, i: usize, w: &mut
             MessageField::Blocks => {
                 // A role that does not read as a known name fails below, once the message is read.
                 let name = match role {
-                    Some(token) => token.decode_bytes().ok().and_then(|n| RoleName::of(&n)).unwrap_or(RoleName::User),
+                    Some(token) => RoleName::of_token(token).unwrap_or(RoleName::User),
                     None => {
                         let (name, slot) = w.order.role();
                         late_role = slot;
@@ -284,15 +290,13 @@ fn message<'a, V: Visit>(p: &mut Parser<'a>, first: Event<'a>, i: usize, w: &mut
         Ok(())
     })?;
     let invalid = JsonError::invalid(start);
-    let name = role.map(|r| r.decode_bytes()).transpose()?;
     // An unknown role is the `role` value's fault (offset of the value); keys that do not fit a
     // known role are the message's.
-    if let (Some(token), Some(name)) = (role, name.as_deref())
-        && RoleName::of(name).is_none()
-    {
-        return Err(JsonError::invalid(token.span().start));
-    }
-    let role = role_of(name.as_deref(), seen, usage, tool_use_id, is_error).ok_or(invalid)?;
+    let name = match role {
+        Some(token) => Some(RoleName::of_token(token).ok_or(JsonError::invalid(token.span().start))?),
+        None => None,
+    };
+    let role = role_of(name, seen, usage, tool_use_id, is_error).ok_or(invalid)?;
     if seen.mask() & MessageField::Blocks.bit() == 0 {
         return Err(invalid);
     }
@@ -302,7 +306,7 @@ fn message<'a, V: Visit>(p: &mut Parser<'a>, first: Event<'a>, i: usize, w: &mut
 }
 
 fn role_of(
-    name: Option<&[u8]>,
+    name: Option<RoleName>,
     seen: Seen<MessageField>,
     usage: Option<Usage>,
     tool_use_id: Text,
@@ -311,10 +315,10 @@ fn role_of(
     use MessageField as F;
     let extra = seen.mask() & !(F::Role.bit() | F::Blocks.bit());
     match name? {
-        b"user" if extra == 0 => Some(Role::User),
-        b"system" if extra == 0 => Some(Role::System),
-        b"assistant" if extra & !F::Usage.bit() == 0 => Some(Role::Assistant { usage }),
-        b"tool" if extra == F::ToolUseId.bit() | F::IsError.bit() => Some(Role::Tool { tool_use_id, is_error }),
+        RoleName::User if extra == 0 => Some(Role::User),
+        RoleName::System if extra == 0 => Some(Role::System),
+        RoleName::Assistant if extra & !F::Usage.bit() == 0 => Some(Role::Assistant { usage }),
+        RoleName::Tool if extra == F::ToolUseId.bit() | F::IsError.bit() => Some(Role::Tool { tool_use_id, is_error }),
         _ => None,
     }
 }
