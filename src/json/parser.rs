@@ -205,7 +205,14 @@ impl<'a> Parser<'a> {
     /// The key whose `"` is under `start` (= `pos`), and the `:` after it.
     #[inline(always)]
     fn key(&mut self, start: usize) -> JResult<JStr<'a>> {
-        let key = self.string()?;
+        let end_flags = self.key_end_flags(start)?;
+        Ok(self.token(start + 1, end_flags))
+    }
+
+    /// [`Parser::key`] as its scan's result (see [`Parser::string_end_flags`]).
+    #[inline(always)]
+    fn key_end_flags(&mut self, start: usize) -> JResult<usize> {
+        let end_flags = self.string_end_flags()?;
         self.skip_ws();
         if self.byte(self.pos) != Some(b':') {
             return Err(JsonError::syntax(self.pos));
@@ -213,7 +220,7 @@ impl<'a> Parser<'a> {
         self.pos += 1;
         self.state = State::Value;
         self.token_start = start;
-        Ok(key)
+        Ok(end_flags)
     }
 
     /// Inside an object, after its `{` or after a member's value: the next key (with its `:`), or
@@ -221,39 +228,51 @@ impl<'a> Parser<'a> {
     /// [`Event::ObjectEnd`] with [`Parser::next`], without the event: readers of objects (every
     /// typed field of every document) call this once per member. Anything else, errors included,
     /// goes through `next`, so offsets and verdicts are its own.
+    ///
+    /// Every path gives the key as two numbers (body start, scan result) and the token is built
+    /// once at the end: merging tokens from several paths made the compiler move them through the
+    /// stack in pieces, and the reader then stalled on reading them back.
     #[inline(always)]
     pub(crate) fn next_key(&mut self) -> JResult<Option<JStr<'a>>> {
         self.skip_ws();
         let start = self.pos;
         let b = self.byte(start);
         let in_object = self.top_is_object();
-        match (self.state, b) {
-            (State::AfterValue, Some(b',')) if in_object => {
-                self.pos += 1;
-                self.skip_ws();
-                let at = self.pos;
-                if self.byte(at) == Some(b'"') {
-                    self.token_start = at;
-                    return self.key(at).map(Some);
+        let (body, end_flags) = 'key: {
+            match (self.state, b) {
+                (State::AfterValue, Some(b',')) if in_object => {
+                    self.pos += 1;
+                    self.skip_ws();
+                    let at = self.pos;
+                    if self.byte(at) == Some(b'"') {
+                        self.token_start = at;
+                        break 'key (at + 1, self.key_end_flags(at)?);
+                    }
+                    self.state = State::Key;
                 }
-                self.state = State::Key;
+                (State::KeyOrEnd, Some(b'"')) => {
+                    self.token_start = start;
+                    break 'key (start + 1, self.key_end_flags(start)?);
+                }
+                (State::AfterValue | State::KeyOrEnd, Some(b'}')) if in_object => {
+                    self.token_start = start;
+                    self.close(true);
+                    return Ok(None);
+                }
+                _ => {}
             }
-            (State::KeyOrEnd, Some(b'"')) => {
-                self.token_start = start;
-                return self.key(start).map(Some);
+            match self.next()? {
+                Event::Key(key) => {
+                    let span = key.span();
+                    let flags = if key.has_escapes() { SCAN_ESCAPED } else { 0 }
+                        | if key.is_unchecked() { SCAN_HIGH } else { 0 };
+                    (span.start, span.end | flags)
+                }
+                Event::ObjectEnd => return Ok(None),
+                _ => return Err(JsonError::invalid(self.token_start)),
             }
-            (State::AfterValue | State::KeyOrEnd, Some(b'}')) if in_object => {
-                self.token_start = start;
-                self.close(true);
-                return Ok(None);
-            }
-            _ => {}
-        }
-        match self.next()? {
-            Event::Key(key) => Ok(Some(key)),
-            Event::ObjectEnd => Ok(None),
-            _ => Err(JsonError::invalid(self.token_start)),
-        }
+        };
+        Ok(Some(self.token(body, end_flags)))
     }
 
     /// Where a value is expected and a string starts: that string, as [`Parser::next`] would give
@@ -383,15 +402,29 @@ impl<'a> Parser<'a> {
     #[inline(always)]
     fn string(&mut self) -> JResult<JStr<'a>> {
         let body = self.pos + 1;
-        let from = body + core::mem::take(&mut self.plain_prefix);
+        let end_flags = self.string_end_flags()?;
+        Ok(self.token(body, end_flags))
+    }
+
+    /// The scan of the string whose `"` is under `pos`, leaving `pos` after its closing quote:
+    /// the quote's offset with the [`SCAN_ESCAPED`] and [`SCAN_HIGH`] flags.
+    #[inline(always)]
+    fn string_end_flags(&mut self) -> JResult<usize> {
+        let from = self.pos + 1 + core::mem::take(&mut self.plain_prefix);
         // A document checked as a whole needs no per-string hint of non-ASCII bytes.
         let scanned =
             if self.utf8 { scan_string::<false>(self.src, from) } else { scan_string::<true>(self.src, from) };
         let end_flags = scanned.map_err(JsonError::syntax)?;
+        self.pos = (end_flags & END) + 1;
+        Ok(end_flags)
+    }
+
+    /// The token of the string body that starts at `body`, from its scan's result.
+    #[inline(always)]
+    fn token(&self, body: usize, end_flags: usize) -> JStr<'a> {
         let end = end_flags & END;
-        self.pos = end + 1;
         let raw = self.src.get(body..end).unwrap_or_default();
-        Ok(JStr::new(body, raw, end_flags & SCAN_ESCAPED != 0, end_flags & SCAN_HIGH != 0 && !self.utf8))
+        JStr::new(body, raw, end_flags & SCAN_ESCAPED != 0, end_flags & SCAN_HIGH != 0 && !self.utf8)
     }
 
     /// After the top-level value: only whitespace may follow (J5.1).

@@ -133,6 +133,11 @@ impl<'a> JStr<'a> {
         self.start_flags & ESCAPED != 0
     }
 
+    /// Whether the body's UTF-8 is still to be checked ([`JStr::check_utf8`] does it).
+    pub(crate) fn is_unchecked(&self) -> bool {
+        self.start_flags & UNCHECKED != 0
+    }
+
     /// J5.3: the body is valid UTF-8 (escapes are ASCII, so checking the raw body suffices).
     pub(crate) fn check_utf8(&self) -> JResult<()> {
         if self.start_flags & UNCHECKED != 0 && simdutf8::basic::from_utf8(self.raw).is_err() {
