@@ -139,22 +139,32 @@ impl HashSink {
 }
 
 impl Sink for HashSink {
+    /// Inlined: most pieces are the writer's constant keys and punctuation, whose copies then
+    /// compile to a few moves instead of a `memcpy` call each.
+    #[inline(always)]
     fn put(&mut self, bytes: &[u8]) {
         match self.buf.get_mut(self.len..self.len + bytes.len()) {
             Some(slot) => {
                 slot.copy_from_slice(bytes);
                 self.len += bytes.len();
             }
-            None => {
-                self.hasher.update(self.buf.get(..self.len).unwrap_or_default());
-                self.len = 0;
-                if bytes.len() >= self.buf.len() {
-                    self.hasher.update(bytes);
-                } else if let Some(slot) = self.buf.get_mut(..bytes.len()) {
-                    slot.copy_from_slice(bytes);
-                    self.len = bytes.len();
-                }
-            }
+            None => self.flush_and_put(bytes),
+        }
+    }
+}
+
+impl HashSink {
+    /// The buffer is full: hash it, then keep `bytes` (or hash them too when they are longer).
+    #[cold]
+    #[inline(never)]
+    fn flush_and_put(&mut self, bytes: &[u8]) {
+        self.hasher.update(self.buf.get(..self.len).unwrap_or_default());
+        self.len = 0;
+        if bytes.len() >= self.buf.len() {
+            self.hasher.update(bytes);
+        } else if let Some(slot) = self.buf.get_mut(..bytes.len()) {
+            slot.copy_from_slice(bytes);
+            self.len = bytes.len();
         }
     }
 }
