@@ -68,6 +68,7 @@ pub mod error;
 pub mod ffi;
 pub mod fingerprint;
 pub(crate) mod json;
+mod lanes;
 pub mod limits;
 pub mod policy;
 pub mod status;

@@ -1,6 +1,7 @@
 //! The pull parser: grammar (J5.1) and depth (J5.2), iterative, with a fixed-size nesting stack.
 
 use super::{JResult, JStr, JsonError, MAX_DEPTH};
+use crate::lanes::Lanes;
 
 /// One token of the document. Strings are borrowed and still escaped.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -484,21 +485,6 @@ fn word_at(src: &[u8], i: usize) -> Option<u64> {
     src.get(i..i + 8).and_then(|w| w.try_into().ok()).map(u64::from_le_bytes)
 }
 
-/// Whether `b` needs attention inside a string: `"`, `\\` or a control byte (J5.1). Written with
-/// `|`, not `||`, so that the block loops over it compile to vector compares.
-#[inline(always)]
-fn is_special(b: u8) -> bool {
-    (b == b'"') | (b == b'\\') | (b < 0x20)
-}
-
-/// Whether `block` holds a `"`, a `\\` or a control byte: a fold without early exit, which LLVM
-/// compiles to vector compares (SSE2 on every x86-64 target, NEON on aarch64): the only SIMD a core
-/// without `unsafe` can have.
-#[inline(always)]
-fn block_has_special(block: &[u8; 32]) -> bool {
-    block.iter().fold(0u8, |acc, &b| acc | u8::from(is_special(b))) != 0
-}
-
 /// [`scan_string`]'s flags, in the top bits of the closing quote's offset (offsets of a slice
 /// never reach them): the body holds an escape; it may hold a non-ASCII byte.
 const SCAN_ESCAPED: usize = 1 << (usize::BITS - 1);
@@ -511,10 +497,9 @@ const END: usize = SCAN_HIGH - 1;
 ///
 /// Strings are mostly short (keys, ids, enum values) or long runs of text with escapes here and
 /// there (prose, logs with `\n` and `\t` every few words). So the first eight bytes are one word
-/// (SWAR), which ends most short strings; then 32-byte blocks: a block without a special byte
-/// (`"`, `\\`, a control byte) costs one vector test ([`block_has_special`]); a block with some gets
-/// their bit mask once ([`special_mask`]) and every escape in it is found from that mask, not by
-/// scanning again. The last bytes of the document go one at a time.
+/// (SWAR), which ends most short strings; then 32-byte blocks, each classified once into a bit mask
+/// of its special bytes (`"`, `\\`, a control byte: [`special_mask`]), from which every escape in
+/// the block is found without scanning again. The last bytes of the document go one at a time.
 #[inline(never)]
 fn scan_string<const HIGH_BITS: bool>(src: &[u8], mut i: usize) -> Result<usize, usize> {
     let mut high = 0u64;
@@ -542,10 +527,6 @@ fn scan_string<const HIGH_BITS: bool>(src: &[u8], mut i: usize) -> Result<usize,
             for word in block.chunks_exact(8) {
                 high |= word.try_into().map(u64::from_le_bytes).unwrap_or_default();
             }
-        }
-        if !block_has_special(block) {
-            i += 32;
-            continue;
         }
         let mut mask = special_mask(block);
         while mask != 0 {
@@ -609,22 +590,12 @@ fn escape_len(src: &[u8], at: usize) -> Result<usize, usize> {
     }
 }
 
-/// Bit `k` set: byte `k` of `block` is a `"`, a `\\` or a control byte. The flags are computed by
-/// vector compares (as in [`block_has_special`]) into bytes of 0 or 1, and each eight of them
-/// gathered into a byte of the mask by one multiplication: bit `8j` of the word times bit `56 - 7j`
-/// of the constant lands on bit `56 + j`, and no two products share a bit, so nothing carries.
+/// Bit `k` set: byte `k` of `block` is a `"`, a `\\` or a control byte (J5.1), by vector
+/// compares ([`Lanes`]).
 #[inline(always)]
 fn special_mask(block: &[u8; 32]) -> u32 {
-    let mut flags = [0u8; 32];
-    for (flag, &b) in flags.iter_mut().zip(block) {
-        *flag = u8::from(is_special(b));
-    }
-    let mut mask = 0u32;
-    for (k, word) in flags.chunks_exact(8).enumerate() {
-        let x = word.try_into().map(u64::from_le_bytes).unwrap_or_default();
-        mask |= ((x.wrapping_mul(0x0102_0408_1020_4080) >> 56) as u32) << (8 * k);
-    }
-    mask
+    let v = Lanes::load(block);
+    v.eq(b'"').or(v.eq(b'\\')).or(v.le(0x1F)).mask()
 }
 
 #[cfg(test)]

@@ -3,101 +3,86 @@
 //!
 //! Text is the bulk of every summary, so the scan is one pass that checks UTF-8, the Char set, `]]>`
 //! and references together. It looks at 32 bytes at a time: the rare bytes of a block (`<`, `&`,
-//! `>`, controls, non-ASCII, the closing quote of a value) are flagged by one check written so that
-//! the compiler turns it into 16-byte vector compares (safe Rust, no intrinsics), and only they take
-//! the scalar path. Nothing here allocates.
+//! `>`, controls, non-ASCII, the closing quote of a value) are found as one bit mask by vector
+//! compares ([`Lanes`]), and only they take the scalar path. Nothing here allocates.
 
-/// Bytes checked per step of the fast path: two 16-byte vectors (SSE2, the x86-64 baseline).
+use crate::lanes::Lanes;
+
+/// Bytes checked per step of the fast path: one [`Lanes`] block.
 const BLOCK: usize = 32;
-const _: () = assert!(BLOCK == 32, "first_rare reads the flags as two 16-byte halves");
+
+/// Bytes of character data whose rare bytes are found as one 64-bit mask.
+const WINDOW: usize = 2 * BLOCK;
 
 /// Whether byte `b` cannot be skipped without a closer look.
 ///
 /// Rare bytes are the C0 controls other than TAB, LF and CR (never Chars), every byte >= 0x80
-/// (UTF-8 to decode), `<` and `&` (end of a run, references), and the two bytes `e1` and `e2`
-/// (`]` and `>` in character data, for `]]>`; the closing quote in an attribute value).
+/// (UTF-8 to decode), `<` and `&` (end of a run, references), and `e`: `>` in character data (for
+/// `]]>`), the closing quote in an attribute value.
 #[inline(always)]
-fn is_rare(b: u8, e1: u8, e2: u8) -> bool {
+fn is_rare(b: u8, e: u8) -> bool {
     // Signed compare: 0x00-0x1F and 0x80-0xFF in one test.
     let low_or_high = (b as i8) < 0x20;
     let allowed = (b == b'\t') | (b == b'\n') | (b == b'\r');
-    (low_or_high & !allowed) | (b == b'<') | (b == b'&') | (b == e1) | (b == e2)
+    (low_or_high & !allowed) | (b == b'<') | (b == b'&') | (b == e)
 }
 
-/// The index of the first rare byte of `block`, if any.
-///
-/// The flags are computed into a byte array (a shape the compiler turns into 16-byte vector
-/// compares) and then read back as two 128-bit words.
+/// Bit `k` set: byte `k` of `block` is rare ([`is_rare`]).
 #[inline(always)]
-fn first_rare(block: &[u8; BLOCK], e1: u8, e2: u8) -> Option<usize> {
-    let mut flags = [0u8; BLOCK];
-    for (flag, &b) in flags.iter_mut().zip(block) {
-        *flag = u8::from(is_rare(b, e1, e2));
-    }
-    let lo = flags.first_chunk::<16>().map_or(0, |half| u128::from_le_bytes(*half));
-    let hi = flags.last_chunk::<16>().map_or(0, |half| u128::from_le_bytes(*half));
-    if lo != 0 {
-        Some(lo.trailing_zeros() as usize / 8)
-    } else if hi != 0 {
-        Some(16 + hi.trailing_zeros() as usize / 8)
-    } else {
-        None
-    }
+fn rare_mask(block: &[u8; BLOCK], e: u8) -> u32 {
+    let v = Lanes::load(block);
+    let allowed = v.eq(b'\t').or(v.eq(b'\n')).or(v.eq(b'\r'));
+    v.lt_signed(0x20).and_not(allowed).or(v.eq(b'<')).or(v.eq(b'&')).or(v.eq(e)).mask()
 }
 
 /// Skips plain bytes from `i`: returns the index of the first rare byte, or of the first byte of a
-/// tail shorter than a block, and whether any byte was skipped.
+/// tail shorter than a block.
 #[inline(always)]
-fn skip_plain(xml: &[u8], mut i: usize, e1: u8, e2: u8) -> (usize, bool) {
-    let start = i;
+fn skip_plain(xml: &[u8], mut i: usize, e: u8) -> usize {
     // Rare bytes come in runs (`&amp;&#x41;`, multi-byte text): one look before a block's worth.
-    if xml.get(i).is_some_and(|&b| is_rare(b, e1, e2)) {
-        return (i, false);
+    if xml.get(i).is_some_and(|&b| is_rare(b, e)) {
+        return i;
     }
     while let Some(block) = xml.get(i..).and_then(|rest| rest.first_chunk::<BLOCK>()) {
-        if let Some(k) = first_rare(block, e1, e2) {
-            i += k;
-            return (i, i != start);
+        let mask = rare_mask(block, e);
+        if mask != 0 {
+            return i + mask.trailing_zeros() as usize;
         }
         i += BLOCK;
     }
-    (i, i != start)
+    i
 }
 
 /// Scans the character data that starts at `start` (X4.5): up to the next `<` or the end of the
 /// input. Returns the end of the run, or the offset of the first violation of X4.6–X4.8 (`xml_syntax`).
 pub(super) fn scan_text(xml: &[u8], start: usize) -> Result<usize, usize> {
-    // Everything before `i` is checked. The rare bytes of a block are found once, as flags, and
+    // Everything before `i` is checked. The rare bytes of a block are found once, as a mask, and
     // then visited in order, skipping those inside a character already read: a reference every
     // few words (as real summaries have) costs no second look at the block.
     let mut i = start;
     let mut at = start;
-    while let Some(block) = xml.get(at..).and_then(|rest| rest.first_chunk::<BLOCK>()) {
-        let words = rare_words(block, b'>', b'>');
-        if words == [0, 0] {
-            // The common case: a block of plain text.
-            at += BLOCK;
-            continue;
-        }
-        for (half, mut word) in [0, 16].into_iter().zip(words) {
-            while word != 0 {
-                let p = at + half + (word.trailing_zeros() / 8) as usize;
-                // The flag bytes are 0 or 1: this clears the one just found.
-                word &= word - 1;
-                if p < i {
-                    continue;
-                }
-                match text_rare(xml, start, p)? {
-                    Step::Next(next) => i = next,
-                    Step::End(end) => return Ok(end),
-                }
+    while let Some(window) = xml.get(at..).and_then(|rest| rest.first_chunk::<WINDOW>()) {
+        let (lo, hi) = window.split_at(BLOCK);
+        let half = |h: &[u8]| <&[u8; BLOCK]>::try_from(h).map_or(0, |block| u64::from(rare_mask(block, b'>')));
+        // The bytes before `i` are done: a character that began in an earlier window.
+        let mut mask = (half(lo) | half(hi) << BLOCK) & after(i - at);
+        while mask != 0 {
+            let p = at + mask.trailing_zeros() as usize;
+            match text_rare(xml, start, p)? {
+                Step::Next(next) => i = next,
+                Step::End(end) => return Ok(end),
             }
+            mask &= after(i - at);
         }
-        at = (at + BLOCK).max(i);
+        // The next window does not wait for this one's references: its start is fixed, so the
+        // processor finds its rare bytes while the references above are still being read. (A
+        // reference longer than a window only clears the masks of the windows it covers.)
+        at += WINDOW;
+        i = i.max(at);
     }
-    // The tail, shorter than a block.
+    // The tail, shorter than a window.
     while let Some(&b) = xml.get(i) {
-        if !is_rare(b, b'>', b'>') {
+        if !is_rare(b, b'>') {
             i += 1;
             continue;
         }
@@ -109,16 +94,10 @@ pub(super) fn scan_text(xml: &[u8], start: usize) -> Result<usize, usize> {
     Ok(i)
 }
 
-/// The flags of a block (1 for a rare byte, else 0), as two words: bytes 0–15, then 16–31.
+/// The bits of a window's mask from `k` up: the bytes from offset `k` on (none for `k >= 64`).
 #[inline(always)]
-fn rare_words(block: &[u8; BLOCK], e1: u8, e2: u8) -> [u128; 2] {
-    let mut flags = [0u8; BLOCK];
-    for (flag, &b) in flags.iter_mut().zip(block) {
-        *flag = u8::from(is_rare(b, e1, e2));
-    }
-    let lo = flags.first_chunk::<16>().map_or(0, |half| u128::from_le_bytes(*half));
-    let hi = flags.last_chunk::<16>().map_or(0, |half| u128::from_le_bytes(*half));
-    [lo, hi]
+fn after(k: usize) -> u64 {
+    u32::try_from(k).ok().and_then(|k| u64::MAX.checked_shl(k)).unwrap_or(0)
 }
 
 /// What a rare byte of character data means for the scan.
@@ -143,9 +122,98 @@ fn text_rare(xml: &[u8], start: usize, p: usize) -> Result<Step, usize> {
             Ok(Step::Next(p + 1))
         }
         // The most frequent rare byte of real summaries: straight to the reference.
-        Some(b'&') => reference(xml, p).map(|(_, len)| Step::Next(p + len)).ok_or(p),
-        _ => char_at(xml, p).map(|(_, len)| Step::Next(p + len)).ok_or(p),
+        Some(b'&') => reference_len(xml, p).map(|len| Step::Next(p + len)).ok_or(p),
+        Some(0x80..=0xFF) => utf8_char(xml, p).map(|(_, len)| Step::Next(p + len)).ok_or(p),
+        // A control byte, never a Char (X4.8).
+        _ => Err(p),
     }
+}
+
+/// Eight bytes as the little-endian word [`reference_len`] compares with (`s` at most 8 bytes).
+const fn word(s: &[u8]) -> u64 {
+    let mut w = 0u64;
+    let mut k = s.len();
+    while k > 0 {
+        k -= 1;
+        #[allow(clippy::indexing_slicing)] // k < s.len(); a const fn cannot call `get` here
+        {
+            w = w << 8 | s[k] as u64;
+        }
+    }
+    w
+}
+
+/// The length of the reference that starts with the `&` at `i`, as [`reference`] would give it,
+/// or `None` when it is not one. The scan's path: the eight bytes after the `&` are one word, so a
+/// name is one masked compare, and a character reference whose `;` is among them is read by
+/// [`char_reference_in_word`] without a loop. Anything else (the last bytes of the input, long
+/// numbers, leading zeros, every invalid reference) goes to [`reference`], which decides.
+#[inline(always)]
+fn reference_len(xml: &[u8], i: usize) -> Option<usize> {
+    const B3: u64 = 0xFF_FFFF;
+    const B4: u64 = 0xFFFF_FFFF;
+    const B5: u64 = 0xFF_FFFF_FFFF;
+    let Some(w) = xml.get(i + 1..i + 9).and_then(|w| <[u8; 8]>::try_from(w).ok()).map(u64::from_le_bytes) else {
+        return reference(xml, i).map(|(_, len)| len);
+    };
+    let len = if w & B3 == word(b"lt;") || w & B3 == word(b"gt;") {
+        4
+    } else if w & B4 == word(b"amp;") {
+        5
+    } else if w & B5 == word(b"apos;") || w & B5 == word(b"quot;") {
+        6
+    } else if let Some(len) = char_reference_in_word(w) {
+        len
+    } else {
+        return reference(xml, i).map(|(_, len)| len);
+    };
+    Some(len)
+}
+
+/// `w`: the eight bytes after an `&`. When they hold a whole valid character reference (`#`
+/// digits `;` or `#x` hex digits `;`, X4.6, with a Char value, X4.8), its length from the `&`;
+/// otherwise `None`, and the caller reads the reference the long way.
+///
+/// SWAR: each byte of the digits' word is classified by carry-free additions (the top bit of
+/// `x + 0x80 - c` is `x >= c` for `x < 0x80`); the digits run up to the first byte that is none,
+/// which must be the `;`; the digits' values are then combined pairwise by three multiplications,
+/// most significant first, as in simdjson's eight-digit parse.
+#[inline(always)]
+fn char_reference_in_word(w: u64) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = ONES * 0x80;
+    if w as u8 != b'#' {
+        return None;
+    }
+    let hex = (w >> 8) as u8 == b'x';
+    let skip = if hex { 2 } else { 1 };
+    // The digits from byte 0; the top `skip` bytes are zero, never a digit nor `;`.
+    let d = w >> (8 * skip);
+    let ascii = !d & HIGH;
+    let at_least = |x: u64, c: u8| x.wrapping_add(ONES * u64::from(0x80 - c)) & HIGH;
+    let x = d & !HIGH;
+    let decimal = at_least(x, b'0') & !at_least(x, b'9' + 1);
+    let lower = x | (ONES * 0x20);
+    let letter = if hex { at_least(lower, b'a') & !at_least(lower, b'f' + 1) } else { 0 };
+    let digits = (decimal | letter) & ascii;
+    // At most 7 (the zero bytes on top): the shifts below stay under 64.
+    let n = ((!digits & HIGH).trailing_zeros() / 8) as usize;
+    if n == 0 || (d >> (8 * n)) as u8 != b';' {
+        return None;
+    }
+    // Digit values, the first digit in byte 0, shifted so that zeros lead and the last digit is
+    // byte 7; then pairs, quads and the whole, each step one multiply.
+    let values = ((d & (ONES * 0x0F)) + (letter >> 7) * 9) & ((1u64 << (8 * n)) - 1);
+    let v = values << (8 * (8 - n));
+    let base = if hex { 16 } else { 10 };
+    let v = ((v & (ONES * 0x0F)).wrapping_mul(base * 256 + 1)) >> 8;
+    let v = ((v & 0x00FF_00FF_00FF_00FF).wrapping_mul(base * base * 65536 + 1)) >> 16;
+    let value = ((v & 0x0000_FFFF_0000_FFFF).wrapping_mul(((base * base * base * base) << 32) + 1)) >> 32;
+    if !u32::try_from(value).is_ok_and(is_char) {
+        return None;
+    }
+    // `&`, the markers, the digits, `;`.
+    Some(1 + skip + n + 1)
 }
 
 /// Scans an attribute value whose opening `quote` precedes `start` (X4.11): up to the matching
@@ -154,7 +222,7 @@ fn text_rare(xml: &[u8], start: usize, p: usize) -> Result<Step, usize> {
 pub(super) fn scan_attribute_value(xml: &[u8], start: usize, quote: u8) -> Result<usize, usize> {
     let mut i = start;
     loop {
-        i = skip_plain(xml, i, quote, quote).0;
+        i = skip_plain(xml, i, quote);
         match xml.get(i) {
             None => return Err(i),
             Some(&b) if b == quote => return Ok(i),
@@ -342,4 +410,131 @@ pub(super) fn decode_text(run: &[u8]) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The scan's reference reader ([`reference_len`], a word at a time) against the long one
+    /// ([`reference`], byte by byte), on every reference shape: names, decimal and hex numbers of
+    /// every length with and without leading zeros and in both cases, values around the Char
+    /// ranges, bad digits, a missing `;`, and each of them cut short by the end of the input.
+    #[test]
+    fn reference_len_agrees_with_reference() {
+        let mut bodies: Vec<Vec<u8>> = Vec::new();
+        for name in ["lt;", "gt;", "amp;", "apos;", "quot;", "lt", "amp", "ampx;", "quo;", "Lt;", "#;", "#x;", "#X41;"]
+        {
+            bodies.push(name.as_bytes().to_vec());
+        }
+        let values = [
+            0u32, 8, 9, 0xA, 0xB, 0xD, 0x1F, 0x20, 0x41, 0x7F, 0x80, 0x2014, 0xD7FF, 0xD800, 0xDFFF, 0xE000, 0xFFFD,
+            0xFFFE, 0xFFFF, 0x1_0000, 0x1_F600, 0x10_FFFF, 0x11_0000, 0xFF_FFFF, 999_999, 1_000_000, 9_999_999,
+        ];
+        for &v in &values {
+            for zeros in [0, 1, 2, 5, 9, 20] {
+                let z = "0".repeat(zeros);
+                bodies.push(format!("#{z}{v};").into_bytes());
+                bodies.push(format!("#x{z}{v:x};").into_bytes());
+                bodies.push(format!("#x{z}{v:X};").into_bytes());
+                bodies.push(format!("#{z}{v}").into_bytes());
+                bodies.push(format!("#x{z}{v:x}g;").into_bytes());
+                bodies.push(format!("#{z}{v}a;").into_bytes());
+            }
+        }
+        // Every byte after `#`, `#x` and one digit, so that each class boundary is crossed.
+        for b in 0..=255u8 {
+            for prefix in [&b"#"[..], b"#x", b"#1", b"#x1", b"#x1F"] {
+                let mut body = prefix.to_vec();
+                body.push(b);
+                body.push(b';');
+                bodies.push(body);
+            }
+        }
+        for body in &bodies {
+            // The reference followed by text (the word path) and cut at every length (the end of
+            // the input inside or right after it).
+            let mut full = vec![b'&'];
+            full.extend_from_slice(body);
+            full.extend_from_slice(b" and more text");
+            for end in 1..=full.len() {
+                let xml = full.get(..end).unwrap();
+                let expected = reference(xml, 0).map(|(_, len)| len);
+                assert_eq!(reference_len(xml, 0), expected, "{:?}", String::from_utf8_lossy(xml));
+            }
+        }
+    }
+
+    /// The scan of character data one byte at a time: the path the last bytes of the input take.
+    fn scan_text_bytewise(xml: &[u8], start: usize) -> Result<usize, usize> {
+        let mut i = start;
+        while let Some(&b) = xml.get(i) {
+            if !is_rare(b, b'>') {
+                i += 1;
+                continue;
+            }
+            match text_rare(xml, start, i)? {
+                Step::Next(next) => i = next,
+                Step::End(end) => return Ok(end),
+            }
+        }
+        Ok(i)
+    }
+
+    /// [`scan_text`] (64-byte windows, masks, references read across window ends) against the byte
+    /// loop, on 40,000 random runs of every piece real and hostile text has: prose, white space,
+    /// references of every kind (long ones spanning windows included), `]]>` and its near misses,
+    /// multi-byte and broken UTF-8, control bytes, and the `<` that ends the run.
+    #[test]
+    fn scan_text_agrees_with_the_byte_loop() {
+        let long_zeros = format!("&#{}65;", "0".repeat(150));
+        let pieces: [&[u8]; 24] = [
+            b"plain words ",
+            b"x",
+            b" ",
+            b"\n",
+            b"\t",
+            b"\r\n",
+            b"&amp;",
+            b"&lt;",
+            b"&#x2014;",
+            b"&#128512;",
+            b"&#x0000041;",
+            long_zeros.as_bytes(),
+            b"&bogus;",
+            b"&#xD800;",
+            b"&",
+            b"]]>",
+            b"]]",
+            b"]>",
+            b">",
+            "\u{e9}\u{4e2d}\u{1f600}".as_bytes(),
+            b"\xC3",
+            b"\xFF",
+            b"\x01",
+            b"<",
+        ];
+        let mut seed = 0x2545_F491_4F6C_DD1Du64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for _ in 0..40_000 {
+            let mut xml = Vec::new();
+            let len = (next() % 400) as usize;
+            while xml.len() < len {
+                // Rare pieces rarely, so that most runs are long enough to cross windows.
+                let k = next() as usize % 100;
+                let piece = if k < 60 { pieces[0] } else { pieces[k % pieces.len()] };
+                xml.extend_from_slice(piece);
+            }
+            let start = (next() % 3) as usize;
+            if start > xml.len() {
+                continue;
+            }
+            assert_eq!(scan_text(&xml, start), scan_text_bytewise(&xml, start), "{:?}", String::from_utf8_lossy(&xml));
+        }
+    }
 }
