@@ -74,6 +74,29 @@ impl<'a> Parser<'a> {
         self.read_array(first, element)
     }
 
+    /// Pulls an array of unsigned integers no greater than `max` (J5.6) and calls `element` with
+    /// each: [`Parser::array_of`] with [`Parser::unsigned_of`] on every element, the common elements
+    /// read without their events.
+    pub(crate) fn unsigned_array_of(
+        &mut self,
+        max: u64,
+        mut element: impl FnMut(&mut Parser<'a>, u64) -> JResult<()>,
+    ) -> JResult<()> {
+        if self.next()? != Event::ArrayStart {
+            return Err(self.invalid());
+        }
+        loop {
+            let value = match self.next_if_small_unsigned(max) {
+                Some(value) => value,
+                None => match self.next()? {
+                    Event::ArrayEnd => return Ok(()),
+                    e => self.unsigned_of(e, max)?,
+                },
+            };
+            element(self, value)?;
+        }
+    }
+
     /// [`Parser::array_of`] with its first event already pulled: anything but an array is an error.
     pub(crate) fn read_array(
         &mut self,
@@ -291,4 +314,73 @@ fn parse_unsigned(text: &[u8]) -> Option<u64> {
         }
         acc.checked_mul(10)?.checked_add(u64::from(b - b'0'))
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Reads `doc` (an array) with `unsigned_array_of` and with `array_of` + `unsigned_of`, the
+    /// path it shortcuts: values, or the error and its offset, and where the parser stops.
+    fn both(doc: &str, max: u64) -> [(JResult<Vec<u64>>, usize); 2] {
+        let mut fast = Parser::new(doc.as_bytes());
+        let mut values = Vec::new();
+        let a = fast.unsigned_array_of(max, |_, v| {
+            values.push(v);
+            Ok(())
+        });
+        let a = (a.map(|()| values), fast.pos());
+        let mut slow = Parser::new(doc.as_bytes());
+        let mut values = Vec::new();
+        let b = slow.array_of(|p, e| {
+            values.push(p.unsigned_of(e, max)?);
+            Ok(())
+        });
+        let b = (b.map(|()| values), slow.pos());
+        [a, b]
+    }
+
+    #[test]
+    fn unsigned_arrays_read_as_their_events() {
+        let docs = [
+            "[]",
+            "[0]",
+            "[0,1,2]",
+            "[ 0 , 1 ,2 ]",
+            "[\n7\t]",
+            "[255]",
+            "[256]",
+            "[00]",
+            "[01]",
+            "[-1]",
+            "[1.0]",
+            "[1e2]",
+            "[1E2]",
+            "[1,]",
+            "[,1]",
+            "[1 2]",
+            "[1",
+            "[1,",
+            "[",
+            "[null]",
+            "[\"1\"]",
+            "[1,[2]]",
+            "[1]x",
+            "[999999999999999999]",
+            "[9999999999999999999]",
+            "[99999999999999999999]",
+            "[18446744073709551615]",
+            "[18446744073709551616]",
+            "[1}",
+            "{}",
+            "1",
+            "[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0]",
+        ];
+        for doc in docs {
+            for max in [255, u64::MAX] {
+                let [fast, slow] = both(doc, max);
+                assert_eq!(fast, slow, "{doc} (max {max})");
+            }
+        }
+    }
 }

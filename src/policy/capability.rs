@@ -219,8 +219,8 @@ crate::json::layout! {
 fn read_identity(p: &mut Parser<'_>) -> JResult<[u8; 32]> {
     let mut id = [0u8; 32];
     let mut n = 0;
-    p.array_of(|p, e| {
-        let v = p.unsigned_of(e, 255)? as u8;
+    p.unsigned_array_of(255, |p, v| {
+        let v = v as u8;
         let Some(slot) = id.get_mut(n) else {
             return Err(JsonError::invalid(p.token_start()));
         };
