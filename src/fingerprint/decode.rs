@@ -120,7 +120,7 @@ impl Spans {
         self.texts.get(index).copied().unwrap_or_default()
     }
 
-    fn slot(&mut self, field: Str) -> Option<&mut Text> {
+    pub(super) fn slot(&mut self, field: Str) -> Option<&mut Text> {
         self.texts.get_mut(field as usize)
     }
 

@@ -120,6 +120,11 @@ impl FingerprintInput {
     }
 }
 
+/// SHA-256 of bytes already canonical.
+pub(super) fn sha256(bytes: &[u8]) -> [u8; LEN] {
+    Sha256::digest(bytes).into()
+}
+
 /// A sink that hashes what is put into it, in chunks of a stack buffer (SHA-256 is streaming).
 pub(super) struct HashSink {
     hasher: Sha256,

@@ -7,6 +7,7 @@
 //! Any JSON error is 400 `wire`; the rules 401–407 apply only to a well-formed document. 408
 //! `Encoding` (NaN or an infinity, D7) can only come from a value built in Rust.
 
+mod canonical;
 mod decode;
 mod encode;
 mod float;
@@ -191,6 +192,19 @@ impl RequestFingerprint {
     /// # Errors
     /// As [`RequestFingerprint::compute`].
     pub fn digest_of(json: &[u8]) -> Result<[u8; LEN]> {
+        // The common case, a document that is its own canonical bytes: read against the template
+        // and hashed as it is.
+        if let Some((input, spans)) = canonical::read(json) {
+            input.validate_with(&Strings::in_document(json, &spans))?;
+            input.check_encodable()?;
+            return Ok(encode::sha256(json));
+        }
+        Self::digest_decoded(json)
+    }
+
+    /// [`RequestFingerprint::digest_of`] for any document: decoded, validated, and hashed while the
+    /// canonical bytes are written.
+    fn digest_decoded(json: &[u8]) -> Result<[u8; LEN]> {
         // Every string field and `Stop` stay in the document (any of them can be as large as it),
         // so nothing of the document's size is decoded or kept.
         let mut spans = decode::Spans::default();

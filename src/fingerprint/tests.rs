@@ -269,3 +269,180 @@ fn inexact_near_ties_keep_the_closest_digits() {
     assert_eq!(f(5e-324), "5e-324");
     assert_eq!(f(1.7976931348623157e308), "1.7976931348623157e+308");
 }
+
+/// The worked example of R10.7, written out from the spec text.
+const R10_7: &str = r#"{"SystemRevision":"system-v1","ToolPolicyRevision":"tools-v1","Model":{"Provider":"lmstudio","APIFormat":"openai","BaseURL":"http://localhost:1234","Name":"m","Origin":0,"Caps":{"AcceptsImages":false,"Tools":false,"Thinking":false,"StructuredOutput":false,"StructuredOutputWithTools":false,"ThinkingDialect":"","PromptCaching":false},"Limits":{"WindowTokens":0,"MaxInputTokens":0,"MaxOutputTokens":0},"Sampling":{"Temperature":0.5,"TopP":null,"MaxTokens":null,"Stop":null,"Effort":""}},"Basis":{"revision":1,"through_event_id":"01000000-0000-0000-0000-000000000000"},"RuntimeContextRevision":"runtime-v1","CounterCapability":{"Provider":"","Transport":1,"SecurityIdentity":[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0],"Retention":1,"TokenizerRev":"exact-v1","Quality":2},"InferenceCapability":{"Provider":"","Transport":1,"SecurityIdentity":[0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0,0],"Retention":1}}"#;
+
+/// The template path of `digest_of` (a document that is its own canonical bytes, read by
+/// `canonical::read`) against the decoder: on R10.7 and on thousands of variants of it (one or two
+/// fields replaced by canonical, non-canonical, invalid and out-of-range values, whitespace, other
+/// key orders), the same digest or the same error; and on every variant the template accepts, the
+/// decoder's canonical bytes are the document itself.
+#[test]
+fn canonical_path_agrees_with_the_decoder() {
+    // (the text in R10.7, replacements): each replacement is substituted for the first occurrence.
+    let fields: &[(&str, &[&str])] = &[
+        (
+            "\"system-v1\"",
+            &[
+                "\"\"",
+                "\"a<b\"",
+                "\"a\\u003cb\"",
+                "\"\u{e9}t\u{e9}\"",
+                "\"\\u00e9\"",
+                "\"\u{2014}\"",
+                "\"\u{2028}\"",
+                "\"\\n\"",
+                "\"x\\\"y\"",
+                "\"\\/\"",
+            ],
+        ),
+        (
+            "\"Temperature\":0.5",
+            &[
+                "\"Temperature\":1",
+                "\"Temperature\":0.1",
+                "\"Temperature\":1e-7",
+                "\"Temperature\":1E-7",
+                "\"Temperature\":5e-1",
+                "\"Temperature\":0.50",
+                "\"Temperature\":-0",
+                "\"Temperature\":0",
+                "\"Temperature\":1e21",
+                "\"Temperature\":1e+21",
+                "\"Temperature\":100000000000000000000",
+                "\"Temperature\":123456789012345680000",
+                "\"Temperature\":1.0000076293945312",
+                "\"Temperature\":1.0000076293945313",
+                "\"Temperature\":null",
+                "\"Temperature\":1e400",
+                "\"Temperature\":-1.5e+300",
+                "\"Temperature\":0.000001",
+                "\"Temperature\":.5",
+                "\"Temperature\":1.",
+                "\"Temperature\":-",
+                "\"Temperature\":\"0.5\"",
+                "\"Temperature\":5e-324",
+                "\"Temperature\":-0.0",
+            ],
+        ),
+        ("\"TopP\":null", &["\"TopP\":0.9", "\"TopP\":nul", "\"TopP\":true"]),
+        (
+            "\"MaxTokens\":null",
+            &[
+                "\"MaxTokens\":-5",
+                "\"MaxTokens\":-0",
+                "\"MaxTokens\":0",
+                "\"MaxTokens\":9223372036854775807",
+                "\"MaxTokens\":-9223372036854775808",
+                "\"MaxTokens\":9223372036854775808",
+                "\"MaxTokens\":-9223372036854775809",
+                "\"MaxTokens\":01",
+                "\"MaxTokens\":1.5",
+                "\"MaxTokens\":1e3",
+            ],
+        ),
+        (
+            "\"Stop\":null",
+            &[
+                "\"Stop\":[]",
+                "\"Stop\":[\"a\"]",
+                "\"Stop\":[\"a\",\"b\"]",
+                "\"Stop\":[\"a\",null]",
+                "\"Stop\":[ ]",
+                "\"Stop\":[\"<\"]",
+                "\"Stop\":[\"a\",]",
+                "\"Stop\":[\"\\u0041\"]",
+                "\"Stop\":\"a\"",
+            ],
+        ),
+        (
+            "\"01000000-0000-0000-0000-000000000000\"",
+            &[
+                "\"01000000-0000-0000-0000-0000000000AB\"",
+                "\"01000000-0000-0000-0000-0000000000ab\"",
+                "\"00000000-0000-0000-0000-000000000000\"",
+                "\"01000000-0000-0000-0000-00000000000\"",
+                "\"01000000x0000-0000-0000-000000000000\"",
+                "\"\\u00301000000-0000-0000-0000-000000000000\"",
+            ],
+        ),
+        (
+            "\"SecurityIdentity\":[0,0,0",
+            &[
+                "\"SecurityIdentity\":[255,0,0",
+                "\"SecurityIdentity\":[256,0,0",
+                "\"SecurityIdentity\":[00,0,0",
+                "\"SecurityIdentity\":[1,10,100",
+                "\"SecurityIdentity\":[1000,0,0",
+                "\"SecurityIdentity\":[0,0",
+                "\"SecurityIdentity\":[0,0,0,0",
+                "\"SecurityIdentity\":[ 0,0,0",
+                "\"SecurityIdentity\":[-1,0,0",
+                "\"SecurityIdentity\":[7,99,199",
+            ],
+        ),
+        ("\"Origin\":0", &["\"Origin\":255", "\"Origin\":256", "\"Origin\":-1", "\"Origin\":00"]),
+        (
+            "\"WindowTokens\":0",
+            &["\"WindowTokens\":18446744073709551615", "\"WindowTokens\":18446744073709551616", "\"WindowTokens\":10"],
+        ),
+        ("\"revision\":1", &["\"revision\":0", "\"revision\":12345678901234567890"]),
+        (
+            "\"http://localhost:1234\"",
+            &[
+                "\"\"",
+                "\"https://example.com\"",
+                "\"http://example.com\"",
+                "\"http://[::1]:80\"",
+                "\"http://a b\"",
+                "\"HTTP://LOCALHOST:1\"",
+                "\"http:\\/\\/localhost\"",
+            ],
+        ),
+        ("\"ThinkingDialect\":\"\"", &["\"ThinkingDialect\":\"adaptive\"", "\"ThinkingDialect\":\"other\""]),
+        ("\"Thinking\":false", &["\"Thinking\":true", "\"Thinking\":fals"]),
+        ("\"Retention\":1,\"TokenizerRev\"", &["\"Retention\":0,\"TokenizerRev\"", "\"Retention\":4,\"TokenizerRev\""]),
+        ("{\"SystemRevision\"", &["{ \"SystemRevision\"", "{\"ToolPolicyRevision\":\"t\",\"SystemRevision\""]),
+        ("\"Retention\":1}}", &["\"Retention\":1}}\n", "\"Retention\":1} }", "\"Retention\":1}", "\"Retention\":1}}}"]),
+    ];
+    let mut docs = vec![R10_7.to_owned()];
+    for (i, (from, tos)) in fields.iter().enumerate() {
+        assert!(R10_7.contains(from), "{from}");
+        for to in *tos {
+            let one = R10_7.replacen(from, to, 1);
+            // And each pair of fields: two replacements at once.
+            for (later_from, later_tos) in fields.iter().skip(i + 1) {
+                for later_to in later_tos.iter().take(3) {
+                    docs.push(one.replacen(later_from, later_to, 1));
+                }
+            }
+            docs.push(one);
+        }
+    }
+    let mut accepted = 0;
+    for doc in &docs {
+        let bytes = doc.as_bytes();
+        let decoded = RequestFingerprint::digest_decoded(bytes);
+        assert_eq!(RequestFingerprint::digest_of(bytes), decoded, "{doc}");
+        if let Some((input, _)) = super::canonical::read(bytes) {
+            accepted += 1;
+            // The decoder's canonical bytes (of the fully decoded input) are the document.
+            if decoded.is_ok() {
+                let full = FingerprintInput::from_json(bytes).unwrap();
+                assert_eq!(String::from_utf8(full.canonical_bytes().unwrap()).unwrap(), *doc);
+            }
+            // The template's values are the decoder's (its strings stay in the document).
+            let decoded_input = FingerprintInput::from_json(bytes).unwrap();
+            assert_eq!(input.model.caps.thinking, decoded_input.model.caps.thinking, "{doc}");
+            assert_eq!(input.model.limits, decoded_input.model.limits, "{doc}");
+            assert_eq!(input.model.sampling.temperature, decoded_input.model.sampling.temperature, "{doc}");
+            assert_eq!(input.model.sampling.max_tokens, decoded_input.model.sampling.max_tokens, "{doc}");
+            assert_eq!(input.basis, decoded_input.basis, "{doc}");
+            assert_eq!(input.counter.security_identity, decoded_input.counter.security_identity, "{doc}");
+        }
+    }
+    assert!(super::canonical::read(R10_7.as_bytes()).is_some(), "R10.7 is canonical");
+    // Both paths are exercised: most variants are canonical, and many are not.
+    assert!(accepted > docs.len() / 4 && accepted < docs.len() * 3 / 4, "{accepted} of {}", docs.len());
+}

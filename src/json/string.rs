@@ -69,6 +69,11 @@ pub(crate) struct Text {
 }
 
 impl Text {
+    /// The body at `span`, which holds no escape (its UTF-8 checked by the caller).
+    pub(crate) const fn plain(span: Span) -> Text {
+        Text { start: span.start, end_escaped: span.end }
+    }
+
     /// The span of the body in the document.
     pub(crate) const fn span(self) -> Span {
         Span { start: self.start, end: self.end_escaped & !ESCAPED }

@@ -79,7 +79,7 @@ fn special_bytes(x: u64) -> u64 {
 
 /// Length of the leading run of `bytes` that is copied verbatim: sixteen bytes per step.
 #[inline]
-fn plain_run(bytes: &[u8]) -> usize {
+pub(crate) fn plain_run(bytes: &[u8]) -> usize {
     let mut done = 0;
     let mut rest = bytes;
     while let Some((pair, tail)) = rest.split_first_chunk::<16>() {

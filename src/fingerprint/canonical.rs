@@ -1,0 +1,286 @@
+//! R10.5 read back: a document that already is canonical bytes, recognised in one pass.
+//!
+//! A Go host passes `json.Marshal` of its value unchanged (R10.1), and this library's own writers
+//! write the same bytes: the documents `lc_request_fingerprint` sees are, as a rule, their own
+//! canonical bytes. Their digest is the SHA-256 of the document itself, and what validation needs
+//! is where each field lies. [`read`] walks the document against the R10.5 template: every key
+//! and separator is one literal compare, every value is read in the one form the canonical writer
+//! gives it. Anything else (other key order, whitespace, an escape in a string, a non-canonical
+//! number or UUID, the end of the input early or late) is `None`, and the general decoder reads
+//! the document with its own offsets and verdicts. So this path only ever accepts documents
+//! that the general one accepts with the same values, and whose canonical bytes are the document:
+//! `tests.rs` checks both on every document it accepts.
+
+use super::decode::{Spans, Str};
+use super::float::put_f64;
+use super::{Basis, Caps, FingerprintInput, Limits, Model, Sampling};
+use crate::json::write::{SliceSink, plain_run};
+use crate::json::{Span, Text};
+use crate::policy::capability::{CounterCapability, InferenceCapability};
+
+/// The fields of `json` and the spans of its strings, as `decode::document` with spans gives
+/// them, when `json` is exactly canonical bytes (R10.5); `None` otherwise.
+pub(super) fn read(json: &[u8]) -> Option<(FingerprintInput, Spans)> {
+    // Keys and separators are ASCII; string bodies are checked here once, all together.
+    simdutf8::basic::from_utf8(json).ok()?;
+    let mut c = Cursor { src: json, pos: 0, spans: Spans::default() };
+    let input = c.document()?;
+    (c.pos == json.len()).then_some((input, c.spans))
+}
+
+struct Cursor<'a> {
+    src: &'a [u8],
+    pos: usize,
+    spans: Spans,
+}
+
+impl Cursor<'_> {
+    /// The exact bytes `s` next.
+    #[inline(always)]
+    fn lit(&mut self, s: &[u8]) -> Option<()> {
+        let end = self.pos + s.len();
+        (self.src.get(self.pos..end)? == s).then(|| self.pos = end)
+    }
+
+    /// A string written verbatim by E7.6: a body with no byte the writer escapes (nor `0xE2`,
+    /// which it looks at), then `"`. Its span is recorded under `field`.
+    fn string(&mut self, field: Str) -> Option<()> {
+        let text = self.text()?;
+        *self.spans.slot(field)? = text;
+        Some(())
+    }
+
+    fn text(&mut self) -> Option<Text> {
+        self.lit(b"\"")?;
+        let start = self.pos;
+        let run = plain_run(self.src.get(start..)?);
+        if self.src.get(start + run) != Some(&b'"') {
+            return None;
+        }
+        self.pos = start + run + 1;
+        Some(Text::plain(Span { start, end: start + run }))
+    }
+
+    /// Decimal digits as Go writes an unsigned integer: `0`, or no leading zero; within u64.
+    fn uint(&mut self) -> Option<u64> {
+        let start = self.pos;
+        let mut value = 0u64;
+        while let Some(&b) = self.src.get(self.pos).filter(|b| b.is_ascii_digit()) {
+            if self.pos > start && value == 0 {
+                // A leading zero.
+                return None;
+            }
+            value = value.checked_mul(10)?.checked_add(u64::from(b - b'0'))?;
+            self.pos += 1;
+        }
+        (self.pos > start).then_some(value)
+    }
+
+    fn u8(&mut self) -> Option<u8> {
+        u8::try_from(self.uint()?).ok()
+    }
+
+    fn bool(&mut self) -> Option<bool> {
+        if self.lit(b"true").is_some() { Some(true) } else { self.lit(b"false").map(|()| false) }
+    }
+
+    /// `null`, or an i64 as Go writes it (never `-0`).
+    fn i64_or_null(&mut self) -> Option<Option<i64>> {
+        if self.lit(b"null").is_some() {
+            return Some(None);
+        }
+        let negative = self.lit(b"-").is_some();
+        let magnitude = self.uint()?;
+        let value = if negative {
+            if magnitude == 0 || magnitude > i64::MIN.unsigned_abs() {
+                return None;
+            }
+            (magnitude as i64).wrapping_neg()
+        } else {
+            i64::try_from(magnitude).ok()?
+        };
+        Some(Some(value))
+    }
+
+    /// `null`, or a finite number whose text is the one R10.6 writes for its value.
+    fn f64_or_null(&mut self) -> Option<Option<f64>> {
+        if self.lit(b"null").is_some() {
+            return Some(None);
+        }
+        let start = self.pos;
+        while self.src.get(self.pos).is_some_and(|b| matches!(b, b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E')) {
+            self.pos += 1;
+        }
+        let text = self.src.get(start..self.pos)?;
+        let value: f64 = std::str::from_utf8(text).ok()?.parse().ok()?;
+        if !value.is_finite() {
+            return None;
+        }
+        // R10.6 writes at most 24 bytes (`-`, 17 digits, `.`, `e-324`); the text must be exactly
+        // those bytes, which are always a JSON number (so the grammar needs no check of its own).
+        let mut canonical = [0u8; 32];
+        let mut sink = SliceSink::new(&mut canonical);
+        put_f64(&mut sink, value);
+        let len = sink.len();
+        (canonical.get(..len) == Some(text)).then_some(Some(value))
+    }
+
+    /// `null`, or an array of strings written verbatim: its span is recorded, and `Some(vec![])`
+    /// stands for it, as with `decode::document`'s spans.
+    fn stop(&mut self) -> Option<Option<Vec<String>>> {
+        if self.lit(b"null").is_some() {
+            return Some(None);
+        }
+        let start = self.pos;
+        self.lit(b"[")?;
+        if self.lit(b"]").is_none() {
+            loop {
+                self.text()?;
+                if self.lit(b",").is_none() {
+                    self.lit(b"]")?;
+                    break;
+                }
+            }
+        }
+        self.spans.stop = Some(Span { start, end: self.pos });
+        Some(Some(Vec::new()))
+    }
+
+    /// 32 integers 0–255, each followed by `,` (the last by `]`).
+    fn identity(&mut self) -> Option<[u8; 32]> {
+        let mut id = [0u8; 32];
+        self.lit(b"[")?;
+        let last = id.len() - 1;
+        for (k, slot) in id.iter_mut().enumerate() {
+            // One to three digits, no leading zero, then the separator: read from one word.
+            let at = self.pos;
+            let digit = |i: usize| self.src.get(at + i).filter(|b| b.is_ascii_digit()).map(|&b| u32::from(b - b'0'));
+            let (value, len) = match (digit(0)?, digit(1), digit(2)) {
+                (0, Some(_), _) => return None,
+                (a, None, _) => (a, 1),
+                (a, Some(b), None) => (10 * a + b, 2),
+                (a, Some(b), Some(c)) => (100 * a + 10 * b + c, 3),
+            };
+            *slot = u8::try_from(value).ok()?;
+            self.pos = at + len;
+            self.lit(if k == last { b"]" } else { b"," })?;
+        }
+        Some(id)
+    }
+
+    /// A UUID as R10.5 writes it: lower-case hex digits, `-` at offsets 8, 13, 18 and 23.
+    fn uuid(&mut self) -> Option<String> {
+        let text = self.text()?;
+        let bytes = text.of(self.src);
+        let canonical = bytes.len() == 36
+            && bytes.iter().enumerate().all(|(i, &b)| match i {
+                8 | 13 | 18 | 23 => b == b'-',
+                _ => matches!(b, b'0'..=b'9' | b'a'..=b'f'),
+            });
+        canonical.then(|| bytes.iter().map(|&b| char::from(b)).collect())
+    }
+
+    /// R10.5's template, key by key.
+    fn document(&mut self) -> Option<FingerprintInput> {
+        self.lit(br#"{"SystemRevision":"#)?;
+        self.string(Str::SystemRevision)?;
+        self.lit(br#","ToolPolicyRevision":"#)?;
+        self.string(Str::ToolPolicyRevision)?;
+        self.lit(br#","Model":"#)?;
+        let model = self.model()?;
+        self.lit(br#","Basis":{"revision":"#)?;
+        let revision = self.uint()?;
+        self.lit(br#","through_event_id":"#)?;
+        let through_event_id = self.uuid()?;
+        self.lit(br#"},"RuntimeContextRevision":"#)?;
+        self.string(Str::RuntimeContextRevision)?;
+        self.lit(br#","CounterCapability":{"Provider":"#)?;
+        self.string(Str::CounterProvider)?;
+        self.lit(br#","Transport":"#)?;
+        let transport = self.u8()?;
+        self.lit(br#","SecurityIdentity":"#)?;
+        let security_identity = self.identity()?;
+        self.lit(br#","Retention":"#)?;
+        let retention = self.u8()?;
+        self.lit(br#","TokenizerRev":"#)?;
+        self.string(Str::TokenizerRev)?;
+        self.lit(br#","Quality":"#)?;
+        let quality = self.u8()?;
+        let counter =
+            CounterCapability { transport, security_identity, retention, quality, ..CounterCapability::default() };
+        self.lit(br#"},"InferenceCapability":{"Provider":"#)?;
+        self.string(Str::InferenceProvider)?;
+        self.lit(br#","Transport":"#)?;
+        let transport = self.u8()?;
+        self.lit(br#","SecurityIdentity":"#)?;
+        let security_identity = self.identity()?;
+        self.lit(br#","Retention":"#)?;
+        let retention = self.u8()?;
+        self.lit(b"}}")?;
+        let inference =
+            InferenceCapability { transport, security_identity, retention, ..InferenceCapability::default() };
+        Some(FingerprintInput {
+            model,
+            basis: Basis { revision, through_event_id },
+            counter,
+            inference,
+            ..FingerprintInput::default()
+        })
+    }
+
+    fn model(&mut self) -> Option<Model> {
+        self.lit(br#"{"Provider":"#)?;
+        self.string(Str::Provider)?;
+        self.lit(br#","APIFormat":"#)?;
+        self.string(Str::ApiFormat)?;
+        self.lit(br#","BaseURL":"#)?;
+        self.string(Str::BaseUrl)?;
+        self.lit(br#","Name":"#)?;
+        self.string(Str::Name)?;
+        self.lit(br#","Origin":"#)?;
+        let origin = self.u8()?;
+        self.lit(br#","Caps":{"AcceptsImages":"#)?;
+        let accepts_images = self.bool()?;
+        self.lit(br#","Tools":"#)?;
+        let tools = self.bool()?;
+        self.lit(br#","Thinking":"#)?;
+        let thinking = self.bool()?;
+        self.lit(br#","StructuredOutput":"#)?;
+        let structured_output = self.bool()?;
+        self.lit(br#","StructuredOutputWithTools":"#)?;
+        let structured_output_with_tools = self.bool()?;
+        self.lit(br#","ThinkingDialect":"#)?;
+        self.string(Str::ThinkingDialect)?;
+        self.lit(br#","PromptCaching":"#)?;
+        let prompt_caching = self.bool()?;
+        let caps = Caps {
+            accepts_images,
+            tools,
+            thinking,
+            structured_output,
+            structured_output_with_tools,
+            prompt_caching,
+            ..Caps::default()
+        };
+        self.lit(br#"},"Limits":{"WindowTokens":"#)?;
+        let window_tokens = self.uint()?;
+        self.lit(br#","MaxInputTokens":"#)?;
+        let max_input_tokens = self.uint()?;
+        self.lit(br#","MaxOutputTokens":"#)?;
+        let max_output_tokens = self.uint()?;
+        let limits = Limits { window_tokens, max_input_tokens, max_output_tokens };
+        self.lit(br#"},"Sampling":{"Temperature":"#)?;
+        let temperature = self.f64_or_null()?;
+        self.lit(br#","TopP":"#)?;
+        let top_p = self.f64_or_null()?;
+        self.lit(br#","MaxTokens":"#)?;
+        let max_tokens = self.i64_or_null()?;
+        self.lit(br#","Stop":"#)?;
+        let stop = self.stop()?;
+        self.lit(br#","Effort":"#)?;
+        self.string(Str::Effort)?;
+        self.lit(b"}}")?;
+        let sampling = Sampling { temperature, top_p, max_tokens, stop, ..Sampling::default() };
+        Some(Model { origin, caps, limits, sampling, ..Model::default() })
+    }
+}
