@@ -172,14 +172,45 @@ fn put_text_body<S: Sink>(out: &mut S, text: &[u8]) {
                 }
                 rest = rest.get(3..).unwrap_or_default();
             } else {
-                escapes.push_ascii(out, b);
-                rest = rest.get(1..).unwrap_or_default();
+                // The run of this byte: a long one (a text of `<`) goes out 32 escapes at a time.
+                let n = rest.iter().position(|&c| c != b).unwrap_or(rest.len());
+                if n >= RUN {
+                    put_run(out, &mut escapes, b, n);
+                } else {
+                    for _ in 0..n {
+                        escapes.push_ascii(out, b);
+                    }
+                }
+                rest = rest.get(n..).unwrap_or_default();
             }
         }
         if rest.is_empty() {
             escapes.flush(out);
             return;
         }
+    }
+}
+
+/// Bytes of one escaped ASCII byte in a row from which [`put_run`] takes over.
+const RUN: usize = 32;
+
+/// Writes the escapes of `n` copies of the ASCII byte `b` (one that needs an escape): whole blocks of
+/// [`RUN`] escapes per sink call, the rest through `escapes`.
+#[cold]
+fn put_run<S: Sink>(out: &mut S, escapes: &mut Escapes, b: u8, n: usize) {
+    let Some(escape) = ESCAPES.get(usize::from(b)) else { return };
+    let len = usize::from(escape[7]).max(1);
+    let mut block = [0u8; 8 * RUN];
+    for chunk in block.chunks_exact_mut(len).take(RUN) {
+        chunk.copy_from_slice(escape.get(..len).unwrap_or_default());
+    }
+    let block = block.get(..len * RUN).unwrap_or_default();
+    escapes.flush(out);
+    for _ in 0..n / RUN {
+        out.put(block);
+    }
+    for _ in 0..n % RUN {
+        escapes.push_ascii(out, b);
     }
 }
 
@@ -376,6 +407,45 @@ mod tests {
                     }
                 }
                 assert_eq!(plain_run(&vec![filler; len]), if needs_escape(filler) && len > 0 { 0 } else { len });
+            }
+        }
+    }
+
+    /// E7.6 for one character, from the rule's text: the short escapes, `\u00xx` (lower-case hex)
+    /// for the other controls and `<`, `>`, `&`, `\u2028`, `\u2029`, everything else as it is.
+    fn model_escape(c: char) -> String {
+        match c {
+            '"' => "\\\"".into(),
+            '\\' => "\\\\".into(),
+            '\n' => "\\n".into(),
+            '\r' => "\\r".into(),
+            '\t' => "\\t".into(),
+            '\u{8}' => "\\b".into(),
+            '\u{c}' => "\\f".into(),
+            '\u{0}'..='\u{1f}' | '<' | '>' | '&' | '\u{2028}' | '\u{2029}' => format!("\\u{:04x}", u32::from(c)),
+            _ => c.to_string(),
+        }
+    }
+
+    /// Runs of one escaped character of every length around the run path's block (the escape
+    /// written [`RUN`] at a time) and its threshold, between plain text and other escapes, into
+    /// each kind of sink, against the character model.
+    #[test]
+    fn runs_of_escapes_are_written_as_each_character() {
+        for c in ['<', '>', '&', '\n', '\u{1}', '"', '\u{2028}'] {
+            for n in [0, 1, 2, 31, 32, 33, 63, 64, 65, 100, 1000] {
+                for (before, after) in [("", ""), ("a", "b"), ("<", ">"), ("\u{e9}", "&")] {
+                    let text = format!("{before}{}{after}", c.to_string().repeat(n));
+                    let want: String = text.chars().map(model_escape).collect();
+                    let mut vec = Vec::new();
+                    put_text_body(&mut vec, text.as_bytes());
+                    assert_eq!(String::from_utf8(vec).unwrap(), want, "{c:?} x {n}");
+                    let mut buf = vec![0u8; want.len()];
+                    let mut slice = SliceSink::new(&mut buf);
+                    put_text_body(&mut slice, text.as_bytes());
+                    assert_eq!(slice.len(), want.len());
+                    assert_eq!(buf, want.as_bytes());
+                }
             }
         }
     }
