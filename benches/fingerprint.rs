@@ -13,20 +13,36 @@ use loopcompact::ffi::{LC_FINGERPRINT_LEN, lc_request_fingerprint};
 use loopcompact::fingerprint::{FingerprintInput, RequestFingerprint};
 use sha2::{Digest, Sha256};
 
-/// A typical request as a Go host sends it (`json.Marshal`, no whitespace): a TLS inference
-/// endpoint with an identity, a same-endpoint counter, stop sequences and sampling values.
-const DOCUMENT: &str = r#"{"SystemRevision":"sys-v3","ToolPolicyRevision":"tools-v12","Model":{"Provider":"anthropic","APIFormat":"messages","BaseURL":"https://api.example.com/v1","Name":"claude-sonnet","Origin":1,"Caps":{"AcceptsImages":true,"Tools":true,"Thinking":true,"StructuredOutput":true,"StructuredOutputWithTools":true,"ThinkingDialect":"budget","PromptCaching":true},"Limits":{"WindowTokens":200000,"MaxInputTokens":180000,"MaxOutputTokens":64000},"Sampling":{"Temperature":0.7,"TopP":0.95,"MaxTokens":8192,"Stop":["</answer>"],"Effort":"high"}},"Basis":{"revision":4711,"through_event_id":"7C9E6679-7425-40DE-944B-E07FC1F90AE7"},"RuntimeContextRevision":"runtime-7","CounterCapability":{"Provider":"anthropic","Transport":2,"SecurityIdentity":[7,1,9,2,8,3,6,4,5,0,1,2,3,4,5,6,7,8,9,1,2,3,4,5,6,7,8,9,1,2,3,4],"Retention":1,"TokenizerRev":"tok-2026","Quality":1},"InferenceCapability":{"Provider":"anthropic","Transport":2,"SecurityIdentity":[7,1,9,2,8,3,6,4,5,0,1,2,3,4,5,6,7,8,9,1,2,3,4,5,6,7,8,9,1,2,3,4],"Retention":2}}"#;
+/// A typical request as a Go host sends it (`json.Marshal`, no whitespace, so R10.5's canonical
+/// bytes): a TLS inference endpoint with an identity, a same-endpoint counter, stop sequences and
+/// sampling values.
+const DOCUMENT: &str = r#"{"SystemRevision":"sys-v3","ToolPolicyRevision":"tools-v12","Model":{"Provider":"anthropic","APIFormat":"messages","BaseURL":"https://api.example.com/v1","Name":"claude-sonnet","Origin":1,"Caps":{"AcceptsImages":true,"Tools":true,"Thinking":true,"StructuredOutput":true,"StructuredOutputWithTools":true,"ThinkingDialect":"budget","PromptCaching":true},"Limits":{"WindowTokens":200000,"MaxInputTokens":180000,"MaxOutputTokens":64000},"Sampling":{"Temperature":0.7,"TopP":0.95,"MaxTokens":8192,"Stop":["\u003c/answer\u003e"],"Effort":"high"}},"Basis":{"revision":4711,"through_event_id":"7c9e6679-7425-40de-944b-e07fc1f90ae7"},"RuntimeContextRevision":"runtime-7","CounterCapability":{"Provider":"anthropic","Transport":2,"SecurityIdentity":[7,1,9,2,8,3,6,4,5,0,1,2,3,4,5,6,7,8,9,1,2,3,4,5,6,7,8,9,1,2,3,4],"Retention":1,"TokenizerRev":"tok-2026","Quality":1},"InferenceCapability":{"Provider":"anthropic","Transport":2,"SecurityIdentity":[7,1,9,2,8,3,6,4,5,0,1,2,3,4,5,6,7,8,9,1,2,3,4,5,6,7,8,9,1,2,3,4],"Retention":2}}"#;
+
+/// The same request as another writer may send it: an upper-case UUID and a raw `<` in `Stop` (both
+/// valid, neither canonical), so it is decoded and its canonical bytes written as it is hashed.
+const NOT_CANONICAL: &str = r#"{"SystemRevision":"sys-v3","ToolPolicyRevision":"tools-v12","Model":{"Provider":"anthropic","APIFormat":"messages","BaseURL":"https://api.example.com/v1","Name":"claude-sonnet","Origin":1,"Caps":{"AcceptsImages":true,"Tools":true,"Thinking":true,"StructuredOutput":true,"StructuredOutputWithTools":true,"ThinkingDialect":"budget","PromptCaching":true},"Limits":{"WindowTokens":200000,"MaxInputTokens":180000,"MaxOutputTokens":64000},"Sampling":{"Temperature":0.7,"TopP":0.95,"MaxTokens":8192,"Stop":["</answer>"],"Effort":"high"}},"Basis":{"revision":4711,"through_event_id":"7C9E6679-7425-40DE-944B-E07FC1F90AE7"},"RuntimeContextRevision":"runtime-7","CounterCapability":{"Provider":"anthropic","Transport":2,"SecurityIdentity":[7,1,9,2,8,3,6,4,5,0,1,2,3,4,5,6,7,8,9,1,2,3,4,5,6,7,8,9,1,2,3,4],"Retention":1,"TokenizerRev":"tok-2026","Quality":1},"InferenceCapability":{"Provider":"anthropic","Transport":2,"SecurityIdentity":[7,1,9,2,8,3,6,4,5,0,1,2,3,4,5,6,7,8,9,1,2,3,4,5,6,7,8,9,1,2,3,4],"Retention":2}}"#;
 
 fn fingerprint_call(c: &mut Criterion) {
     let doc = DOCUMENT.as_bytes();
-    let canonical_len = RequestFingerprint::compute(doc).map(|f| f.canonical_bytes().len()).unwrap_or(0);
-    assert!(doc.len() < 1024 && canonical_len > 0, "document {} B, canonical {canonical_len} B", doc.len());
+    let canonical = RequestFingerprint::compute(doc).map(|f| f.canonical_bytes().to_vec());
+    assert!(doc.len() < 1024 && canonical.as_deref() == Ok(doc), "the document is its canonical bytes");
+    let other = NOT_CANONICAL.as_bytes();
+    let digest = |d: &[u8]| RequestFingerprint::compute(d).map(|f| *f.as_bytes());
+    assert!(digest(other).is_ok() && digest(other) == digest(doc), "the same request");
     let mut group = c.benchmark_group("fingerprint");
     group.throughput(Throughput::Bytes(doc.len() as u64));
     group.bench_function("lc_request_fingerprint", |b| {
         let mut out = [0u8; LC_FINGERPRINT_LEN];
         b.iter(|| {
             let rc = unsafe { lc_request_fingerprint(black_box(doc.as_ptr()), doc.len(), out.as_mut_ptr()) };
+            assert_eq!(rc, 0);
+            black_box(out)
+        });
+    });
+    group.bench_function("lc_request_fingerprint/not_canonical", |b| {
+        let mut out = [0u8; LC_FINGERPRINT_LEN];
+        b.iter(|| {
+            let rc = unsafe { lc_request_fingerprint(black_box(other.as_ptr()), other.len(), out.as_mut_ptr()) };
             assert_eq!(rc, 0);
             black_box(out)
         });

@@ -88,9 +88,21 @@ fn json_shapes(n: usize) {
         let at = example.find(r#""Stop": null"#).expect("the example has Stop null");
         [&example.as_bytes()[..at], br#""Stop": "#, &value, &example.as_bytes()[at + 12..]].concat()
     };
+    // The same shapes in a document that is its own canonical bytes (as a Go host sends it), which
+    // is hashed as it is: R10.7 with its `Stop` replaced.
+    let canonical_stop = |value: Vec<u8>| {
+        let example = testkit::spec::FINGERPRINT_EXAMPLE;
+        let at = example.find(r#""Stop":null"#).expect("R10.7 has Stop null");
+        [&example.as_bytes()[..at], br#""Stop":"#, &value, &example.as_bytes()[at + 11..]].concat()
+    };
+    let entries = || [b"[".as_slice(), &repeated(r#""a""#, n / 4), b"]"].concat();
+    let run = || format!(r#"["{}"]"#, "<".repeat(n)).into_bytes();
+    let escaped_run = || format!(r#"["{}"]"#, "\\u003c".repeat(n / 6)).into_bytes();
     let fingerprints: Vec<(&str, Vec<u8>)> = vec![
-        ("Stop with millions of entries", stop([b"[".as_slice(), &repeated(r#""a""#, n / 4), b"]"].concat())),
-        ("one Stop string of <", stop(format!(r#"["{}"]"#, "<".repeat(n)).into_bytes())),
+        ("Stop with millions of entries", stop(entries())),
+        ("one Stop string of <", stop(run())),
+        ("canonical: millions of entries", canonical_stop(entries())),
+        ("canonical: a Stop of \\u003c", canonical_stop(escaped_run())),
     ];
     for (name, doc) in &fingerprints {
         let secs = time(|| {

@@ -16,6 +16,7 @@ use super::float::put_f64;
 use super::{Basis, Caps, FingerprintInput, Limits, Model, Sampling};
 use crate::json::write::{SliceSink, plain_run};
 use crate::json::{Span, Text};
+use crate::lanes::Lanes;
 use crate::policy::capability::{CounterCapability, InferenceCapability};
 
 /// The fields of `json` and the spans of its strings, as `decode::document` with spans gives
@@ -26,6 +27,41 @@ pub(super) fn read(json: &[u8]) -> Option<(FingerprintInput, Spans)> {
     let mut c = Cursor { src: json, pos: 0, spans: Spans::default() };
     let input = c.document()?;
     (c.pos == json.len()).then_some((input, c.spans))
+}
+
+/// The length of the escape at the start of `s` (a `\\`) when it is the one E7.6 writes for its
+/// character; `None` otherwise.
+fn canonical_escape_len(s: &[u8]) -> Option<usize> {
+    match s.get(1)? {
+        b'"' | b'\\' | b'n' | b'r' | b't' | b'b' | b'f' => Some(2),
+        b'u' => {
+            let hex = s.get(2..6)?;
+            if !hex.iter().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) {
+                return None;
+            }
+            let value =
+                hex.iter().fold(0u32, |v, &b| v << 4 | u32::from(if b <= b'9' { b - b'0' } else { b - b'a' + 10 }));
+            let written = matches!(value, 0x00..=0x07 | 0x0B | 0x0E..=0x1F | 0x3C | 0x3E | 0x26 | 0x2028 | 0x2029);
+            written.then_some(6)
+        }
+        _ => None,
+    }
+}
+
+/// The first byte from `i` on that E7.6's writer does not copy as it is (see `plain_run`): 32 bytes
+/// at a time as one bit mask, so that a short string (a `Stop` entry) costs one block.
+#[inline(always)]
+fn next_special(src: &[u8], mut i: usize) -> usize {
+    while let Some(block) = src.get(i..).and_then(|rest| rest.first_chunk::<32>()) {
+        let v = Lanes::load(block);
+        let quote_or_markup = v.eq(b'"').or(v.eq(b'\\')).or(v.eq(b'<')).or(v.eq(b'>')).or(v.eq(b'&'));
+        let mask = quote_or_markup.or(v.eq(0xE2)).or(v.le(0x1F)).mask();
+        if mask != 0 {
+            return i + mask.trailing_zeros() as usize;
+        }
+        i += 32;
+    }
+    i + src.get(i..).map_or(0, plain_run)
 }
 
 struct Cursor<'a> {
@@ -42,23 +78,38 @@ impl Cursor<'_> {
         (self.src.get(self.pos..end)? == s).then(|| self.pos = end)
     }
 
-    /// A string written verbatim by E7.6: a body with no byte the writer escapes (nor `0xE2`,
-    /// which it looks at), then `"`. Its span is recorded under `field`.
+    /// A string as E7.6 writes it; its span is recorded under `field`.
     fn string(&mut self, field: Str) -> Option<()> {
         let text = self.text()?;
         *self.spans.slot(field)? = text;
         Some(())
     }
 
+    /// A string as E7.6 writes it: raw text with no character the writer escapes, and escapes
+    /// that are exactly the writer's (the short ones, `\u00xx` in lower case for the other
+    /// controls and `<`, `>`, `&`, and `\u2028`, `\u2029`).
     fn text(&mut self) -> Option<Text> {
         self.lit(b"\"")?;
         let start = self.pos;
-        let run = plain_run(self.src.get(start..)?);
-        if self.src.get(start + run) != Some(&b'"') {
-            return None;
+        let mut escaped = false;
+        loop {
+            self.pos = next_special(self.src, self.pos);
+            match *self.src.get(self.pos)? {
+                b'"' => break,
+                b'\\' => {
+                    self.pos += canonical_escape_len(self.src.get(self.pos..)?)?;
+                    escaped = true;
+                }
+                // 0xE2 starts U+2028 and U+2029, which the writer escapes, and other characters,
+                // which it copies.
+                0xE2 if !matches!(self.src.get(self.pos + 1..self.pos + 3), Some([0x80, 0xA8 | 0xA9])) => self.pos += 1,
+                // A raw character the writer escapes.
+                _ => return None,
+            }
         }
-        self.pos = start + run + 1;
-        Some(Text::plain(Span { start, end: start + run }))
+        let span = Span { start, end: self.pos };
+        self.pos += 1;
+        Some(if escaped { Text::escaped(span) } else { Text::plain(span) })
     }
 
     /// Decimal digits as Go writes an unsigned integer: `0`, or no leading zero; within u64.

@@ -74,6 +74,11 @@ impl Text {
         Text { start: span.start, end_escaped: span.end }
     }
 
+    /// The body at `span`, which holds an escape (its UTF-8 checked by the caller).
+    pub(crate) const fn escaped(span: Span) -> Text {
+        Text { start: span.start, end_escaped: span.end | ESCAPED }
+    }
+
     /// The span of the body in the document.
     pub(crate) const fn span(self) -> Span {
         Span { start: self.start, end: self.end_escaped & !ESCAPED }
