@@ -75,9 +75,13 @@ pub(super) fn scan_text(xml: &[u8], start: usize) -> Result<usize, usize> {
             mask &= after(i - at);
         }
         // The next window does not wait for this one's references: its start is fixed, so the
-        // processor finds its rare bytes while the references above are still being read. (A
-        // reference longer than a window only clears the masks of the windows it covers.)
+        // processor finds its rare bytes while the references above are still being read. Only a
+        // reference longer than a window (leading zeros) moves it, by a branch, not a data
+        // dependency: a call the compiler cannot turn into a conditional move.
         at += WINDOW;
+        if i > at {
+            at = past_long_reference(i);
+        }
         i = i.max(at);
     }
     // The tail, shorter than a window.
@@ -92,6 +96,13 @@ pub(super) fn scan_text(xml: &[u8], start: usize) -> Result<usize, usize> {
         }
     }
     Ok(i)
+}
+
+/// Where the scan goes on after a reference that ended at `i`, beyond the next window's start.
+#[cold]
+#[inline(never)]
+fn past_long_reference(i: usize) -> usize {
+    i
 }
 
 /// The bits of a window's mask from `k` up: the bytes from offset `k` on (none for `k >= 64`).
