@@ -749,21 +749,23 @@ fn fingerprint_shapes_32mb() {
 }
 
 /// Text-heavy documents: one string of `size` bytes in the string fields of a fingerprint document
-/// and in a policy's `Hustle`, which the C path reads in place: ≤ 0.5n + 1 MiB. An escaped `Hustle`
-/// is decoded once for its P8.5 trim (≤ n + 1 MiB).
+/// and in a policy's `Hustle`, which the C path reads in place, escaped or not: ≤ 0.5n + 1 MiB, and
+/// ≤ 1 MiB for the escaped `Hustle` and providers of the policy calls.
 fn check_long_strings(size: usize) {
     let long = format!(r#""{}""#, "a".repeat(size));
     let field = |doc: &str, key: &str, old: &str| {
         replace_once(doc, &format!(r#""{key}":{old}"#), format!(r#""{key}":{long}"#).as_bytes())
     };
     let half = |n: usize| n / 2 + MIB;
-    let whole = |n: usize| n + MIB;
+    // Nothing of the document's size at all: the escaped strings that are read one character at a
+    // time (an unescaping buffer would be the body's size).
+    let nothing = |_: usize| MIB;
     /// (name, document, call, status, bound of the document's length).
     type LongCase<'b> = (&'b str, Vec<u8>, fn(&[u8]) -> i32, i32, &'b dyn Fn(usize) -> usize);
     let cases: Vec<LongCase> = vec![
         ("fingerprint BaseURL", field(FINGERPRINT, "BaseURL", r#""http://localhost:1234""#), fingerprint, 404, &half),
         ("policy Hustle", field(POLICY, "Hustle", r#""context.compact""#), policy, 0, &half),
-        // The one decoded copy: P8.5 trims the decoded text.
+        // Escaped: P8.5 reads the decoded characters one at a time, never a copy.
         (
             "policy Hustle (escaped)",
             replace_once(
@@ -773,7 +775,7 @@ fn check_long_strings(size: usize) {
             ),
             policy,
             0,
-            &whole,
+            &nothing,
         ),
         ("fingerprint SystemRevision", field(FINGERPRINT, "SystemRevision", r#""system-v1""#), fingerprint, 0, &half),
         ("fingerprint Model.Name", field(FINGERPRINT, "Name", r#""m""#), fingerprint, 0, &half),
@@ -813,7 +815,17 @@ fn check_long_strings(size: usize) {
     let typed = loopcompact::policy::ContextConfig::from_json(context.as_bytes()).and_then(|c| c.validate());
     assert_eq!(typed, Ok(()), "the long context config is valid");
     let mut cases = cases;
+    // The same with every long string escaped: the providers are compared and `Hustle` trimmed
+    // as they are decoded, one character at a time.
+    let escaped = |text: &str| text.chars().map(|c| format!("\\u{:04x}", u32::from(c))).collect::<String>();
+    let escaped_context = context.replace(&provider, &escaped(&provider)).replace(&hustle, &escaped(&hustle));
+    let typed = loopcompact::policy::ContextConfig::from_json(escaped_context.as_bytes()).and_then(|c| c.validate());
+    assert_eq!(typed, Ok(()), "the escaped context config is valid");
+    // One provider one character shorter: not the same endpoint any more (P8.11, 347).
+    let unequal = escaped_context.replacen(&escaped(&provider), &escaped(&provider[1..]), 1);
     cases.push(("context config providers and Hustle", context.into_bytes(), config, 0, &half));
+    cases.push(("context config providers and Hustle (escaped)", escaped_context.into_bytes(), config, 0, &nothing));
+    cases.push(("context config unequal escaped providers", unequal.into_bytes(), config, 347, &nothing));
     for (what, doc, call, status, bound) in cases {
         let (rc, usage) = measure(|| call(&doc));
         assert_eq!(rc, status, "{what}");

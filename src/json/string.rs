@@ -99,9 +99,55 @@ impl Text {
         self.span().of(src)
     }
 
+    /// The decoded characters of the body (J5.4), one at a time: nothing of its size is built.
+    pub(crate) fn chars(self, src: &[u8]) -> DecodedChars<'_> {
+        DecodedChars { body: self.of(src), i: 0, run: "".chars() }
+    }
+
+    /// Whether two bodies of `src` decode to the same text: compared as bytes when neither holds
+    /// an escape, else character by character as they are decoded.
+    pub(crate) fn decodes_equal(self, other: Text, src: &[u8]) -> bool {
+        if !self.has_escapes() && !other.has_escapes() {
+            return self.of(src) == other.of(src);
+        }
+        self.chars(src).eq(other.chars(src))
+    }
+
     /// The string token again, to decode it (J5.4).
     pub(crate) fn token(self, src: &[u8]) -> JStr<'_> {
         JStr::new(self.start, self.of(src), self.has_escapes(), false)
+    }
+}
+
+/// The characters of a body whose UTF-8 and escape grammar are valid ([`Text::chars`]): raw runs
+/// as they are, each escape as the character it stands for (J5.4, as [`for_each_piece`]).
+pub(crate) struct DecodedChars<'a> {
+    body: &'a [u8],
+    /// Where the rest of the body starts, after `run`.
+    i: usize,
+    /// The raw run being handed out.
+    run: std::str::Chars<'a>,
+}
+
+impl Iterator for DecodedChars<'_> {
+    type Item = char;
+
+    fn next(&mut self) -> Option<char> {
+        loop {
+            if let Some(c) = self.run.next() {
+                return Some(c);
+            }
+            let rest = self.body.get(self.i..).filter(|rest| !rest.is_empty())?;
+            if rest.first() == Some(&b'\\') {
+                let (c, used) = escape_at(self.body, self.i);
+                self.i += used;
+                return Some(c);
+            }
+            let len = find_backslash(rest);
+            // Checked UTF-8, and a run ends before a `\\` (ASCII): never split inside a character.
+            self.run = std::str::from_utf8(rest.get(..len).unwrap_or_default()).unwrap_or_default().chars();
+            self.i += len;
+        }
     }
 }
 
@@ -339,10 +385,42 @@ mod tests {
                         let body =
                             [filler.repeat(before).as_bytes(), escape, escape, "y".repeat(after).as_bytes()].concat();
                         assert_eq!(unescape(&body), by_pieces(&body), "{:?}", String::from_utf8_lossy(&body));
+                        // The characters one at a time ([`Text::chars`]) spell the same text.
+                        let text = Text::escaped(Span { start: 0, end: body.len() });
+                        let chars: String = text.chars(&body).collect();
+                        assert_eq!(chars.as_bytes(), by_pieces(&body), "{:?}", String::from_utf8_lossy(&body));
                     }
                 }
             }
         }
         assert_eq!(unescape(br#"a\nb\u00e9\ud83d\ude00\ud800"#), "a\nbé😀\u{FFFD}".as_bytes());
+    }
+
+    /// Two bodies compare by their decoded text: escaped or not, equal or differing anywhere.
+    #[test]
+    fn decodes_equal_compares_the_text() {
+        let bodies = [r"ab\u00e9", r"ab\u00e9", "abé", r"ab\u00e8", "ab", r"abé\n"];
+        let mut doc = Vec::new();
+        let mut spans = Vec::new();
+        for body in bodies {
+            doc.extend_from_slice(b"\"");
+            spans.push((doc.len(), doc.len() + body.len()));
+            doc.extend_from_slice(body.as_bytes());
+            doc.extend_from_slice(b"\",");
+        }
+        let doc = doc.as_slice();
+        let text = |k: usize| {
+            let (start, end) = spans[k];
+            let span = Span { start, end };
+            if doc[start..end].contains(&b'\\') { Text::escaped(span) } else { Text::plain(span) }
+        };
+        let decoded = |k: usize| text(k).token(doc).decode().unwrap().into_owned();
+        assert_eq!(decoded(0), "abé");
+        assert_eq!(decoded(5), "abé\n");
+        for a in 0..spans.len() {
+            for b in 0..spans.len() {
+                assert_eq!(text(a).decodes_equal(text(b), doc), decoded(a) == decoded(b), "{a} {b}");
+            }
+        }
     }
 }

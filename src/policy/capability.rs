@@ -117,46 +117,47 @@ impl CounterCapability {
     /// inference capability.
     #[must_use]
     pub fn is_provider_neutral(&self) -> bool {
-        self.is_provider_neutral_with(&self.provider)
+        self.is_provider_neutral_with(self.provider.is_empty())
     }
 
-    fn is_provider_neutral_with(&self, provider: &str) -> bool {
+    fn is_provider_neutral_with(&self, provider_empty: bool) -> bool {
         self.transport == counter_transport::LOCAL
             && self.retention == retention::NONE
-            && provider.is_empty()
+            && provider_empty
             && is_zero(&self.security_identity)
     }
 
     /// P8.11: whether this counter may count for `inference` (both assumed valid, P8.9/P8.10).
     #[must_use]
     pub fn is_compatible_with(&self, inference: &InferenceCapability) -> bool {
-        self.is_compatible_with_providers(inference, &self.provider, &inference.provider)
+        self.is_compatible_with_providers(inference, self.provider.is_empty(), self.provider == inference.provider)
     }
 
-    /// [`CounterCapability::is_compatible_with`] with the two providers given (the C path of the
-    /// context configuration reads them in place).
+    /// [`CounterCapability::is_compatible_with`] with what it asks of the two providers given:
+    /// whether the counter's is empty and whether the two are equal (the C path of the context
+    /// configuration compares them in place).
     pub(crate) fn is_compatible_with_providers(
         &self,
         inference: &InferenceCapability,
-        provider: &str,
-        inference_provider: &str,
+        provider_empty: bool,
+        providers_equal: bool,
     ) -> bool {
         use inference_transport as it;
-        if self.is_provider_neutral_with(provider) {
+        if self.is_provider_neutral_with(provider_empty) {
             return true;
         }
         let transport_ok = match self.transport {
             counter_transport::LOCAL => {
                 matches!(inference.transport, it::LOCAL | it::TLS | it::ATTESTED_TLS | it::END_TO_END_ENCRYPTED)
-                    && !provider.is_empty()
-                    && provider == inference_provider
+                    && !provider_empty
+                    && providers_equal
             }
             counter_transport::SAME_ENDPOINT => {
                 matches!(inference.transport, it::TLS | it::ATTESTED_TLS | it::END_TO_END_ENCRYPTED)
-                    && provider == inference_provider
+                    && providers_equal
                     && self.security_identity == inference.security_identity
             }
-            counter_transport::SEPARATE_ENDPOINT => inference.transport == it::TLS && provider == inference_provider,
+            counter_transport::SEPARATE_ENDPOINT => inference.transport == it::TLS && providers_equal,
             _ => false,
         };
         if !transport_ok {

@@ -76,7 +76,7 @@ impl CompactionPolicy {
     /// `PolicySafetyMargin`, then, in automatic mode only, `PolicyRearmBelow`, `PolicyCompactAt`,
     /// `PolicyCounterPolicy`.
     pub fn validate(&self, counter_quality: i32) -> Result<()> {
-        self.validate_with(counter_quality, &self.hustle)
+        self.validate_with(counter_quality, is_valid_hustle(self.hustle.chars()))
     }
 
     /// Decodes and validates a policy document (what `lc_compaction_policy_validate` does) with
@@ -87,12 +87,11 @@ impl CompactionPolicy {
     pub fn validate_json(json: &[u8], counter_quality: i32) -> Result<()> {
         let mut hustle = Text::default();
         let policy = decode_document(json, Status::PolicyWire, |p| read_with(p, Some(&mut hustle)))?;
-        let name = hustle.token(json).decode().unwrap_or_default();
-        policy.validate_with(counter_quality, &name)
+        policy.validate_with(counter_quality, is_valid_hustle(hustle.chars(json)))
     }
 
-    /// [`CompactionPolicy::validate`] with `hustle` as `Hustle`.
-    pub(super) fn validate_with(&self, counter_quality: i32, hustle: &str) -> Result<()> {
+    /// [`CompactionPolicy::validate`] with `hustle_valid` as the P8.5 verdict on `Hustle`.
+    pub(super) fn validate_with(&self, counter_quality: i32, hustle_valid: bool) -> Result<()> {
         if self.reserved_output == 0 {
             return Err(Status::PolicyReservedOutput.into());
         }
@@ -102,7 +101,7 @@ impl CompactionPolicy {
         if self.count_timeout_ns <= 0 {
             return Err(Status::PolicyCountTimeout.into());
         }
-        if !is_valid_hustle(hustle) {
+        if !hustle_valid {
             return Err(Status::PolicyHustle.into());
         }
         // Also in manual mode: a manual compaction still has to fit, and a heuristic count
@@ -155,11 +154,18 @@ fn accepts(policy: u8, counter_quality: i32) -> bool {
     }
 }
 
-/// P8.5: not blank after trimming White_Space (X4.21) from both ends, and not reserved. `str::trim`
-/// trims exactly the Unicode White_Space property, the list of X4.21.
-fn is_valid_hustle(name: &str) -> bool {
-    let trimmed = name.trim();
-    !trimmed.is_empty() && !trimmed.starts_with(RESERVED_HUSTLE_PREFIX)
+/// P8.5 on the characters of a name: not blank after trimming White_Space (X4.21) from both ends,
+/// and not reserved. `char::is_whitespace` is exactly the Unicode White_Space property, the list
+/// of X4.21. Only the leading white space and the reserved prefix's length after it are read: the
+/// prefix ends in `.`, which is not white space, so trimming the end never changes whether the
+/// trimmed name starts with it; and a name with any character after its leading white space is not
+/// blank. So nothing of the name's size is decoded or kept.
+pub(super) fn is_valid_hustle(name: impl Iterator<Item = char>) -> bool {
+    let mut rest = name.skip_while(|c| c.is_whitespace()).peekable();
+    if rest.peek().is_none() {
+        return false;
+    }
+    !RESERVED_HUSTLE_PREFIX.chars().all(|p| rest.next() == Some(p))
 }
 
 /// Reads a compaction policy object or `null`; every key required (P8.1, D6).
@@ -202,23 +208,23 @@ mod tests {
             '\u{9}', '\u{A}', '\u{B}', '\u{C}', '\u{D}', ' ', '\u{85}', '\u{A0}', '\u{1680}', '\u{2000}', '\u{2005}',
             '\u{200A}', '\u{2028}', '\u{2029}', '\u{202F}', '\u{205F}', '\u{3000}',
         ] {
-            assert!(!is_valid_hustle(&ws.to_string()), "{:04X}", ws as u32);
+            assert!(!is_valid_hustle(ws.to_string().chars()), "{:04X}", ws as u32);
         }
         // ... and these are not White_Space.
         for not_ws in ['\u{200B}', '\u{FEFF}', '\u{180E}', '\u{1C}', '\u{1D}', '\u{1E}', '\u{1F}'] {
-            assert!(is_valid_hustle(&not_ws.to_string()), "{:04X}", not_ws as u32);
+            assert!(is_valid_hustle(not_ws.to_string().chars()), "{:04X}", not_ws as u32);
         }
     }
 
     #[test]
     fn hustle_reserved_prefix_after_trimming() {
-        assert!(!is_valid_hustle("_looprig.compact"));
-        assert!(!is_valid_hustle("_looprig."));
-        assert!(!is_valid_hustle(" \u{3000}_looprig.x "));
-        assert!(is_valid_hustle("_looprig"));
-        assert!(is_valid_hustle("_LoopRig.x"));
-        assert!(is_valid_hustle("x_looprig.y"));
-        assert!(is_valid_hustle("  context.compact  "));
+        assert!(!is_valid_hustle("_looprig.compact".chars()));
+        assert!(!is_valid_hustle("_looprig.".chars()));
+        assert!(!is_valid_hustle(" \u{3000}_looprig.x ".chars()));
+        assert!(is_valid_hustle("_looprig".chars()));
+        assert!(is_valid_hustle("_LoopRig.x".chars()));
+        assert!(is_valid_hustle("x_looprig.y".chars()));
+        assert!(is_valid_hustle("  context.compact  ".chars()));
     }
 
     #[test]

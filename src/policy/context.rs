@@ -4,7 +4,6 @@
 use super::capability::{self, CounterCapability, InferenceCapability};
 use super::{CompactionPolicy, ContextObservationPolicy, compaction, decode_document, observation};
 use crate::error::Result;
-use std::borrow::Cow;
 
 use crate::json::{JResult, Parser, Text};
 use crate::status::Status;
@@ -43,11 +42,16 @@ impl ContextConfig {
     /// `ContextMissingPolicy`, `ContextInvalidCounter`, `ContextInvalidInferenceCapability`,
     /// `ContextIncompatibleCounter`, or the nested policy's own status (301–308, 321–323).
     pub fn validate(&self) -> Result<()> {
+        let counter_provider = self.counter.as_ref().map_or("", |c| c.provider.as_str());
+        let inference_provider = self.inference.as_ref().map_or("", |c| c.provider.as_str());
         let strings = Strings {
-            hustle: Cow::Borrowed(self.compaction.as_ref().map_or("", |c| c.hustle.as_str())),
-            counter_provider: Cow::Borrowed(self.counter.as_ref().map_or("", |c| c.provider.as_str())),
+            hustle_valid: compaction::is_valid_hustle(
+                self.compaction.as_ref().map_or("", |c| c.hustle.as_str()).chars(),
+            ),
+            counter_provider_empty: counter_provider.is_empty(),
             tokenizer_rev_empty: self.counter.as_ref().is_none_or(|c| c.tokenizer_rev.is_empty()),
-            inference_provider: Cow::Borrowed(self.inference.as_ref().map_or("", |c| c.provider.as_str())),
+            inference_provider_empty: inference_provider.is_empty(),
+            providers_equal: counter_provider == inference_provider,
         };
         self.validate_with(&strings)
     }
@@ -61,18 +65,19 @@ impl ContextConfig {
     pub fn validate_json(json: &[u8]) -> Result<()> {
         let mut spans = Spans::default();
         let config = decode_document(json, Status::ContextWire, |p| read_with(p, Some(&mut spans)))?;
-        let text = |t: Text| t.token(json).decode().unwrap_or_default();
+        let [counter_provider, tokenizer_rev] = spans.counter;
         let strings = Strings {
-            hustle: text(spans.hustle),
-            counter_provider: text(spans.counter.first().copied().unwrap_or_default()),
-            tokenizer_rev_empty: spans.counter.get(1).is_none_or(|t| t.is_empty()),
-            inference_provider: text(spans.inference),
+            hustle_valid: compaction::is_valid_hustle(spans.hustle.chars(json)),
+            counter_provider_empty: counter_provider.is_empty(),
+            tokenizer_rev_empty: tokenizer_rev.is_empty(),
+            inference_provider_empty: spans.inference.is_empty(),
+            providers_equal: counter_provider.decodes_equal(spans.inference, json),
         };
         config.validate_with(&strings)
     }
 
     /// [`ContextConfig::validate`] with the strings as `strings` gives them.
-    fn validate_with(&self, strings: &Strings<'_>) -> Result<()> {
+    fn validate_with(&self, strings: &Strings) -> Result<()> {
         if self.compaction.is_some() && self.context_observation.is_some() {
             return Err(Status::ContextConflictingPolicy.into());
         }
@@ -88,18 +93,18 @@ impl ContextConfig {
         if self.compaction.is_none() && self.context_observation.is_none() {
             return Err(Status::ContextMissingPolicy.into());
         }
-        if !counter.is_valid_with(strings.counter_provider.is_empty(), strings.tokenizer_rev_empty) {
+        if !counter.is_valid_with(strings.counter_provider_empty, strings.tokenizer_rev_empty) {
             return Err(Status::ContextInvalidCounter.into());
         }
-        if !inference.is_valid_with(strings.inference_provider.is_empty()) {
+        if !inference.is_valid_with(strings.inference_provider_empty) {
             return Err(Status::ContextInvalidInferenceCapability.into());
         }
-        if !counter.is_compatible_with_providers(inference, &strings.counter_provider, &strings.inference_provider) {
+        if !counter.is_compatible_with_providers(inference, strings.counter_provider_empty, strings.providers_equal) {
             return Err(Status::ContextIncompatibleCounter.into());
         }
         let quality = i32::from(counter.quality);
         if let Some(policy) = &self.compaction {
-            policy.validate_with(quality, &strings.hustle)?;
+            policy.validate_with(quality, strings.hustle_valid)?;
         }
         if let Some(policy) = &self.context_observation {
             policy.validate(quality)?;
@@ -134,12 +139,15 @@ struct Spans {
     inference: Text,
 }
 
-/// What validation reads of the strings: from the typed value, or in place from the document.
-struct Strings<'s> {
-    hustle: Cow<'s, str>,
-    counter_provider: Cow<'s, str>,
+/// What validation asks of the strings, answered from the typed value or in place from the
+/// document (nothing of their size is decoded): P8.5 on `Hustle`, which are empty, and whether the
+/// two providers are equal (P8.11).
+struct Strings {
+    hustle_valid: bool,
+    counter_provider_empty: bool,
     tokenizer_rev_empty: bool,
-    inference_provider: Cow<'s, str>,
+    inference_provider_empty: bool,
+    providers_equal: bool,
 }
 
 /// [`read`]; with `spans`, the strings are checked and recorded there instead of decoded.
