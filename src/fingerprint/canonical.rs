@@ -49,19 +49,94 @@ fn canonical_escape_len(s: &[u8]) -> Option<usize> {
 }
 
 /// The first byte from `i` on that E7.6's writer does not copy as it is (see `plain_run`): 32 bytes
-/// at a time as one bit mask, so that a short string (a `Stop` entry) costs one block.
+/// at a time as one bit mask, so that a short string costs one block.
 #[inline(always)]
 fn next_special(src: &[u8], mut i: usize) -> usize {
     while let Some(block) = src.get(i..).and_then(|rest| rest.first_chunk::<32>()) {
-        let v = Lanes::load(block);
-        let quote_or_markup = v.eq(b'"').or(v.eq(b'\\')).or(v.eq(b'<')).or(v.eq(b'>')).or(v.eq(b'&'));
-        let mask = quote_or_markup.or(v.eq(0xE2)).or(v.le(0x1F)).mask();
+        let mask = special_mask(block);
         if mask != 0 {
             return i + mask.trailing_zeros() as usize;
         }
         i += 32;
     }
     i + src.get(i..).map_or(0, plain_run)
+}
+
+/// The end (just past its `]`) of the array whose `[` is at `start`, when it is a `Stop` array as
+/// R10.5 writes it: `[]`, or strings as E7.6 writes them, separated by `,`; `None` otherwise.
+///
+/// `Stop` can hold millions of strings, so they are not read one after the other (each string's
+/// start would wait for the end of the one before): the array is scanned in 32-byte blocks at a
+/// fixed stride, each classified into one bit mask of its quotes and the bytes E7.6 looks at, and
+/// the masks are read in order. The next opening quote must be right after the `,` that follows a
+/// closing one, so no other byte can come between the strings.
+pub(super) fn stop_array_end(src: &[u8], start: usize) -> Option<usize> {
+    if src.get(start) != Some(&b'[') {
+        return None;
+    }
+    if src.get(start + 1) == Some(&b']') {
+        return Some(start + 2);
+    }
+    // Where the next opening quote must be; `None` inside a string.
+    let mut open_at = Some(start + 1);
+    // Bytes before `done` are read (an escape may reach into the next block).
+    let mut done = start + 1;
+    let mut at = start + 1;
+    while at < src.len() {
+        // The last block is padded with control bytes, which end the scan (`None`) if reached.
+        let mut padded = [0x01u8; 32];
+        let block = match src.get(at..).and_then(|rest| rest.first_chunk::<32>()) {
+            Some(block) => block,
+            None => {
+                let rest = src.get(at..).unwrap_or_default();
+                padded.get_mut(..rest.len())?.copy_from_slice(rest);
+                &padded
+            }
+        };
+        let mut mask = special_mask(block) & after(done.saturating_sub(at));
+        while mask != 0 {
+            let p = at + mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            let b = src.get(p).copied().unwrap_or(0x01);
+            match open_at {
+                Some(expected) => {
+                    if b != b'"' || p != expected {
+                        return None;
+                    }
+                    open_at = None;
+                }
+                None => match b {
+                    b'"' => match src.get(p + 1) {
+                        Some(b',') => open_at = Some(p + 2),
+                        Some(b']') => return Some(p + 2),
+                        _ => return None,
+                    },
+                    b'\\' => {
+                        done = p + canonical_escape_len(src.get(p..)?)?;
+                        mask &= after(done.saturating_sub(at));
+                    }
+                    0xE2 if !matches!(src.get(p + 1..p + 3), Some([0x80, 0xA8 | 0xA9])) => {}
+                    _ => return None,
+                },
+            }
+        }
+        at += 32;
+    }
+    None
+}
+
+/// Bit `k` set: byte `k` of `block` is one E7.6's writer does not copy as it is (see `plain_run`).
+#[inline(always)]
+fn special_mask(block: &[u8; 32]) -> u32 {
+    let v = Lanes::load(block);
+    let quote_or_markup = v.eq(b'"').or(v.eq(b'\\')).or(v.eq(b'<')).or(v.eq(b'>')).or(v.eq(b'&'));
+    quote_or_markup.or(v.eq(0xE2)).or(v.le(0x1F)).mask()
+}
+
+/// The bits of a block's mask from `k` up (none for `k >= 32`).
+#[inline(always)]
+fn after(k: usize) -> u32 {
+    u32::try_from(k).ok().and_then(|k| u32::MAX.checked_shl(k)).unwrap_or(0)
 }
 
 struct Cursor<'a> {
@@ -176,24 +251,16 @@ impl Cursor<'_> {
         (canonical.get(..len) == Some(text)).then_some(Some(value))
     }
 
-    /// `null`, or an array of strings written verbatim: its span is recorded, and `Some(vec![])`
-    /// stands for it, as with `decode::document`'s spans.
+    /// `null`, or an array of strings as E7.6 writes them ([`stop_array_end`]): its span is
+    /// recorded, and `Some(vec![])` stands for it, as with `decode::document`'s spans.
     fn stop(&mut self) -> Option<Option<Vec<String>>> {
         if self.lit(b"null").is_some() {
             return Some(None);
         }
         let start = self.pos;
-        self.lit(b"[")?;
-        if self.lit(b"]").is_none() {
-            loop {
-                self.text()?;
-                if self.lit(b",").is_none() {
-                    self.lit(b"]")?;
-                    break;
-                }
-            }
-        }
+        self.pos = stop_array_end(self.src, start)?;
         self.spans.stop = Some(Span { start, end: self.pos });
+        self.spans.stop_canonical = true;
         Some(Some(Vec::new()))
     }
 

@@ -109,6 +109,8 @@ pub(super) struct Spans {
     texts: [Text; Str::COUNT],
     /// `Model.Sampling.Stop` when it is an array: the array's text, checked.
     pub(super) stop: Option<Span>,
+    /// Whether that text is already as R10.5 writes it (then it is hashed as it is).
+    pub(super) stop_canonical: bool,
 }
 
 impl Spans {
@@ -137,29 +139,30 @@ fn string(p: &mut Parser<'_>, spans: &mut Option<&mut Spans>, field: Str, owned:
 }
 
 /// `null` or an array of strings (no `null` element). With `spans`, the strings are checked but
-/// not kept: the array is recorded as a span and `Some(vec![])` stands for it.
+/// not kept: the array is recorded as a span and `Some(vec![])` stands for it; an array already as
+/// R10.5 writes it is checked in one scan ([`super::canonical::stop_array_end`]) and skipped.
 fn stop(p: &mut Parser<'_>, spans: Option<&mut Spans>) -> JResult<Option<Vec<String>>> {
-    match p.next()? {
-        Event::Null => Ok(None),
-        first => {
-            let start = p.token_start();
-            let mut out = Vec::new();
-            let keep = spans.is_none();
-            p.read_array(first, |p, e| {
-                let token = p.str_of(e)?;
-                if keep {
-                    out.push(token.decode()?.into_owned());
-                } else {
-                    token.check_utf8()?;
-                }
-                Ok(())
-            })?;
-            if let Some(spans) = spans {
-                spans.stop = Some(Span { start, end: p.pos() });
-            }
-            Ok(Some(out))
-        }
+    let first = p.next()?;
+    if first == Event::Null {
+        return Ok(None);
     }
+    let start = p.token_start();
+    let Some(spans) = spans else {
+        let mut out = Vec::new();
+        p.read_array(first, |p, e| {
+            out.push(p.str_of(e)?.decode()?.into_owned());
+            Ok(())
+        })?;
+        return Ok(Some(out));
+    };
+    let skipped = first == Event::ArrayStart
+        && super::canonical::stop_array_end(p.src(), start).is_some_and(|end| p.skip_checked_array(end));
+    if !skipped {
+        p.read_array(first, |p, e| p.str_of(e)?.check_utf8())?;
+    }
+    spans.stop = Some(Span { start, end: p.pos() });
+    spans.stop_canonical = skipped;
+    Ok(Some(Vec::new()))
 }
 
 fn caps(p: &mut Parser<'_>, mut spans: Option<&mut Spans>) -> JResult<Caps> {

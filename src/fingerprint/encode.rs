@@ -70,7 +70,9 @@ impl FingerprintInput {
         }
         out.put(b",\"Stop\":");
         match (&s.stop, from) {
-            (Some(_), Some((src, Spans { stop: Some(span), .. }))) => put_stop_from(out, src, *span),
+            (Some(_), Some((src, Spans { stop: Some(span), stop_canonical, .. }))) => {
+                put_stop_from(out, src, *span, *stop_canonical);
+            }
             (Some(stop), _) => {
                 out.put(b"[");
                 for (i, text) in stop.iter().enumerate() {
@@ -186,7 +188,12 @@ fn put_field<S: Sink>(out: &mut S, from: Option<(&[u8], &Spans)>, field: Str, ow
 }
 
 /// `Stop` re-read from its checked array in the document, each string re-escaped (E7.6).
-fn put_stop_from<S: Sink>(out: &mut S, src: &[u8], span: Span) {
+fn put_stop_from<S: Sink>(out: &mut S, src: &[u8], span: Span, canonical: bool) {
+    // An array already as R10.5 writes it (the decoder checked it in one scan) goes as it is.
+    if canonical {
+        out.put(span.of(src));
+        return;
+    }
     let mut p = Parser::resume_valid(src, span.start);
     let mut first = true;
     out.put(b"[");

@@ -440,6 +440,9 @@ fn canonical_path_agrees_with_the_decoder() {
         let bytes = doc.as_bytes();
         let decoded = RequestFingerprint::digest_decoded(bytes);
         assert_eq!(RequestFingerprint::digest_of(bytes), decoded, "{doc}");
+        // And the typed path, which decodes every field and writes from the values.
+        let typed = RequestFingerprint::compute(bytes).map(|f| *f.as_bytes());
+        assert_eq!(typed, decoded, "{doc}");
         if let Some((input, _)) = super::canonical::read(bytes) {
             accepted += 1;
             // The decoder's canonical bytes (of the fully decoded input) are the document.
@@ -460,4 +463,71 @@ fn canonical_path_agrees_with_the_decoder() {
     assert!(super::canonical::read(R10_7.as_bytes()).is_some(), "R10.7 is canonical");
     // Both paths are exercised: most variants are canonical, and many are not.
     assert!(accepted > docs.len() / 4 && accepted < docs.len() * 3 / 4, "{accepted} of {}", docs.len());
+}
+
+/// `canonical::stop_array_end` (block masks read in order) accepts exactly the arrays that are
+/// their own canonical bytes: on 20,000 random arrays of canonical and other strings, separators
+/// with and without white space, escapes reaching across block ends, and arrays cut short, against
+/// serde_json's reading re-written by the E7.6 writer.
+#[test]
+fn stop_array_end_accepts_exactly_the_canonical_arrays() {
+    let strings = [
+        "a",
+        "",
+        "a string of forty bytes, give or take..",
+        "\\u003c",
+        "\\n",
+        "\\u0041",
+        "<",
+        "\u{e9}",
+        "\u{2028}",
+        "\\u2028",
+        "\u{2014}",
+        "x\\\"y",
+        "\\/",
+        "\\\\",
+        "\\u0001",
+        "\\u00e9",
+        "\\b\\f",
+    ];
+    let separators = [",", ",", ",", ", ", " ,"];
+    let mut seed = 0x0123_4567_89AB_CDEFu64;
+    let mut next = move |n: usize| {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        (seed % n as u64) as usize
+    };
+    for round in 0..20_000 {
+        let count = next(12);
+        let mut array = String::from("[");
+        for k in 0..count {
+            if k > 0 {
+                array.push_str(separators[next(separators.len())]);
+            }
+            array.push('"');
+            for _ in 0..next(4) {
+                array.push_str(strings[next(strings.len())]);
+            }
+            array.push('"');
+        }
+        array.push(']');
+        let mut cut = if round % 10 == 0 { next(array.len()) } else { array.len() };
+        while !array.is_char_boundary(cut) {
+            cut -= 1;
+        }
+        let doc = format!("{}}}", &array[..cut]);
+        let expected = serde_json::from_str::<Vec<String>>(&array[..cut]).ok().and_then(|values| {
+            let mut canonical = b"[".to_vec();
+            for (k, v) in values.iter().enumerate() {
+                if k > 0 {
+                    canonical.push(b',');
+                }
+                put_str(&mut canonical, v);
+            }
+            canonical.push(b']');
+            (canonical.as_slice() == &array.as_bytes()[..cut]).then_some(cut)
+        });
+        assert_eq!(super::canonical::stop_array_end(doc.as_bytes(), 0), expected, "{doc}");
+    }
 }

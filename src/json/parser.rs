@@ -292,6 +292,21 @@ impl<'a> Parser<'a> {
         Ok(Some(s))
     }
 
+    /// Right after the [`Event::ArrayStart`] of an array whose `]` is at `end - 1`, in a document
+    /// whose UTF-8 is checked ([`Parser::new_utf8_checked`]): goes on after the `]` as if every
+    /// element had been read and the [`Event::ArrayEnd`] pulled. The caller has checked that the
+    /// bytes between are elements J5.1 accepts (a canonical `Stop` array). `false`, and nothing
+    /// done, when the document's UTF-8 is not known good or `end` is not past the `[`.
+    pub(crate) fn skip_checked_array(&mut self, end: usize) -> bool {
+        if !self.utf8 || self.state != State::ValueOrEnd || self.depth == 0 || self.top_is_object() || end <= self.pos {
+            return false;
+        }
+        self.pos = end;
+        self.depth -= 1;
+        self.state = State::AfterValue;
+        true
+    }
+
     /// Inside an array (after its `[` or after an element): the next element when it is an
     /// integer of at most 18 digits (J5.6: no sign, fraction or exponent) no greater than `max`,
     /// read here without the event; `None` for anything else, the array's `]` included, with the
