@@ -34,16 +34,16 @@ pub(super) fn read(json: &[u8]) -> Option<(FingerprintInput, Spans)> {
 fn canonical_escape_len(s: &[u8]) -> Option<usize> {
     match s.get(1)? {
         b'"' | b'\\' | b'n' | b'r' | b't' | b'b' | b'f' => Some(2),
-        b'u' => {
-            let hex = s.get(2..6)?;
-            if !hex.iter().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f')) {
-                return None;
-            }
-            let value =
-                hex.iter().fold(0u32, |v, &b| v << 4 | u32::from(if b <= b'9' { b - b'0' } else { b - b'a' + 10 }));
-            let written = matches!(value, 0x00..=0x07 | 0x0B | 0x0E..=0x1F | 0x3C | 0x3E | 0x26 | 0x2028 | 0x2029);
-            written.then_some(6)
-        }
+        // The `\u` escapes E7.6 writes, in lower-case hex: the controls without a short form
+        // (0x00–0x07, 0x0B, 0x0E–0x1F), `&`, `<`, `>`, U+2028 and U+2029.
+        b'u' => match s.get(2..6)? {
+            [b'0', b'0', b'0', b'0'..=b'7' | b'b' | b'e' | b'f']
+            | [b'0', b'0', b'1', b'0'..=b'9' | b'a'..=b'f']
+            | [b'0', b'0', b'2', b'6']
+            | [b'0', b'0', b'3', b'c' | b'e']
+            | [b'2', b'0', b'2', b'8' | b'9'] => Some(6),
+            _ => None,
+        },
         _ => None,
     }
 }
