@@ -215,13 +215,7 @@ mod tests {
     /// one this target uses and the portable one), against the byte model.
     #[test]
     fn lanes_agree_with_the_byte_model() {
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = crate::xorshift(0x9E37_79B9_7F4A_7C15u64);
         for round in 0..4000u32 {
             let mut block = [0u8; 32];
             for (k, b) in block.iter_mut().enumerate() {

@@ -75,6 +75,18 @@ pub mod status;
 pub mod summary;
 pub mod wire;
 
+/// A xorshift64 generator for the unit tests' random inputs: deterministic, so a failing case
+/// fails again.
+#[cfg(test)]
+pub(crate) fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
+    move || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    }
+}
+
 pub use diagnostic::Diagnostic;
 pub use error::{Error, Result};
 pub use status::{Status, StatusClass};

@@ -312,28 +312,16 @@ impl Cursor<'_> {
         let through_event_id = self.uuid()?;
         self.lit(br#"},"RuntimeContextRevision":"#)?;
         self.string(Str::RuntimeContextRevision)?;
-        self.lit(br#","CounterCapability":{"Provider":"#)?;
-        self.string(Str::CounterProvider)?;
-        self.lit(br#","Transport":"#)?;
-        let transport = self.u8()?;
-        self.lit(br#","SecurityIdentity":"#)?;
-        let security_identity = self.identity()?;
-        self.lit(br#","Retention":"#)?;
-        let retention = self.u8()?;
+        self.lit(br#","CounterCapability":"#)?;
+        let (transport, security_identity, retention) = self.capability(Str::CounterProvider)?;
         self.lit(br#","TokenizerRev":"#)?;
         self.string(Str::TokenizerRev)?;
         self.lit(br#","Quality":"#)?;
         let quality = self.u8()?;
         let counter =
             CounterCapability { transport, security_identity, retention, quality, ..CounterCapability::default() };
-        self.lit(br#"},"InferenceCapability":{"Provider":"#)?;
-        self.string(Str::InferenceProvider)?;
-        self.lit(br#","Transport":"#)?;
-        let transport = self.u8()?;
-        self.lit(br#","SecurityIdentity":"#)?;
-        let security_identity = self.identity()?;
-        self.lit(br#","Retention":"#)?;
-        let retention = self.u8()?;
+        self.lit(br#"},"InferenceCapability":"#)?;
+        let (transport, security_identity, retention) = self.capability(Str::InferenceProvider)?;
         self.lit(b"}}")?;
         let inference =
             InferenceCapability { transport, security_identity, retention, ..InferenceCapability::default() };
@@ -344,6 +332,20 @@ impl Cursor<'_> {
             inference,
             ..FingerprintInput::default()
         })
+    }
+
+    /// The keys both capabilities start with (P8.7): `Provider` (recorded under `provider`),
+    /// `Transport`, `SecurityIdentity`, `Retention`.
+    fn capability(&mut self, provider: Str) -> Option<(u8, [u8; 32], u8)> {
+        self.lit(br#"{"Provider":"#)?;
+        self.string(provider)?;
+        self.lit(br#","Transport":"#)?;
+        let transport = self.u8()?;
+        self.lit(br#","SecurityIdentity":"#)?;
+        let security_identity = self.identity()?;
+        self.lit(br#","Retention":"#)?;
+        let retention = self.u8()?;
+        Some((transport, security_identity, retention))
     }
 
     fn model(&mut self) -> Option<Model> {

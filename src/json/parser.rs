@@ -706,13 +706,7 @@ mod tests {
         // Weighted so that escapes, quotes, controls and non-ASCII bytes all come often, and
         // plain runs long enough to cross blocks.
         const ALPHABET: &[u8] = b"aaaaaaaaaaaaaaaabbbbbbbbcd \\\\\"nnttuu0f9A/\x01\x1f\xc3\xa9\xe2\x82\xac\xff\x80";
-        let mut state = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = crate::xorshift(0x9e37_79b9_7f4a_7c15u64);
         for _ in 0..60_000 {
             let pad = (next() % 40) as usize;
             let len = (next() % 160) as usize;

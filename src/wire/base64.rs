@@ -227,19 +227,13 @@ mod tests {
     /// every length mod 3, CR/LF anywhere, non-zero unused bits, JSON escapes.
     #[test]
     fn put_canonical_is_decode_then_encode() {
-        let mut seed = 0x1234_5678_9abc_def0u64;
-        let mut next = || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut next = crate::xorshift(0x1234_5678_9abc_def0u64);
         for len in 0..200usize {
             let bytes: Vec<u8> = (0..len).map(|_| next() as u8).collect();
             let mut text = Vec::new();
             encode(&bytes, &mut text);
             // Non-zero unused bits in the last character before the padding.
-            if text.ends_with(b"=") && next() % 2 == 0 {
+            if text.ends_with(b"=") && next().is_multiple_of(2) {
                 let at = text.iter().rposition(|&b| b != b'=').unwrap();
                 let v = value(text[at]).unwrap() | if text.ends_with(b"==") { 0b1111 } else { 0b11 };
                 text[at] = ALPHABET[usize::from(v)];
@@ -247,8 +241,8 @@ mod tests {
             // Line breaks here and there.
             let mut broken = Vec::new();
             for (i, &c) in text.iter().enumerate() {
-                if i > 0 && next() % 7 == 0 {
-                    broken.extend_from_slice(if next() % 2 == 0 { b"\r\n" } else { b"\n" });
+                if i > 0 && next().is_multiple_of(7) {
+                    broken.extend_from_slice(if next().is_multiple_of(2) { b"\r\n" } else { b"\n" });
                 }
                 broken.push(c);
             }
