@@ -14,9 +14,8 @@
 use super::decode::{Spans, Str};
 use super::float::put_f64;
 use super::{Basis, Caps, FingerprintInput, Limits, Model, Sampling};
-use crate::json::write::{SliceSink, plain_run};
+use crate::json::write::{SliceSink, escape_mask, plain_run};
 use crate::json::{Span, Text};
-use crate::lanes::Lanes;
 use crate::policy::capability::{CounterCapability, InferenceCapability};
 
 /// The fields of `json` and the spans of its strings, as `decode::document` with spans gives
@@ -46,20 +45,6 @@ fn canonical_escape_len(s: &[u8]) -> Option<usize> {
         },
         _ => None,
     }
-}
-
-/// The first byte from `i` on that E7.6's writer does not copy as it is (see `plain_run`): 32 bytes
-/// at a time as one bit mask, so that a short string costs one block.
-#[inline(always)]
-fn next_special(src: &[u8], mut i: usize) -> usize {
-    while let Some(block) = src.get(i..).and_then(|rest| rest.first_chunk::<32>()) {
-        let mask = special_mask(block);
-        if mask != 0 {
-            return i + mask.trailing_zeros() as usize;
-        }
-        i += 32;
-    }
-    i + src.get(i..).map_or(0, plain_run)
 }
 
 /// The end (just past its `]`) of the array whose `[` is at `start`, when it is a `Stop` array as
@@ -93,7 +78,7 @@ pub(super) fn stop_array_end(src: &[u8], start: usize) -> Option<usize> {
                 &padded
             }
         };
-        let mut mask = special_mask(block) & after(done.saturating_sub(at));
+        let mut mask = escape_mask(block) & after(done.saturating_sub(at));
         while mask != 0 {
             let p = at + mask.trailing_zeros() as usize;
             mask &= mask - 1;
@@ -123,14 +108,6 @@ pub(super) fn stop_array_end(src: &[u8], start: usize) -> Option<usize> {
         at += 32;
     }
     None
-}
-
-/// Bit `k` set: byte `k` of `block` is one E7.6's writer does not copy as it is (see `plain_run`).
-#[inline(always)]
-fn special_mask(block: &[u8; 32]) -> u32 {
-    let v = Lanes::load(block);
-    let quote_or_markup = v.eq(b'"').or(v.eq(b'\\')).or(v.eq(b'<')).or(v.eq(b'>')).or(v.eq(b'&'));
-    quote_or_markup.or(v.eq(0xE2)).or(v.le(0x1F)).mask()
 }
 
 /// The bits of a block's mask from `k` up (none for `k >= 32`).
@@ -168,7 +145,7 @@ impl Cursor<'_> {
         let start = self.pos;
         let mut escaped = false;
         loop {
-            self.pos = next_special(self.src, self.pos);
+            self.pos += plain_run(self.src.get(self.pos..)?);
             match *self.src.get(self.pos)? {
                 b'"' => break,
                 b'\\' => {

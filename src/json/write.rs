@@ -5,6 +5,7 @@
 //! short forms, so the bytes are written here.
 
 use crate::json::string::{Piece, for_each_piece};
+use crate::lanes::Lanes;
 
 /// Where canonical bytes go: a buffer, or a counter when only the length matters (fitting, F7.3).
 pub(crate) trait Sink {
@@ -77,11 +78,28 @@ fn special_bytes(x: u64) -> u64 {
     (eq(b'"') | eq(b'\\') | eq(b'<') | eq(b'>') | eq(b'&') | eq(0xE2) | control) & HIGH
 }
 
-/// Length of the leading run of `bytes` that is copied verbatim: sixteen bytes per step.
+/// Bit `k` set: byte `k` of `block` [`needs_escape`], by vector compares ([`Lanes`]).
+#[inline(always)]
+pub(crate) fn escape_mask(block: &[u8; 32]) -> u32 {
+    let v = Lanes::load(block);
+    let quote_or_markup = v.eq(b'"').or(v.eq(b'\\')).or(v.eq(b'<')).or(v.eq(b'>')).or(v.eq(b'&'));
+    quote_or_markup.or(v.eq(0xE2)).or(v.le(0x1F)).mask()
+}
+
+/// Length of the leading run of `bytes` that is copied verbatim: 32 bytes per step as one bit mask,
+/// then sixteen (SWAR) for the rest, which is all of most strings.
 #[inline]
 pub(crate) fn plain_run(bytes: &[u8]) -> usize {
     let mut done = 0;
     let mut rest = bytes;
+    while let Some((block, tail)) = rest.split_first_chunk::<32>() {
+        let mask = escape_mask(block);
+        if mask != 0 {
+            return done + mask.trailing_zeros() as usize;
+        }
+        done += 32;
+        rest = tail;
+    }
     while let Some((pair, tail)) = rest.split_first_chunk::<16>() {
         let (lo, hi) = pair.split_at(8);
         let lo = special_bytes(u64::from_le_bytes(lo.try_into().unwrap_or_default()));
