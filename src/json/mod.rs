@@ -19,8 +19,8 @@ pub(crate) mod string;
 pub(crate) mod write;
 
 pub(crate) use keys::KeyFrames;
-pub(crate) use layout::{Layout, Seen, layout};
-pub(crate) use parser::{Event, Parser, PlainRun};
+pub(crate) use layout::{KeyTable, Layout, Seen, layout};
+pub(crate) use parser::{Event, Key, Parser, PlainRun};
 pub(crate) use read::RawValue;
 pub(crate) use string::{DeferredUtf8, JStr, Text};
 

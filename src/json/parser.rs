@@ -1,6 +1,6 @@
 //! The pull parser: grammar (J5.1) and depth (J5.2), iterative, with a fixed-size nesting stack.
 
-use super::{JResult, JStr, JsonError, MAX_DEPTH};
+use super::{JResult, JStr, JsonError, KeyTable, MAX_DEPTH};
 use crate::lanes::Lanes;
 
 /// One token of the document. Strings are borrowed and still escaped.
@@ -17,6 +17,15 @@ pub(crate) enum Event<'a> {
     Number(&'a [u8]),
     Bool(bool),
     Null,
+}
+
+/// A key as [`Parser::next_key`] reads it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Key<'a> {
+    /// The name of index `.0` in the layout's [`KeyTable`], as written; its body starts at `.1`.
+    Field(usize, usize),
+    /// Any other key.
+    Token(JStr<'a>),
 }
 
 // Events are moved once per token: keep them small (see `JStr`).
@@ -214,6 +223,13 @@ impl<'a> Parser<'a> {
     #[inline(always)]
     fn key_end_flags(&mut self, start: usize) -> JResult<usize> {
         let end_flags = self.string_end_flags()?;
+        self.colon(start)?;
+        Ok(end_flags)
+    }
+
+    /// After the key whose `"` is at `start`: the `:`.
+    #[inline(always)]
+    fn colon(&mut self, start: usize) -> JResult<()> {
         self.skip_ws();
         if self.byte(self.pos) != Some(b':') {
             return Err(JsonError::syntax(self.pos));
@@ -221,20 +237,34 @@ impl<'a> Parser<'a> {
         self.pos += 1;
         self.state = State::Value;
         self.token_start = start;
-        Ok(end_flags)
+        Ok(())
+    }
+
+    /// The key whose `"` is under `start` (= `pos`) when its text is one of `keys` as written
+    /// ([`KeyTable::find`]): read with its `:`, as [`Parser::key`] reads it, and its index.
+    /// `None`, nothing consumed, for any other key.
+    #[inline(always)]
+    fn known_key(&mut self, start: usize, keys: &KeyTable) -> JResult<Option<usize>> {
+        let Some((index, len)) = keys.find(self.src, start + 1) else {
+            return Ok(None);
+        };
+        self.pos = start + len + 2;
+        self.colon(start)?;
+        Ok(Some(index))
     }
 
     /// Inside an object, after its `{` or after a member's value: the next key (with its `:`), or
     /// `None` once the object's `}` is read. The same as pulling [`Event::Key`] or
     /// [`Event::ObjectEnd`] with [`Parser::next`], without the event: readers of objects (every
-    /// typed field of every document) call this once per member. Anything else, errors included,
-    /// goes through `next`, so offsets and verdicts are its own.
+    /// typed field of every document) call this once per member. A key that is one of `keys` as
+    /// written comes as its index, without a scan; any other as its token. Anything else, errors
+    /// included, goes through `next`, so offsets and verdicts are its own.
     ///
-    /// Every path gives the key as two numbers (body start, scan result) and the token is built
-    /// once at the end: merging tokens from several paths made the compiler move them through the
-    /// stack in pieces, and the reader then stalled on reading them back.
+    /// Every scanning path gives the key as two numbers (body start, scan result) and the token is
+    /// built once at the end: merging tokens from several paths made the compiler move them
+    /// through the stack in pieces, and the reader then stalled on reading them back.
     #[inline(always)]
-    pub(crate) fn next_key(&mut self) -> JResult<Option<JStr<'a>>> {
+    pub(crate) fn next_key(&mut self, keys: &KeyTable) -> JResult<Option<Key<'a>>> {
         self.skip_ws();
         let start = self.pos;
         let b = self.byte(start);
@@ -247,12 +277,18 @@ impl<'a> Parser<'a> {
                     let at = self.pos;
                     if self.byte(at) == Some(b'"') {
                         self.token_start = at;
+                        if let Some(index) = self.known_key(at, keys)? {
+                            return Ok(Some(Key::Field(index, at + 1)));
+                        }
                         break 'key (at + 1, self.key_end_flags(at)?);
                     }
                     self.state = State::Key;
                 }
                 (State::KeyOrEnd, Some(b'"')) => {
                     self.token_start = start;
+                    if let Some(index) = self.known_key(start, keys)? {
+                        return Ok(Some(Key::Field(index, start + 1)));
+                    }
                     break 'key (start + 1, self.key_end_flags(start)?);
                 }
                 (State::AfterValue | State::KeyOrEnd, Some(b'}')) if in_object => {
@@ -273,7 +309,56 @@ impl<'a> Parser<'a> {
                 _ => return Err(JsonError::invalid(self.token_start)),
             }
         };
-        Ok(Some(self.token(body, end_flags)))
+        Ok(Some(Key::Token(self.token(body, end_flags))))
+    }
+
+    /// [`Parser::next`] where a bracket is the likely next token: the next element of an array or
+    /// its `]`, or a value that should be an object or an array. Those are read here, inline, as
+    /// `next` reads them; anything else, errors included, goes through `next`, so offsets and
+    /// verdicts are its own. (Lists of small objects, such as messages and blocks, pay a call and
+    /// an event returned through memory per bracket otherwise.)
+    #[inline(always)]
+    pub(crate) fn next_structural(&mut self) -> JResult<Event<'a>> {
+        self.skip_ws();
+        let mut at = self.pos;
+        let in_array = self.depth > 0 && !self.top_is_object();
+        if self.state == State::AfterValue {
+            match self.byte(at) {
+                Some(b',') if in_array => {
+                    self.pos = at + 1;
+                    self.state = State::Value;
+                    self.skip_ws();
+                    at = self.pos;
+                }
+                Some(b']') if in_array => {
+                    self.token_start = at;
+                    return Ok(self.close(false));
+                }
+                _ => return self.next(),
+            }
+        }
+        let value = matches!(self.state, State::Value | State::ValueOrEnd);
+        match self.byte(at) {
+            Some(b'{') if value => {
+                self.token_start = at;
+                self.push(true)?;
+                self.pos = at + 1;
+                self.state = State::KeyOrEnd;
+                Ok(Event::ObjectStart)
+            }
+            Some(b'[') if value => {
+                self.token_start = at;
+                self.push(false)?;
+                self.pos = at + 1;
+                self.state = State::ValueOrEnd;
+                Ok(Event::ArrayStart)
+            }
+            Some(b']') if self.state == State::ValueOrEnd => {
+                self.token_start = at;
+                Ok(self.close(false))
+            }
+            _ => self.next(),
+        }
     }
 
     /// Where a value is expected and a string starts: that string, as [`Parser::next`] would give

@@ -1,7 +1,7 @@
 //! Typed reading on top of the parser: objects with a fixed set of keys, scalars with the J5.6–J5.8
 //! rules, and raw values with the J5.9 checks.
 
-use super::{Event, JResult, JStr, JsonError, KeyFrames, Layout, Parser, PlainRun, Seen, Span};
+use super::{Event, JResult, JStr, JsonError, Key, KeyFrames, Layout, Parser, PlainRun, Seen, Span};
 
 /// A raw JSON value kept as text (J5.9): its span in the document.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -25,28 +25,28 @@ impl<'a> Parser<'a> {
         }
         let mut seen = 0u64;
         loop {
-            match self.next_key()? {
+            let (index, at) = match self.next_key(L::KEYS)? {
                 None => return Ok(Seen::new(seen)),
-                Some(key) => {
-                    // Layout names are ASCII: an unescaped key matches by its raw bytes, and one
-                    // that matches nothing is an error whatever its encoding.
-                    let index = if key.has_escapes() {
-                        let name = key.decode()?;
-                        L::NAMES.iter().position(|f| *f == name)
-                    } else {
-                        L::NAMES.iter().position(|f| short_eq(f.as_bytes(), key.raw()))
-                    };
-                    let Some((index, &field)) = index.and_then(|i| Some((i, L::ALL.get(i)?))) else {
-                        return Err(JsonError::invalid(key.span().start));
-                    };
-                    let bit = 1u64 << index;
-                    if seen & bit != 0 {
-                        return Err(JsonError::invalid(key.span().start));
-                    }
-                    seen |= bit;
-                    f(self, field)?;
+                Some(Key::Field(index, at)) => (Some(index), at),
+                // Layout names are ASCII: an unescaped key matches by its raw bytes, and one that
+                // matches nothing is an error whatever its encoding.
+                Some(Key::Token(key)) if key.has_escapes() => {
+                    let name = key.decode()?;
+                    (L::NAMES.iter().position(|f| *f == name), key.span().start)
                 }
+                Some(Key::Token(key)) => {
+                    (L::NAMES.iter().position(|f| short_eq(f.as_bytes(), key.raw())), key.span().start)
+                }
+            };
+            let Some((index, &field)) = index.and_then(|i| Some((i, L::ALL.get(i)?))) else {
+                return Err(JsonError::invalid(at));
+            };
+            let bit = 1u64 << index;
+            if seen & bit != 0 {
+                return Err(JsonError::invalid(at));
             }
+            seen |= bit;
+            f(self, field)?;
         }
     }
 

@@ -234,13 +234,13 @@ pub(crate) fn walk<V: Visit>(src: &[u8], transcript: &Transcript, v: &mut V) {
 /// The message array: the offset of its `[` and the message count.
 fn messages<V: Visit>(p: &mut Parser<'_>, w: &mut Walk<'_, '_, V>) -> JResult<(usize, usize)> {
     let invalid = |p: &Parser<'_>| JsonError::invalid(p.token_start());
-    if p.next()? != Event::ArrayStart {
+    if p.next_structural()? != Event::ArrayStart {
         return Err(invalid(p));
     }
     let at = p.token_start();
     let mut i = 0;
     loop {
-        let first = p.next()?;
+        let first = p.next_structural()?;
         if first == Event::ArrayEnd {
             return Ok((at, i));
         }
@@ -352,12 +352,12 @@ fn read_usage(p: &mut Parser<'_>) -> JResult<Option<Usage>> {
 
 /// T5.4: a block list (not `null`) at `depth`; T5.3: deeper than 128 fails on entry.
 fn block_list<V: Visit>(p: &mut Parser<'_>, depth: usize, w: &mut Walk<'_, '_, V>) -> JResult<()> {
-    if p.next()? != Event::ArrayStart || depth > MAX_BLOCK_DEPTH {
+    if p.next_structural()? != Event::ArrayStart || depth > MAX_BLOCK_DEPTH {
         return Err(JsonError::invalid(p.token_start()));
     }
     let mut j = 0;
     loop {
-        let first = p.next()?;
+        let first = p.next_structural()?;
         if first == Event::ArrayEnd {
             return Ok(());
         }
