@@ -42,6 +42,13 @@ fn main() {
                 CompactionInput::validate(black_box(&wire)).unwrap();
             }
         }
+        "realistic_transcript_parse" => {
+            // lc_compaction_input_parse's path on the same file (the handle keeps a copy).
+            let wire = std::fs::read(std::env::var("LOOPCOMPACT_WIRE").expect("LOOPCOMPACT_WIRE")).unwrap();
+            for _ in 0..iterations {
+                black_box(CompactionInput::parse(black_box(&wire)).unwrap().message_count());
+            }
+        }
         "output_4KB" => {
             let input = CompactionInput::parse(&wire_corpus::transcript_wire(1 << 20)).unwrap();
             let reply = wire_corpus::reply_4k();

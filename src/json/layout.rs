@@ -13,20 +13,26 @@ pub(crate) trait Layout: Copy + 'static {
     const NAMES: &'static [&'static str];
     /// The variants, in order: `ALL[i]` is the field whose key is `NAMES[i]`.
     const ALL: &'static [Self];
-    /// [`Layout::NAMES`] as the parser finds them in a document ([`KeyTable`]).
-    const KEYS: &'static KeyTable;
+    /// [`Layout::NAMES`] as the parser finds them in a document ([`Names`]).
+    const KEYS: &'static Names;
+
+    /// The variant whose name is `name` (decoded, or raw where that is the same).
+    fn named(name: &[u8]) -> Option<Self> {
+        Self::NAMES.iter().position(|n| n.as_bytes() == name).and_then(|i| Self::ALL.get(i).copied())
+    }
 }
 
-/// The keys of a layout, arranged to be recognised in a document without scanning them: a key
-/// token whose next bytes are one of the names and its closing `"` is that name (the names have
-/// none of the bytes that end or escape a string, so the string scan would stop at the same
-/// quote). Keys written any other way (escaped, unknown, at the very end of the document) are
-/// scanned and looked up as before, so this changes no verdict and no offset.
+/// A set of names (the keys of a layout, the values of an enumeration such as a role), arranged to
+/// be recognised in a document without scanning them: a string token whose next bytes are one of
+/// the names and its closing `"` is that name (the names have none of the bytes that end or escape
+/// a string, so the string scan would stop at the same quote). Strings written any other way
+/// (escaped, unknown, at the very end of the document) are scanned and looked up as before, so
+/// this changes no verdict and no offset.
 ///
 /// Built at compile time: a layout whose names do not fit panics there.
-pub(crate) struct KeyTable {
+pub(crate) struct Names {
     names: &'static [&'static str],
-    /// Per hash of a key's first two bytes ([`KeyTable::slot`]): the indexes of the names that
+    /// Per hash of a key's first two bytes ([`Names::slot`]): the indexes of the names that
     /// hash there, then `NONE`.
     slots: [[u8; SLOT_NAMES]; SLOTS],
     /// Per name: the first 16 bytes of `name"` (zero-padded) and the mask of those bytes, as
@@ -38,11 +44,11 @@ const SLOTS: usize = 64;
 const SLOT_NAMES: usize = 4;
 const NONE: u8 = u8::MAX;
 
-impl KeyTable {
+impl Names {
     #[allow(clippy::indexing_slicing)] // Evaluated at compile time: an index out of range would not compile.
-    pub(crate) const fn new(names: &'static [&'static str]) -> KeyTable {
+    pub(crate) const fn new(names: &'static [&'static str]) -> Names {
         assert!(names.len() <= 64, "a layout has at most 64 keys (its presence mask is a u64)");
-        let mut table = KeyTable { names, slots: [[NONE; SLOT_NAMES]; SLOTS], words: [[0; 4]; 64] };
+        let mut table = Names { names, slots: [[NONE; SLOT_NAMES]; SLOTS], words: [[0; 4]; 64] };
         let mut i = 0;
         while i < names.len() {
             let name = names[i].as_bytes();
@@ -61,11 +67,11 @@ impl KeyTable {
             }
             assert!(!name.is_empty(), "a named key");
             let second = if name.len() > 1 { name[1] } else { b'"' };
-            let slot = &mut table.slots[KeyTable::slot(name[0], second)];
+            let slot = &mut table.slots[Names::slot(name[0], second)];
             let mut c = 0;
             while slot[c] != NONE {
                 c += 1;
-                assert!(c < SLOT_NAMES, "too many keys of one layout share a slot: change KeyTable::slot");
+                assert!(c < SLOT_NAMES, "too many keys of one layout share a slot: change Names::slot");
             }
             slot[c] = i as u8;
             i += 1;
@@ -79,15 +85,16 @@ impl KeyTable {
         ((first as usize).wrapping_mul(5) ^ (second as usize)) % SLOTS
     }
 
-    /// The index of the name that the key whose body starts at `src[body]` is, with its closing
-    /// quote right after it; `None` when it is none of them or fewer than 16 bytes are left.
+    /// The index and length of the name that the string whose body starts at `src[body]` is, with
+    /// its closing quote right after it; `None` when it is none of them or fewer than 16 bytes are
+    /// left.
     #[inline(always)]
     pub(crate) fn find(&self, src: &[u8], body: usize) -> Option<(usize, usize)> {
         let bytes: &[u8; 16] = src.get(body..body + 16)?.try_into().ok()?;
         let (low, high) = bytes.split_at(8);
         let low = u64::from_le_bytes(low.try_into().ok()?);
         let high = u64::from_le_bytes(high.try_into().ok()?);
-        let slot = self.slots.get(KeyTable::slot(bytes[0], bytes[1]))?;
+        let slot = self.slots.get(Names::slot(bytes[0], bytes[1]))?;
         for &i in slot {
             let i = usize::from(i);
             let [want_low, want_high, mask_low, mask_high] = *self.words.get(i)?;
@@ -107,8 +114,9 @@ impl KeyTable {
     }
 }
 
-/// Declares the field enum of an object layout. Each variant gets its bit (`Field::X.bit()`, a
-/// `const fn`, for presence masks) and the enum implements [`Layout`].
+/// Declares the field enum of an object layout, or an enumeration of names a string value may
+/// take. Each variant gets its bit (`Field::X.bit()`, a `const fn`, for presence masks) and the
+/// enum implements [`Layout`].
 macro_rules! layout {
     ($(#[$meta:meta])* $vis:vis enum $name:ident { $($(#[$vmeta:meta])* $variant:ident = $key:literal),+ $(,)? }) => {
         $(#[$meta])*
@@ -130,7 +138,7 @@ macro_rules! layout {
         impl $crate::json::Layout for $name {
             const NAMES: &'static [&'static str] = &[$($key),+];
             const ALL: &'static [$name] = &[$($name::$variant),+];
-            const KEYS: &'static $crate::json::KeyTable = &$crate::json::KeyTable::new(&[$($key),+]);
+            const KEYS: &'static $crate::json::Names = &$crate::json::Names::new(&[$($key),+]);
         }
     };
 }

@@ -19,7 +19,7 @@ pub(crate) mod string;
 pub(crate) mod write;
 
 pub(crate) use keys::KeyFrames;
-pub(crate) use layout::{KeyTable, Layout, Seen, layout};
+pub(crate) use layout::{Layout, Names, Seen, layout};
 pub(crate) use parser::{Event, Key, Parser, PlainRun};
 pub(crate) use read::RawValue;
 pub(crate) use string::{DeferredUtf8, JStr, Text};

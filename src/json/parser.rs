@@ -1,6 +1,6 @@
 //! The pull parser: grammar (J5.1) and depth (J5.2), iterative, with a fixed-size nesting stack.
 
-use super::{JResult, JStr, JsonError, KeyTable, MAX_DEPTH};
+use super::{JResult, JStr, JsonError, MAX_DEPTH, Names};
 use crate::lanes::Lanes;
 
 /// One token of the document. Strings are borrowed and still escaped.
@@ -22,7 +22,7 @@ pub(crate) enum Event<'a> {
 /// A key as [`Parser::next_key`] reads it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Key<'a> {
-    /// The name of index `.0` in the layout's [`KeyTable`], as written; its body starts at `.1`.
+    /// The name of index `.0` in the layout's [`Names`], as written; its body starts at `.1`.
     Field(usize, usize),
     /// Any other key.
     Token(JStr<'a>),
@@ -241,10 +241,10 @@ impl<'a> Parser<'a> {
     }
 
     /// The key whose `"` is under `start` (= `pos`) when its text is one of `keys` as written
-    /// ([`KeyTable::find`]): read with its `:`, as [`Parser::key`] reads it, and its index.
+    /// ([`Names::find`]): read with its `:`, as [`Parser::key`] reads it, and its index.
     /// `None`, nothing consumed, for any other key.
     #[inline(always)]
-    fn known_key(&mut self, start: usize, keys: &KeyTable) -> JResult<Option<usize>> {
+    fn known_key(&mut self, start: usize, keys: &Names) -> JResult<Option<usize>> {
         let Some((index, len)) = keys.find(self.src, start + 1) else {
             return Ok(None);
         };
@@ -264,7 +264,7 @@ impl<'a> Parser<'a> {
     /// built once at the end: merging tokens from several paths made the compiler move them
     /// through the stack in pieces, and the reader then stalled on reading them back.
     #[inline(always)]
-    pub(crate) fn next_key(&mut self, keys: &KeyTable) -> JResult<Option<Key<'a>>> {
+    pub(crate) fn next_key(&mut self, keys: &Names) -> JResult<Option<Key<'a>>> {
         self.skip_ws();
         let start = self.pos;
         let b = self.byte(start);
@@ -359,6 +359,23 @@ impl<'a> Parser<'a> {
             }
             _ => self.next(),
         }
+    }
+
+    /// Where a value is expected and a string starts that is one of `names` as written
+    /// ([`Names::find`]): that string's index in `names` and its token, as [`Parser::next`] would
+    /// give it, without a scan. `None` (nothing consumed) for anything else.
+    #[inline(always)]
+    pub(crate) fn next_if_name(&mut self, names: &Names) -> Option<(usize, JStr<'a>)> {
+        self.skip_ws();
+        let start = self.pos;
+        if !matches!(self.state, State::Value | State::ValueOrEnd) || self.byte(start) != Some(b'"') {
+            return None;
+        }
+        let (index, len) = names.find(self.src, start + 1)?;
+        self.token_start = start;
+        self.pos = start + len + 2;
+        self.state = State::AfterValue;
+        Some((index, self.token(start + 1, start + 1 + len)))
     }
 
     /// Where a value is expected and a string starts: that string, as [`Parser::next`] would give

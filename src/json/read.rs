@@ -224,6 +224,17 @@ impl<'a> Parser<'a> {
         self.str_of(e)
     }
 
+    /// Pulls a string (J5.8) that should be one of the names of `L` (an enumeration such as a
+    /// role): its token, UTF-8 checked, and the variant when the string is that name as written.
+    /// `None` for any other string, escaped names included, which the caller then looks up.
+    #[inline(always)]
+    pub(crate) fn str_named<L: Layout>(&mut self) -> JResult<(JStr<'a>, Option<L>)> {
+        if let Some((index, token)) = self.next_if_name(L::KEYS) {
+            return Ok((token, L::ALL.get(index).copied()));
+        }
+        Ok((self.str()?, None))
+    }
+
     /// The string of an event, UTF-8 checked.
     pub(crate) fn str_of(&self, event: Event<'a>) -> JResult<JStr<'a>> {
         match event {

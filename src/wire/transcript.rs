@@ -7,7 +7,7 @@
 //! messages and blocks.
 
 use super::base64;
-use crate::json::{Event, JResult, JStr, JsonError, KeyFrames, Parser, RawValue, Seen, layout};
+use crate::json::{Event, JResult, JStr, JsonError, KeyFrames, Layout, Parser, RawValue, Seen, layout};
 
 /// T5.3: block lists nest at most this deep (the message's own list is depth 0).
 pub(crate) const MAX_BLOCK_DEPTH: usize = 128;
@@ -63,30 +63,23 @@ pub(crate) enum Role {
     Tool { tool_use_id: Text, is_error: bool },
 }
 
-/// A role name (T5.2): what the canonical writer needs before a message's blocks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum RoleName {
-    User,
-    System,
-    Assistant,
-    Tool,
+layout! {
+    /// A role name (T5.2): what the canonical writer needs before a message's blocks.
+    pub(crate) enum RoleName {
+        User = "user",
+        System = "system",
+        Assistant = "assistant",
+        Tool = "tool",
+    }
 }
 
 impl RoleName {
-    /// The role a `role` string token names (its UTF-8 checked). Role names are ASCII: an
-    /// unescaped token is its own text, matched in place.
-    fn of_token(token: JStr<'_>) -> Option<RoleName> {
-        if token.has_escapes() { RoleName::of(&token.decode_bytes().ok()?) } else { RoleName::of(token.raw()) }
-    }
-
-    fn of(name: &[u8]) -> Option<RoleName> {
-        match name {
-            b"user" => Some(RoleName::User),
-            b"system" => Some(RoleName::System),
-            b"assistant" => Some(RoleName::Assistant),
-            b"tool" => Some(RoleName::Tool),
-            _ => None,
-        }
+    /// Pulls a `role` value: its token (UTF-8 checked) and the role it names, if any.
+    #[inline(always)]
+    fn read<'a>(p: &mut Parser<'a>) -> JResult<(JStr<'a>, Option<RoleName>)> {
+        let (token, name) = p.str_named::<RoleName>()?;
+        // Role names are ASCII: an unescaped token is its own text.
+        Ok((token, name.or_else(|| RoleName::named(&token.decode_bytes().ok()?))))
     }
 }
 
@@ -262,18 +255,18 @@ layout! {
 
 fn message<'a, V: Visit>(p: &mut Parser<'a>, first: Event<'a>, i: usize, w: &mut Walk<'_, '_, V>) -> JResult<()> {
     let start = p.token_start();
-    let mut role: Option<JStr<'a>> = None;
+    let mut role: Option<(JStr<'a>, Option<RoleName>)> = None;
     let mut late_role = None;
     let mut usage = None;
     let mut tool_use_id = Text::default();
     let mut is_error = false;
     let seen = p.read_fields(first, |p, field| {
         match field {
-            MessageField::Role => role = Some(p.str()?),
+            MessageField::Role => role = Some(RoleName::read(p)?),
             MessageField::Blocks => {
                 // A role that does not read as a known name fails below, once the message is read.
                 let name = match role {
-                    Some(token) => RoleName::of_token(token).unwrap_or(RoleName::User),
+                    Some((_, name)) => name.unwrap_or(RoleName::User),
                     None => {
                         let (name, slot) = w.order.role();
                         late_role = slot;
@@ -293,7 +286,7 @@ fn message<'a, V: Visit>(p: &mut Parser<'a>, first: Event<'a>, i: usize, w: &mut
     // An unknown role is the `role` value's fault (offset of the value); keys that do not fit a
     // known role are the message's.
     let name = match role {
-        Some(token) => Some(RoleName::of_token(token).ok_or(JsonError::invalid(token.span().start))?),
+        Some((token, name)) => Some(name.ok_or(JsonError::invalid(token.span().start))?),
         None => None,
     };
     let role = role_of(name, seen, usage, tool_use_id, is_error).ok_or(invalid)?;
@@ -389,32 +382,17 @@ layout! {
     }
 }
 
-/// A block's `type` (T5.5), matched once.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Kind {
-    Text,
-    Refusal,
-    Image,
-    Audio,
-    Document,
-    Thinking,
-    ToolUse,
-    ToolResult,
-}
-
-impl Kind {
-    fn of(name: &[u8]) -> Option<Kind> {
-        Some(match name {
-            b"text" => Kind::Text,
-            b"refusal" => Kind::Refusal,
-            b"image" => Kind::Image,
-            b"audio" => Kind::Audio,
-            b"document" => Kind::Document,
-            b"thinking" => Kind::Thinking,
-            b"tool_use" => Kind::ToolUse,
-            b"tool_result" => Kind::ToolResult,
-            _ => return None,
-        })
+layout! {
+    /// A block's `type` (T5.5), matched once.
+    enum Kind {
+        Text = "text",
+        Refusal = "refusal",
+        Image = "image",
+        Audio = "audio",
+        Document = "document",
+        Thinking = "thinking",
+        ToolUse = "tool_use",
+        ToolResult = "tool_result",
     }
 }
 
@@ -422,7 +400,7 @@ impl Kind {
 /// and needs is checked once the whole object has been read (keys may come in any order).
 #[derive(Default)]
 struct BlockFields<'a> {
-    kind: Option<JStr<'a>>,
+    kind: Option<(JStr<'a>, Option<Kind>)>,
     text: Text,
     media_type: Text,
     url: Text,
@@ -456,7 +434,7 @@ fn block<'a, V: Visit>(
     let again = matches!(w.order, Order::Replay { .. });
     let seen = p.read_fields(first, |p, field| {
         match field {
-            BlockField::Type => f.kind = Some(p.str()?),
+            BlockField::Type => f.kind = Some(p.str_named::<Kind>()?),
             BlockField::Text => f.text = p.str()?.text(),
             BlockField::MediaType => f.media_type = p.str()?.text(),
             BlockField::Source => f.url = read_source(p, &mut f.data, again)?,
@@ -490,12 +468,15 @@ fn block<'a, V: Visit>(
         Ok(())
     })?;
     let invalid = JsonError::invalid(start);
-    let kind_token = f.kind.ok_or(invalid)?;
+    let (kind_token, kind) = f.kind.ok_or(invalid)?;
     // An unknown type is the `type` value's fault, not the block's (offset of the value). Type
     // names are ASCII: an unescaped token is its own text.
-    let kind =
-        if kind_token.has_escapes() { Kind::of(&kind_token.decode_bytes()?) } else { Kind::of(kind_token.raw()) }
-            .ok_or(JsonError::invalid(kind_token.span().start))?;
+    let kind = match kind {
+        Some(kind) => Some(kind),
+        None if kind_token.has_escapes() => Kind::named(&kind_token.decode_bytes()?),
+        None => Kind::named(kind_token.raw()),
+    }
+    .ok_or(JsonError::invalid(kind_token.span().start))?;
     use BlockField as B;
     // (required keys, optional keys) per T5.5.
     let provider_state_pair = B::ProviderState.bit() | B::ProviderStateFormat.bit();
