@@ -49,6 +49,15 @@ fn main() {
                 black_box(CompactionInput::parse(black_box(&wire)).unwrap().message_count());
             }
         }
+        "realistic_transcript_encode" => {
+            // lc_compaction_input_encode_within into a caller buffer of the canonical size.
+            let wire = std::fs::read(std::env::var("LOOPCOMPACT_WIRE").expect("LOOPCOMPACT_WIRE")).unwrap();
+            let input = CompactionInput::parse(&wire).unwrap();
+            let mut out = vec![0u8; input.fit(u64::MAX).unwrap().len()];
+            for _ in 0..iterations {
+                let _ = black_box(input.encode_into(u64::MAX, black_box(&mut out)));
+            }
+        }
         "output_4KB" => {
             let input = CompactionInput::parse(&wire_corpus::transcript_wire(1 << 20)).unwrap();
             let reply = wire_corpus::reply_4k();
