@@ -198,6 +198,49 @@ impl Lanes {
     }
 }
 
+/// The offset of the first byte of `s` in a set, 32 bytes a step: `lanes` marks the set's bytes in
+/// a block, `byte` tells whether one byte is in it (the same set, for the bytes after the last
+/// whole block).
+#[inline(always)]
+pub(crate) fn position(s: &[u8], lanes: impl Fn(Lanes) -> Lanes, byte: impl Fn(u8) -> bool) -> Option<usize> {
+    let mut blocks = s.chunks_exact(32);
+    let mut at = 0;
+    for block in &mut blocks {
+        if let Ok(block) = <&[u8; 32]>::try_from(block) {
+            let m = lanes(Lanes::load(block)).mask();
+            if m != 0 {
+                return Some(at + m.trailing_zeros() as usize);
+            }
+        }
+        at += 32;
+    }
+    blocks.remainder().iter().position(|&b| byte(b)).map(|k| at + k)
+}
+
+/// The offset of the first occurrence of `needle` (two bytes or more) in `haystack`: blocks whose
+/// lanes hold the needle's first byte where the lanes `needle.len() - 1` bytes on hold its last,
+/// each candidate then compared whole.
+pub(crate) fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
+    let (&first, &last) = (needle.first()?, needle.last()?);
+    let shift = needle.len() - 1;
+    let mut at = 0;
+    while let (Some(a), Some(b)) = (haystack.get(at..at + 32), haystack.get(at + shift..at + shift + 32)) {
+        if let (Ok(a), Ok(b)) = (<&[u8; 32]>::try_from(a), <&[u8; 32]>::try_from(b)) {
+            let mut m = Lanes::load(a).eq(first).mask() & Lanes::load(b).eq(last).mask();
+            while m != 0 {
+                let k = at + m.trailing_zeros() as usize;
+                if haystack.get(k..k + needle.len()) == Some(needle) {
+                    return Some(k);
+                }
+                m &= m - 1;
+            }
+        }
+        at += 32;
+    }
+    let tail = haystack.get(at..).unwrap_or_default();
+    tail.windows(needle.len()).position(|w| w == needle).map(|k| at + k)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -257,5 +300,25 @@ mod tests {
         }
         // A block of one byte value: every lane.
         assert_eq!(Lanes::load(&[7; 32]).eq(7).mask(), u32::MAX);
+    }
+
+    /// `position` and `find` against the byte loops they replace, on random haystacks of a small
+    /// alphabet (so that needles occur, overlap and are cut by block edges) of every length to 130.
+    #[test]
+    fn searches_agree_with_the_byte_loops() {
+        let mut next = crate::xorshift(0xD1B5_4A32_D192_ED03);
+        let needles: [&[u8]; 5] = [b"::", b"%25", b"ab", b"aaa", b"b"];
+        for _ in 0..20_000 {
+            let len = (next() % 130) as usize;
+            let hay: Vec<u8> = (0..len).map(|_| b"ab:%25"[(next() % 6) as usize]).collect();
+            for needle in needles {
+                let want = hay.windows(needle.len()).position(|w| w == needle);
+                assert_eq!(find(&hay, needle), want, "{hay:?} {needle:?}");
+            }
+            for byte in [b'a', b':', b'%', b'x'] {
+                let want = hay.iter().position(|&b| b == byte);
+                assert_eq!(position(&hay, |v| v.eq(byte), |b| b == byte), want, "{hay:?} {byte}");
+            }
+        }
     }
 }

@@ -56,6 +56,15 @@ fn json_shapes(n: usize) {
                 n / 95,
             )),
         ),
+        ("escaped base64 audio", {
+            // An escaped CR LF every 76 characters (T5.6 ignores them, E7.5 drops them).
+            let line = format!("{}\\r\\n", "QUJD".repeat(19));
+            let data = line.repeat(n / line.len());
+            wire(
+                format!(r#"{{"role":"user","blocks":[{{"type":"audio","media_type":"audio/wav","data":"{data}"}}]}}"#)
+                    .as_bytes(),
+            )
+        }),
         (
             "a text of <",
             wire(format!(r#"{{"role":"user","blocks":[{{"type":"text","text":"{}"}}]}}"#, "<".repeat(n)).as_bytes()),
@@ -101,6 +110,12 @@ fn json_shapes(n: usize) {
     let fingerprints: Vec<(&str, Vec<u8>)> = vec![
         ("Stop with millions of entries", stop(entries())),
         ("one Stop string of <", stop(run())),
+        ("BaseURL of millions of groups", {
+            // More than eight groups: not an IPv6 address (R10.4), an invalid model (404).
+            let at = example.find(r#""BaseURL": "http://localhost:1234""#).expect("the example has this BaseURL");
+            let groups = format!(r#""BaseURL": "https://[{}0]""#, "0:".repeat(n / 2));
+            [&example.as_bytes()[..at], groups.as_bytes(), &example.as_bytes()[at + 34..]].concat()
+        }),
         ("canonical: millions of entries", canonical_stop(entries())),
         ("canonical: a Stop of \\u003c", canonical_stop(escaped_run())),
     ];

@@ -4,13 +4,24 @@
 //! The ten rules are checked as the spec states them, on bytes. The `url` crate is not used: it
 //! follows the WHATWG standard (it treats `\` like `/`, strips tabs and newlines, normalises hosts),
 //! which accepts and rejects different strings.
+//!
+//! A `BaseURL` can be as long as the document, so every pass over it goes 32 bytes a step
+//! ([`crate::lanes`]), and IPv6 text is refused by its length before it is read (no address is
+//! longer than 45 bytes).
+
+use crate::lanes::{self, Lanes};
+
+/// The offset of the first `byte` in `s`.
+fn position(s: &[u8], byte: u8) -> Option<usize> {
+    lanes::position(s, |v| v.eq(byte), |b| b == byte)
+}
 
 /// R10.4: all ten rules hold for `url` (the caller has checked it is non-empty).
 #[must_use]
 pub(crate) fn base_url_is_valid(url: &str) -> bool {
     let url = url.as_bytes();
     // Rule 1: the fragment's escapes.
-    let (r, fragment) = match url.iter().position(|&b| b == b'#') {
+    let (r, fragment) = match position(url, b'#') {
         Some(i) => (url.get(..i).unwrap_or_default(), url.get(i + 1..).unwrap_or_default()),
         None => (url, &[][..]),
     };
@@ -18,7 +29,7 @@ pub(crate) fn base_url_is_valid(url: &str) -> bool {
         return false;
     }
     // Rule 2: no control byte before the fragment.
-    if r.iter().any(|&b| b < 0x20 || b == 0x7F) {
+    if lanes::position(r, |v| v.le(0x1F).or(v.eq(0x7F)), |b| b < 0x20 || b == 0x7F).is_some() {
         return false;
     }
     // Rule 3: the scheme.
@@ -30,14 +41,14 @@ pub(crate) fn base_url_is_valid(url: &str) -> bool {
         return false;
     }
     // Rule 4: query cut off, then `//authority` and the path.
-    let rest = match rest.iter().position(|&b| b == b'?') {
+    let rest = match position(rest, b'?') {
         Some(i) => rest.get(..i).unwrap_or_default(),
         None => rest,
     };
     let Some(rest) = rest.strip_prefix(b"//") else {
         return false;
     };
-    let (authority, path) = match rest.iter().position(|&b| b == b'/') {
+    let (authority, path) = match position(rest, b'/') {
         Some(i) => rest.split_at(i),
         None => (rest, &[][..]),
     };
@@ -55,7 +66,7 @@ pub(crate) fn base_url_is_valid(url: &str) -> bool {
 
 /// `scheme ":" rest` with `scheme` = ALPHA *(ALPHA / DIGIT / "+" / "-" / ".") (rule 3).
 fn split_scheme(r: &[u8]) -> Option<(&[u8], &[u8])> {
-    let colon = r.iter().position(|&b| b == b':')?;
+    let colon = position(r, b':')?;
     let (scheme, rest) = r.split_at(colon);
     let (first, tail) = scheme.split_first()?;
     let ok = first.is_ascii_alphabetic()
@@ -66,15 +77,12 @@ fn split_scheme(r: &[u8]) -> Option<(&[u8], &[u8])> {
 /// Every `%` is followed by two hex digits (rules 1 and 9).
 fn escapes_well_formed(s: &[u8]) -> bool {
     let mut i = 0;
-    while let Some(&b) = s.get(i) {
-        if b == b'%' {
-            if !is_escape(s.get(i + 1..i + 3)) {
-                return false;
-            }
-            i += 3;
-        } else {
-            i += 1;
+    while let Some(at) = position(s.get(i..).unwrap_or_default(), b'%') {
+        let at = i + at;
+        if !is_escape(s.get(at + 1..at + 3)) {
+            return false;
         }
+        i = at + 3;
     }
     true
 }
@@ -132,13 +140,33 @@ fn decode_zone(s: &[u8]) -> Option<usize> {
     decoded_len(s, |v| v == b'%' || v == b' ' || (v < 0x80 && host_byte_allowed(v)))
 }
 
+/// The bytes of a block that [`decoded_len`] must look at one by one: an escape's `%` and every
+/// ASCII byte that rule 7 does not allow raw ([`host_byte_allowed`]).
+#[inline(always)]
+fn host_bytes_to_look_at(v: Lanes) -> Lanes {
+    let mut m = v.le(b' ').or(v.eq(0x7F));
+    for b in [b'#', b'%', b'/', b'?', b'@', b'\\', b'^', b'`', b'{', b'|', b'}'] {
+        m = m.or(v.eq(b));
+    }
+    m
+}
+
 /// Host or zone text with `%XX` escapes decoded: an escape must give a byte `escaped` allows, a raw
 /// ASCII byte must be one rule 7 allows, raw non-ASCII bytes pass. Only the decoded length is
-/// needed, so nothing is built (a host can be as long as the document).
+/// needed, so nothing is built (a host can be as long as the document). Runs of bytes allowed raw
+/// are counted 32 at a time.
 fn decoded_len(s: &[u8], escaped: impl Fn(u8) -> bool) -> Option<usize> {
     let mut out = 0usize;
     let mut i = 0;
     while let Some(&b) = s.get(i) {
+        if let Some(block) = s.get(i..i + 32).and_then(|b| <&[u8; 32]>::try_from(b).ok()) {
+            let plain = host_bytes_to_look_at(Lanes::load(block)).mask().trailing_zeros() as usize;
+            if plain > 0 {
+                out += plain;
+                i += plain;
+                continue;
+            }
+        }
         if b == b'%' {
             let hex = s.get(i + 1..i + 3);
             let &[h, l] = hex? else { return None };
@@ -169,7 +197,7 @@ fn is_colon_port(s: &[u8]) -> bool {
 
 /// Rules 6 and 7 on the authority `a` (non-empty, no `@`).
 fn host_is_valid(a: &[u8]) -> bool {
-    if a.iter().skip(1).any(|&b| b == b'[') {
+    if position(a.get(1..).unwrap_or_default(), b'[').is_some() {
         return false;
     }
     if a.first() == Some(&b'[') {
@@ -200,7 +228,7 @@ fn host_is_valid(a: &[u8]) -> bool {
         // Rule 7 on the port part (`]` and digits only, so always allowed).
         return decode_host(after).is_some();
     }
-    if let Some(colon) = a.iter().position(|&b| b == b':')
+    if let Some(colon) = position(a, b':')
         && !is_colon_port(a.get(colon..).unwrap_or_default())
     {
         return false;
@@ -208,12 +236,19 @@ fn host_is_valid(a: &[u8]) -> bool {
     decode_host(a).is_some()
 }
 
-fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
-    haystack.windows(needle.len()).position(|w| w == needle)
-}
+use lanes::find;
+
+/// The longest IPv6 text: six groups of four hex digits and a dotted IPv4 address of 15 bytes,
+/// with six colons between them (eight groups of four and seven colons make 39).
+const IPV6_TEXT_MAX: usize = 6 * 4 + 6 + 15;
 
 /// Rule 6a: IPv6 text (no zone, no brackets); an IPv4 address alone is not.
 fn is_ipv6_text(s: &[u8]) -> bool {
+    // Longer text has more than eight groups or a field of more than four digits (or an IPv4
+    // field of more than three), which the reading below refuses: refused here without reading it.
+    if s.len() > IPV6_TEXT_MAX {
+        return false;
+    }
     match find(s, b"::") {
         Some(at) => {
             let left = s.get(..at).unwrap_or_default();
@@ -297,4 +332,103 @@ fn is_loopback(a: &[u8]) -> bool {
         host = inner;
     }
     [&b"127.0.0.1"[..], b"::1", b"localhost"].iter().any(|name| host.eq_ignore_ascii_case(name))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The block form of the bytes `decoded_len` looks at one by one is exactly those bytes: `%`
+    /// and the ASCII bytes rule 7 does not allow raw, for every byte value in every lane.
+    #[test]
+    fn host_bytes_to_look_at_are_the_bytes_rule_7_refuses() {
+        for round in 0..256usize {
+            let block: [u8; 32] = core::array::from_fn(|k| (round + k * 37) as u8);
+            let got = host_bytes_to_look_at(Lanes::load(&block)).mask();
+            for (k, &b) in block.iter().enumerate() {
+                let look = b == b'%' || (b < 0x80 && !host_byte_allowed(b));
+                assert_eq!(got >> k & 1 == 1, look, "byte {b:#04x}");
+            }
+        }
+    }
+
+    /// `decoded_len` against rule 7 read one byte at a time, on random hosts with escapes,
+    /// refused bytes and non-ASCII bytes at every distance from a block edge.
+    #[test]
+    fn decoded_len_agrees_with_the_byte_reading() {
+        fn model(s: &[u8], escaped: impl Fn(u8) -> bool) -> Option<usize> {
+            let (mut i, mut out) = (0, 0);
+            while let Some(&b) = s.get(i) {
+                if b == b'%' {
+                    let hex = std::str::from_utf8(s.get(i + 1..i + 3)?).ok()?;
+                    if !hex.bytes().all(|h| h.is_ascii_hexdigit()) || !escaped(u8::from_str_radix(hex, 16).ok()?) {
+                        return None;
+                    }
+                    i += 3;
+                } else {
+                    if b < 0x80 && !host_byte_allowed(b) {
+                        return None;
+                    }
+                    i += 1;
+                }
+                out += 1;
+            }
+            Some(out)
+        }
+        let pieces: [&[u8]; 10] = [b"a", b"example", b"%25", b"%c3", b"%41", b"%2", b"\xc3\xa9", b" ", b"/", b"-._~"];
+        let mut next = crate::xorshift(0x94D0_49BB_1331_11EB);
+        for _ in 0..20_000 {
+            let mut host = Vec::new();
+            while host.len() < (next() % 100) as usize {
+                // Mostly plain runs, so that a piece often lands across a block edge.
+                let piece = pieces[(next() % 10) as usize];
+                host.extend_from_slice(if next().is_multiple_of(3) { piece } else { b"abcdefgh" });
+            }
+            assert_eq!(decode_host(&host), model(&host, |v| v >= 0x80 || v == b'%'), "{host:?}");
+            assert_eq!(
+                decode_zone(&host),
+                model(&host, |v| v == b'%' || v == b' ' || (v < 0x80 && host_byte_allowed(v))),
+                "{host:?}"
+            );
+        }
+    }
+
+    /// No IPv6 text is longer than `IPV6_TEXT_MAX`: random addresses of every form (one to eight
+    /// groups of one to four digits, `::` anywhere or nowhere, an IPv4 tail or none) are all
+    /// within it and accepted; the longest form is exactly that long and accepted, one byte more is
+    /// refused.
+    #[test]
+    fn ipv6_text_is_never_longer_than_its_bound() {
+        let mut next = crate::xorshift(0xBF58_476D_1CE4_E5B9);
+        let mut longest = 0;
+        for _ in 0..50_000 {
+            let ipv4 = next().is_multiple_of(2);
+            let slots = if ipv4 { 6 } else { 8 };
+            let groups: Vec<String> = (0..slots)
+                .map(|_| {
+                    let digits = 1 + (next() % 4) as usize;
+                    (0..digits).map(|_| b"0123456789abcdefABCDEF"[(next() % 22) as usize] as char).collect()
+                })
+                .collect();
+            let tail = ipv4.then(|| format!("{}.{}.{}.{}", next() % 256, next() % 256, next() % 256, next() % 256));
+            let mut fields: Vec<String> = groups;
+            fields.extend(tail);
+            let text = if next().is_multiple_of(2) {
+                fields.join(":")
+            } else {
+                // `::` for one or more groups (the IPv4 tail stays).
+                let cut = (next() % slots as u64) as usize;
+                let len = 1 + (next() % (slots - cut) as u64) as usize;
+                let (left, rest) = fields.split_at(cut);
+                format!("{}::{}", left.join(":"), rest.get(len..).unwrap_or_default().join(":"))
+            };
+            assert!(is_ipv6_text(text.as_bytes()), "{text}");
+            longest = longest.max(text.len());
+        }
+        let max = "ffff:ffff:ffff:ffff:ffff:ffff:255.255.255.255";
+        assert!(longest <= IPV6_TEXT_MAX, "{longest}");
+        assert_eq!(max.len(), IPV6_TEXT_MAX);
+        assert!(is_ipv6_text(max.as_bytes()));
+        assert!(!is_ipv6_text(format!("0{max}").as_bytes()));
+    }
 }
