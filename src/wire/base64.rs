@@ -113,12 +113,12 @@ pub(crate) fn put_canonical<S: crate::json::write::Sink>(out: &mut S, body: &[u8
     let mut w = Canonical { buf: [0; 256], len: 0, quad: [0; 4], n: 0 };
     if escaped {
         crate::json::string::for_each_piece(body, |piece| match piece {
-            crate::json::string::Piece::Raw(bytes) => bytes.iter().for_each(|&c| w.push(out, c)),
+            crate::json::string::Piece::Raw(bytes) => w.push_all(out, bytes),
             // A valid byte field's escapes are ASCII (an alphabet character, `=`, CR or LF).
             crate::json::string::Piece::Char(c) => w.push(out, u8::try_from(c).unwrap_or(b'=')),
         });
     } else {
-        body.iter().for_each(|&c| w.push(out, c));
+        w.push_all(out, body);
     }
     w.finish(out);
 }
@@ -155,6 +155,32 @@ impl Canonical {
             let [a, b, c, d] = self.quad.map(sym);
             self.emit(out, [a, b, c, d]);
             self.n = 0;
+        }
+    }
+
+    /// [`Canonical::push`] of every byte of `bytes`, with whole quanta of alphabet characters
+    /// written as they are (each is its own canonical form; only a last, padded quantum changes).
+    fn push_all<S: crate::json::write::Sink>(&mut self, out: &mut S, bytes: &[u8]) {
+        let mut rest = bytes;
+        loop {
+            // A quantum already open is completed one character at a time.
+            while self.n != 0 {
+                let Some((&c, tail)) = rest.split_first() else { return };
+                self.push(out, c);
+                rest = tail;
+            }
+            let mut run = rest.chunks_exact(CHUNK).take_while(|chunk| all_alphabet(chunk)).count() * CHUNK;
+            run += rest.get(run..).unwrap_or_default().iter().take_while(|&&b| in_alphabet(b)).count();
+            let (whole, tail) = rest.split_at(run / 4 * 4);
+            if !whole.is_empty() {
+                out.put(self.buf.get(..self.len).unwrap_or_default());
+                self.len = 0;
+                out.put(whole);
+            }
+            // Then up to three alphabet characters and a byte that is none (a line break, `=`).
+            let Some((&c, tail)) = tail.split_first() else { return };
+            self.push(out, c);
+            rest = tail;
         }
     }
 
@@ -228,7 +254,7 @@ mod tests {
     #[test]
     fn put_canonical_is_decode_then_encode() {
         let mut next = crate::xorshift(0x1234_5678_9abc_def0u64);
-        for len in 0..200usize {
+        for len in (0..200usize).chain([300, 457, 1000]) {
             let bytes: Vec<u8> = (0..len).map(|_| next() as u8).collect();
             let mut text = Vec::new();
             encode(&bytes, &mut text);
