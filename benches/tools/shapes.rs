@@ -33,6 +33,51 @@ fn wire(messages: &[u8]) -> Vec<u8> {
     out
 }
 
+/// `doc` (compact JSON) indented by two spaces per level, with a space after each `:`, as Python's
+/// `json.dumps(indent=2)` writes it (keys in their order).
+fn pretty_printed(doc: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(doc.len() * 2);
+    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+    let newline = |out: &mut Vec<u8>, depth: usize| {
+        out.push(b'\n');
+        out.extend(std::iter::repeat_n(b' ', 2 * depth));
+    };
+    for (i, &b) in doc.iter().enumerate() {
+        if in_string {
+            out.push(b);
+            (in_string, escaped) = (escaped || b != b'"', !escaped && b == b'\\');
+            continue;
+        }
+        match b {
+            b'"' => {
+                in_string = true;
+                out.push(b);
+            }
+            b'{' | b'[' => {
+                out.push(b);
+                depth += 1;
+                if !matches!(doc.get(i + 1), Some(b'}' | b']')) {
+                    newline(&mut out, depth);
+                }
+            }
+            b'}' | b']' => {
+                depth -= 1;
+                if !matches!(doc.get(i.wrapping_sub(1)), Some(b'{' | b'[')) {
+                    newline(&mut out, depth);
+                }
+                out.push(b);
+            }
+            b',' => {
+                out.push(b);
+                newline(&mut out, depth);
+            }
+            b':' => out.extend_from_slice(b": "),
+            _ => out.push(b),
+        }
+    }
+    out
+}
+
 /// The JSON shapes of issue #14 (the table of tests/resource_bounds.rs), about `n` bytes each.
 fn json_shapes(n: usize) {
     let one_message = |block: &str| {
@@ -65,11 +110,58 @@ fn json_shapes(n: usize) {
                     .as_bytes(),
             )
         }),
+        ("a text of \\u00e9 escapes", {
+            let text = "\\u00e9".repeat(n / 6);
+            wire(format!(r#"{{"role":"user","blocks":[{{"type":"text","text":"{text}"}}]}}"#).as_bytes())
+        }),
+        ("tool input: millions of keys", {
+            let keys: Vec<String> = (0..n / 14).map(|i| format!(r#""k{i}":{i}"#)).collect();
+            let input = format!("{{{}}}", keys.join(","));
+            wire(
+                format!(
+                    r#"{{"role":"assistant","blocks":[{{"type":"tool_use","id":"t","name":"n","input":{input}}}]}}"#
+                )
+                .as_bytes(),
+            )
+        }),
+        ("tool input: a file's text", {
+            // What a coding agent's write_file call carries: one long string with escapes.
+            let line = r##"    let x = \"<a href=\\\"#\\\">\" & y;\n"##;
+            let content = line.repeat(n / line.len());
+            wire(
+                format!(
+                    r#"{{"role":"assistant","blocks":[{{"type":"tool_use","id":"t","name":"write_file","input":{{"path":"src/a.rs","content":"{content}"}}}}]}}"#
+                )
+                .as_bytes(),
+            )
+        }),
+        ("tool input: millions of numbers", {
+            let input = format!("[{}]", vec!["1"; n / 2].join(","));
+            wire(
+                format!(
+                    r#"{{"role":"assistant","blocks":[{{"type":"tool_use","id":"t","name":"n","input":{input}}}]}}"#
+                )
+                .as_bytes(),
+            )
+        }),
+        ("tool inputs nested 5000 deep", {
+            let nest = format!("{}{}", "[".repeat(5000), "]".repeat(5000));
+            let blocks: Vec<String> = (0..n / 10_000)
+                .map(|i| format!(r#"{{"type":"tool_use","id":"t{i}","name":"n","input":{nest}}}"#))
+                .collect();
+            wire(format!(r#"{{"role":"assistant","blocks":[{}]}}"#, blocks.join(",")).as_bytes())
+        }),
         (
             "a text of <",
             wire(format!(r#"{{"role":"user","blocks":[{{"type":"text","text":"{}"}}]}}"#, "<".repeat(n)).as_bytes()),
         ),
     ];
+    let mut transcripts = transcripts;
+    // The realistic transcript of ../shared/bench as Python's `json.dumps(indent=2)` writes it.
+    if let Ok(wire) = testkit::corpus::generated("make_transcript.py", n) {
+        transcripts.push(("make_transcript.py (realistic)", wire.clone()));
+        transcripts.push(("the same, pretty-printed", pretty_printed(&wire)));
+    }
     for (name, doc) in &transcripts {
         let mb = |secs: f64| doc.len() as f64 / secs / 1e6;
         let validate = time(|| {

@@ -165,6 +165,21 @@ impl<'a> Parser<'a> {
     /// The next event. After the top-level value, returns an error unless only whitespace follows
     /// (see [`Parser::finish`]); callers stop pulling once the depth is back to 0.
     pub(crate) fn next(&mut self) -> JResult<Event<'a>> {
+        self.next_with::<false>()
+    }
+
+    /// [`Parser::next`], inlined into its caller with the reading of a value: for the loops that
+    /// pull every event of a value (raw values, J5.9), where a call per token returning its event
+    /// through memory cost more than the token.
+    #[inline(always)]
+    pub(crate) fn next_inline(&mut self) -> JResult<Event<'a>> {
+        self.next_with::<true>()
+    }
+
+    /// [`Parser::next`]; `INLINE`: with [`Parser::value`] inlined (elsewhere it is a call, which
+    /// keeps the many callers of `next` small).
+    #[inline(always)]
+    fn next_with<const INLINE: bool>(&mut self) -> JResult<Event<'a>> {
         loop {
             self.skip_ws();
             let start = self.pos;
@@ -173,12 +188,12 @@ impl<'a> Parser<'a> {
                 return Err(JsonError::syntax(start));
             };
             match self.state {
-                State::Value => return self.value(b),
+                State::Value => return if INLINE { self.value_inline(b) } else { self.value(b) },
                 State::ValueOrEnd => {
                     if b == b']' {
                         return Ok(self.close(false));
                     }
-                    return self.value(b);
+                    return if INLINE { self.value_inline(b) } else { self.value(b) };
                 }
                 State::KeyOrEnd | State::Key => {
                     if b == b'}' && self.state == State::KeyOrEnd {
@@ -475,6 +490,11 @@ impl<'a> Parser<'a> {
     }
 
     fn value(&mut self, b: u8) -> JResult<Event<'a>> {
+        self.value_inline(b)
+    }
+
+    #[inline(always)]
+    fn value_inline(&mut self, b: u8) -> JResult<Event<'a>> {
         let start = self.pos;
         let event = match b {
             b'{' => {
@@ -518,6 +538,7 @@ impl<'a> Parser<'a> {
     }
 
     /// RFC 8259 `number`: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
+    #[inline(always)]
     fn number(&mut self) -> JResult<&'a [u8]> {
         let start = self.pos;
         if self.byte(self.pos) == Some(b'-') {

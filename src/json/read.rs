@@ -302,7 +302,7 @@ impl<'a> Parser<'a> {
             if self.depth() == base {
                 break;
             }
-            event = self.next()?;
+            event = self.next_inline()?;
         }
         Ok(RawValue(Span { start, end: self.pos() }))
     }
