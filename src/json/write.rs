@@ -114,44 +114,6 @@ pub(crate) fn plain_run(bytes: &[u8]) -> usize {
     done + rest.iter().position(|&b| needs_escape(b)).unwrap_or(rest.len())
 }
 
-const HEX: &[u8; 16] = b"0123456789abcdef";
-
-fn put_char_escaped<S: Sink>(out: &mut S, c: char) {
-    let short: &[u8] = match c {
-        '"' => b"\\\"",
-        '\\' => b"\\\\",
-        '\n' => b"\\n",
-        '\r' => b"\\r",
-        '\t' => b"\\t",
-        '\u{8}' => b"\\b",
-        '\u{c}' => b"\\f",
-        '<' => b"\\u003c",
-        '>' => b"\\u003e",
-        '&' => b"\\u0026",
-        '\u{2028}' => b"\\u2028",
-        '\u{2029}' => b"\\u2029",
-        c if (c as u32) < 0x20 => {
-            let v = c as usize;
-            let hex = [
-                b'\\',
-                b'u',
-                b'0',
-                b'0',
-                HEX.get(v >> 4).copied().unwrap_or(b'0'),
-                HEX.get(v & 15).copied().unwrap_or(b'0'),
-            ];
-            out.put(&hex);
-            return;
-        }
-        c => {
-            let mut buf = [0u8; 4];
-            out.put(c.encode_utf8(&mut buf).as_bytes());
-            return;
-        }
-    };
-    out.put(short);
-}
-
 /// Writes the body of valid UTF-8 text with the E7.6 escapes (no quotes). Plain runs go to the
 /// sink as they are; escapes are gathered in a small buffer first, so text that is mostly `<` (six
 /// bytes out per byte in) costs one sink call per few dozen characters, not one per character.
@@ -263,6 +225,28 @@ impl Escapes {
         }
     }
 
+    /// E7.6 of one character: the escape of an ASCII one ([`Escapes::push_ascii`]), `\u2028` and
+    /// `\u2029` escaped, any other as its UTF-8 bytes (four copied, its length kept).
+    #[inline]
+    fn push_char<S: Sink>(&mut self, out: &mut S, c: char) {
+        match c {
+            _ if c.is_ascii() => self.push_ascii(out, c as u8),
+            '\u{2028}' => self.push(out, b"\\u2028"),
+            '\u{2029}' => self.push(out, b"\\u2029"),
+            _ => {
+                if self.len + 4 > self.buf.len() {
+                    self.flush(out);
+                }
+                if let Some(slot) = self.buf.get_mut(self.len..self.len + 4) {
+                    let mut utf8 = [0; 4];
+                    let len = c.encode_utf8(&mut utf8).len();
+                    slot.copy_from_slice(&utf8);
+                    self.len += len;
+                }
+            }
+        }
+    }
+
     #[inline]
     fn flush<S: Sink>(&mut self, out: &mut S) {
         if self.len > 0 {
@@ -314,10 +298,17 @@ pub(crate) fn put_str<S: Sink>(out: &mut S, text: &str) {
 pub(crate) fn put_json_str<S: Sink>(out: &mut S, body: &[u8], escaped: bool) {
     out.put(b"\"");
     if escaped {
+        // Decoded characters gather in a stack buffer (a text of escapes is one character per six
+        // bytes, and a call per character cost more than its decoding).
+        let mut chars = Escapes { buf: [0; 256], len: 0 };
         for_each_piece(body, |piece| match piece {
-            Piece::Raw(bytes) => put_text_body(out, bytes),
-            Piece::Char(c) => put_char_escaped(out, c),
+            Piece::Raw(bytes) => {
+                chars.flush(out);
+                put_text_body(out, bytes);
+            }
+            Piece::Char(c) => chars.push_char(out, c),
         });
+        chars.flush(out);
     } else {
         // No escape to decode: the body is plain text (the parser said so, see `json::Text`).
         put_text_body(out, body);
@@ -542,6 +533,38 @@ mod tests {
     /// Runs of one escaped character of every length around the run path's block (the escape
     /// written [`RUN`] at a time) and its threshold, between plain text and other escapes, into
     /// each kind of sink, against the character model.
+    /// `put_json_str` of an escaped body writes the E7.6 form of the body's decoded text (J5.4):
+    /// random bodies of `\\u` escapes (surrogate pairs, lone surrogates, controls, markup,
+    /// U+2028), short escapes and raw runs, long enough to fill the gathering buffer many times.
+    #[test]
+    fn escaped_bodies_are_written_as_their_decoded_text() {
+        let pieces: [&str; 14] = [
+            "\\u00e9",
+            "\\u4e2d",
+            "\\ud83d\\ude00",
+            "\\ud800",
+            "\\udc00x",
+            "\\u0001",
+            "\\u003C",
+            "\\u2028",
+            "\\n",
+            "\\\"",
+            "\\/",
+            "plain ",
+            "<&>",
+            "\u{e9}\u{2029}",
+        ];
+        let mut next = crate::xorshift(0xBB67_AE85_84CA_A73B);
+        for _ in 0..3_000 {
+            let body: String = (0..next() % 200).map(|_| pieces[(next() % 14) as usize]).collect();
+            let decoded = crate::json::JStr::new(0, body.as_bytes(), true, false).decode().unwrap();
+            let want: String = decoded.chars().map(model_escape).collect();
+            let mut got = Vec::new();
+            put_json_str(&mut got, body.as_bytes(), true);
+            assert_eq!(String::from_utf8(got).unwrap(), format!("\"{want}\""), "{body}");
+        }
+    }
+
     #[test]
     fn runs_of_escapes_are_written_as_each_character() {
         for c in ['<', '>', '&', '\n', '\u{1}', '"', '\u{2028}'] {
