@@ -368,7 +368,11 @@ pub(crate) fn put_raw<S: Sink>(out: &mut S, raw: &[u8]) {
                     in_string = true;
                     None
                 }
-                b' ' | b'\t' | b'\n' | b'\r' => Some((b"", 1)),
+                // A whole run of whitespace at once (indentation is many bytes).
+                b' ' | b'\t' | b'\n' | b'\r' => {
+                    let run = raw.get(i..).unwrap_or_default().iter().take_while(|b| b" \t\n\r".contains(b)).count();
+                    Some((b"", run))
+                }
                 _ => None,
             }
         };
