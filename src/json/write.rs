@@ -195,12 +195,12 @@ fn put_run<S: Sink>(out: &mut S, escapes: &mut Escapes, b: u8, n: usize) {
 }
 
 /// Escapes waiting to be written (see [`put_text_body`]).
-struct Escapes {
-    buf: [u8; 256],
+struct Escapes<const N: usize = 256> {
+    buf: [u8; N],
     len: usize,
 }
 
-impl Escapes {
+impl<const N: usize> Escapes<N> {
     /// The escape of an ASCII byte from [`ESCAPES`]: eight bytes copied, its length kept.
     #[inline]
     fn push_ascii<S: Sink>(&mut self, out: &mut S, b: u8) {
@@ -298,13 +298,19 @@ pub(crate) fn put_str<S: Sink>(out: &mut S, text: &str) {
 pub(crate) fn put_json_str<S: Sink>(out: &mut S, body: &[u8], escaped: bool) {
     out.put(b"\"");
     if escaped {
-        // Decoded characters gather in a stack buffer (a text of escapes is one character per six
-        // bytes, and a call per character cost more than its decoding).
-        let mut chars = Escapes { buf: [0; 256], len: 0 };
+        // Decoded non-ASCII characters gather in a small stack buffer (a text of `\u` escapes is
+        // one character per six bytes, and a sink call per character cost more than its decoding);
+        // an ASCII one, mostly alone between plain runs (`\n`), goes to the sink as its escape.
+        let mut chars = Escapes { buf: [0; 64], len: 0 };
         for_each_piece(body, |piece| match piece {
             Piece::Raw(bytes) => {
                 chars.flush(out);
                 put_text_body(out, bytes);
+            }
+            Piece::Char(c) if c.is_ascii() => {
+                chars.flush(out);
+                let Some(escape) = ESCAPES.get(usize::from(c as u8)) else { return };
+                out.put(escape.get(..usize::from(escape[7])).unwrap_or_default());
             }
             Piece::Char(c) => chars.push_char(out, c),
         });
@@ -326,7 +332,10 @@ pub(crate) fn put_raw<S: Sink>(out: &mut S, raw: &[u8]) {
     let mut from = 0;
     let mut i = 0;
     while let Some(&b) = raw.get(i) {
-        if let Some(block) = raw.get(i..i + 32).and_then(|b| <&[u8; 32]>::try_from(b).ok()) {
+        // A byte that is not one to look at starts a run, passed over a block at a time.
+        let look =
+            if in_string { matches!(b, b'"' | b'\\' | b'<' | b'>' | b'&' | 0xE2) } else { b == b'"' || b <= b' ' };
+        if let Some(block) = raw.get(i..i + 32).and_then(|b| <&[u8; 32]>::try_from(b).ok()).filter(|_| !look) {
             let v = Lanes::load(block);
             let look = if in_string {
                 v.eq(b'"').or(v.eq(b'\\')).or(v.eq(b'<')).or(v.eq(b'>')).or(v.eq(b'&')).or(v.eq(0xE2))
