@@ -88,7 +88,7 @@ impl Names {
     /// The index and length of the name that the string whose body starts at `src[body]` is, with
     /// its closing quote right after it; `None` when it is none of them or fewer than 16 bytes are
     /// left.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn find(&self, src: &[u8], body: usize) -> Option<(usize, usize)> {
         let bytes: &[u8; 16] = src.get(body..body + 16)?.try_into().ok()?;
         let (low, high) = bytes.split_at(8);

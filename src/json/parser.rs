@@ -47,6 +47,10 @@ enum State {
 
 const STACK_WORDS: usize = MAX_DEPTH.div_ceil(64);
 
+// The fast paths below are `inline(always)` in optimised builds only: without optimisation every
+// inlined body keeps its own locals, and the readers that recurse (block lists inside `tool_result`
+// blocks, 128 deep) then outgrew a 2 MiB test thread's stack in debug builds.
+
 /// The pull parser. It never recurses and never allocates.
 pub(crate) struct Parser<'a> {
     src: &'a [u8],
@@ -171,14 +175,14 @@ impl<'a> Parser<'a> {
     /// [`Parser::next`], inlined into its caller with the reading of a value: for the loops that
     /// pull every event of a value (raw values, J5.9), where a call per token returning its event
     /// through memory cost more than the token.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn next_inline(&mut self) -> JResult<Event<'a>> {
         self.next_with::<true>()
     }
 
     /// [`Parser::next`]; `INLINE`: with [`Parser::value`] inlined (elsewhere it is a call, which
     /// keeps the many callers of `next` small).
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn next_with<const INLINE: bool>(&mut self) -> JResult<Event<'a>> {
         loop {
             self.skip_ws();
@@ -243,7 +247,7 @@ impl<'a> Parser<'a> {
     }
 
     /// After the key whose `"` is at `start`: the `:`.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn colon(&mut self, start: usize) -> JResult<()> {
         self.skip_ws();
         if self.byte(self.pos) != Some(b':') {
@@ -258,7 +262,7 @@ impl<'a> Parser<'a> {
     /// The key whose `"` is under `start` (= `pos`) when its text is one of `keys` as written
     /// ([`Names::find`]): read with its `:`, as [`Parser::key`] reads it, and its index.
     /// `None`, nothing consumed, for any other key.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn known_key(&mut self, start: usize, keys: &Names) -> JResult<Option<usize>> {
         let Some((index, len)) = keys.find(self.src, start + 1) else {
             return Ok(None);
@@ -332,7 +336,7 @@ impl<'a> Parser<'a> {
     /// `next` reads them; anything else, errors included, goes through `next`, so offsets and
     /// verdicts are its own. (Lists of small objects, such as messages and blocks, pay a call and
     /// an event returned through memory per bracket otherwise.)
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn next_structural(&mut self) -> JResult<Event<'a>> {
         self.skip_ws();
         let mut at = self.pos;
@@ -379,7 +383,7 @@ impl<'a> Parser<'a> {
     /// Where a value is expected and a string starts that is one of `names` as written
     /// ([`Names::find`]): that string's index in `names` and its token, as [`Parser::next`] would
     /// give it, without a scan. `None` (nothing consumed) for anything else.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn next_if_name(&mut self, names: &Names) -> Option<(usize, JStr<'a>)> {
         self.skip_ws();
         let start = self.pos;
@@ -493,7 +497,7 @@ impl<'a> Parser<'a> {
         self.value_inline(b)
     }
 
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn value_inline(&mut self, b: u8) -> JResult<Event<'a>> {
         let start = self.pos;
         let event = match b {
@@ -538,7 +542,7 @@ impl<'a> Parser<'a> {
     }
 
     /// RFC 8259 `number`: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn number(&mut self) -> JResult<&'a [u8]> {
         let start = self.pos;
         if self.byte(self.pos) == Some(b'-') {

@@ -227,7 +227,7 @@ impl<'a> Parser<'a> {
     /// Pulls a string (J5.8) that should be one of the names of `L` (an enumeration such as a
     /// role): its token, UTF-8 checked, and the variant when the string is that name as written.
     /// `None` for any other string, escaped names included, which the caller then looks up.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     pub(crate) fn str_named<L: Layout>(&mut self) -> JResult<(JStr<'a>, Option<L>)> {
         if let Some((index, token)) = self.next_if_name(L::KEYS) {
             return Ok((token, L::ALL.get(index).copied()));

@@ -75,7 +75,7 @@ layout! {
 
 impl RoleName {
     /// Pulls a `role` value: its token (UTF-8 checked) and the role it names, if any.
-    #[inline(always)]
+    #[cfg_attr(not(debug_assertions), inline(always))]
     fn read<'a>(p: &mut Parser<'a>) -> JResult<(JStr<'a>, Option<RoleName>)> {
         let (token, name) = p.str_named::<RoleName>()?;
         // Role names are ASCII: an unescaped token is its own text.
