@@ -5,9 +5,10 @@
 //! follows the WHATWG standard (it treats `\` like `/`, strips tabs and newlines, normalises hosts),
 //! which accepts and rejects different strings.
 //!
-//! A `BaseURL` can be as long as the document, so every pass over it goes 32 bytes a step
-//! ([`crate::lanes`]), and IPv6 text is refused by its length before it is read (no address is
-//! longer than 45 bytes).
+//! A `BaseURL` can be as long as the document, so the searches over the whole of it go 32 bytes a
+//! step ([`crate::lanes`]), and IPv6 text is refused by its length before it is read (no address is
+//! longer than 45 bytes). A few passes still go byte by byte, each once at most: the scheme, the
+//! port's digits, and the searches from the end for `]` and for the loopback's port.
 
 use crate::lanes::{self, Lanes};
 
@@ -244,8 +245,8 @@ const IPV6_TEXT_MAX: usize = 6 * 4 + 6 + 15;
 
 /// Rule 6a: IPv6 text (no zone, no brackets); an IPv4 address alone is not.
 fn is_ipv6_text(s: &[u8]) -> bool {
-    // Longer text has more than eight groups or a field of more than four digits (or an IPv4
-    // field of more than three), which the reading below refuses: refused here without reading it.
+    // Longer text cannot be read below as at most eight groups of at most four digits (an IPv4
+    // tail of at most 15 bytes counting two) with at most one `::`: refused without reading it.
     if s.len() > IPV6_TEXT_MAX {
         return false;
     }

@@ -101,10 +101,12 @@ impl Names {
             if low & mask_low == want_low && high & mask_high == want_high {
                 let name = self.names.get(i)?.as_bytes();
                 // A name of 16 bytes or more: the rest of `name"` after the words.
+                // (Another name of the slot may share those 16 bytes: `StructuredOutput` and
+                // `StructuredOutputWithTools`.)
                 if name.len() >= 16 {
-                    let rest = src.get(body + 16..body + name.len() + 1)?;
-                    if rest.split_last() != Some((&b'"', name.get(16..)?)) {
-                        return None;
+                    let rest = src.get(body + 16..body + name.len() + 1);
+                    if rest.and_then(<[u8]>::split_last) != Some((&b'"', name.get(16..).unwrap_or_default())) {
+                        continue;
                     }
                 }
                 return Some((i, name.len()));
@@ -194,6 +196,8 @@ mod tests {
             Long = "StructuredOutputWithTools",
             Fifteen = "fifteen_bytes_x",
             Sixteen = "sixteen_bytes_xy",
+            /// Sixteen bytes that begin `Long` (both in one slot, as in the fingerprint's `Caps`).
+            StructuredOutput = "StructuredOutput",
             Id = "id",
         }
     }

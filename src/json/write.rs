@@ -431,8 +431,6 @@ pub(crate) fn put_bool<S: Sink>(out: &mut S, v: bool) {
 mod tests {
     use super::*;
 
-    /// The SWAR scan finds the first byte that needs a look, for every byte value at every position
-    /// of both words of a step and of the tail, behind plain ASCII or non-ASCII text.
     /// E7.7 byte by byte, the model for `put_raw`'s blocks: whitespace outside strings dropped,
     /// markup and U+2028, U+2029 escaped inside them, escapes passed over.
     fn model_raw(raw: &[u8]) -> Vec<u8> {
@@ -510,6 +508,8 @@ mod tests {
         }
     }
 
+    /// The SWAR scan finds the first byte that needs a look, for every byte value at every position
+    /// of both words of a step and of the tail, behind plain ASCII or non-ASCII text.
     #[test]
     fn plain_run_stops_at_the_first_special_byte() {
         for filler in [b'a', 0x80, 0xC3, 0xE1, 0xE3, 0x1F + 1, b'=', b'?', b']'] {
@@ -543,9 +543,6 @@ mod tests {
         }
     }
 
-    /// Runs of one escaped character of every length around the run path's block (the escape
-    /// written [`RUN`] at a time) and its threshold, between plain text and other escapes, into
-    /// each kind of sink, against the character model.
     /// `put_json_str` of an escaped body writes the E7.6 form of the body's decoded text (J5.4):
     /// random bodies of `\\u` escapes (surrogate pairs, lone surrogates, controls, markup,
     /// U+2028), short escapes and raw runs, long enough to fill the gathering buffer many times.
@@ -578,6 +575,9 @@ mod tests {
         }
     }
 
+    /// Runs of one escaped character of every length around the run path's block (the escape
+    /// written [`RUN`] at a time) and its threshold, between plain text and other escapes, into
+    /// each kind of sink, against the character model.
     #[test]
     fn runs_of_escapes_are_written_as_each_character() {
         for c in ['<', '>', '&', '\n', '\u{1}', '"', '\u{2028}'] {
