@@ -64,6 +64,7 @@
 )]
 
 pub mod diagnostic;
+mod digits;
 pub mod error;
 pub mod ffi;
 pub mod fingerprint;

@@ -765,7 +765,7 @@ fn escape_len(src: &[u8], at: usize) -> Result<usize, usize> {
     // mispredicts at every change.
     match src.get(at + 1).and_then(|&e| ESCAPE_LEN.get(usize::from(e))) {
         Some(2) => Ok(2),
-        Some(6) if src.get(at + 2..at + 6).and_then(super::string::hex4_value).is_some() => Ok(6),
+        Some(6) if src.get(at + 2..at + 6).and_then(crate::digits::hex4_value).is_some() => Ok(6),
         _ => Err(at),
     }
 }

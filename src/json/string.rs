@@ -259,43 +259,7 @@ fn backslashes(word: u64) -> u64 {
 }
 
 fn hex4(bytes: &[u8]) -> u32 {
-    hex4_value(bytes).unwrap_or(0)
-}
-
-/// The value of four hex digits (either case), or `None` when `bytes` are not four hex digits: a
-/// table lookup per digit, without a branch per digit.
-#[inline]
-pub(crate) fn hex4_value(bytes: &[u8]) -> Option<u32> {
-    let &[a, b, c, d] = bytes else { return None };
-    let [a, b, c, d] = [a, b, c, d].map(|x| HEX_VALUE.get(usize::from(x)).copied().unwrap_or(NOT_HEX));
-    if (a | b | c | d) & NOT_HEX != 0 {
-        return None;
-    }
-    Some(u32::from(a) << 12 | u32::from(b) << 8 | u32::from(c) << 4 | u32::from(d))
-}
-
-/// [`HEX_VALUE`] of a byte that is not a hex digit (its bit 4 is never set in a digit's value).
-const NOT_HEX: u8 = 0x10;
-
-/// The value of each hex digit byte, [`NOT_HEX`] for every other byte.
-static HEX_VALUE: [u8; 256] = hex_values();
-
-// Evaluated at compile time: an index out of range would not compile.
-#[allow(clippy::indexing_slicing)]
-const fn hex_values() -> [u8; 256] {
-    let mut table = [NOT_HEX; 256];
-    let mut i = 0;
-    while i < 10 {
-        table[b'0' as usize + i] = i as u8;
-        i += 1;
-    }
-    let mut i = 0;
-    while i < 6 {
-        table[b'a' as usize + i] = 10 + i as u8;
-        table[b'A' as usize + i] = 10 + i as u8;
-        i += 1;
-    }
-    table
+    crate::digits::hex4_value(bytes).unwrap_or(0)
 }
 
 /// Walks a string body whose escape grammar is valid, handing out raw runs and decoded escapes.

@@ -206,7 +206,7 @@ fn char_reference_in_word(w: u64) -> Option<usize> {
     let mut k = skip;
     let mut rest = w >> (8 * skip);
     while k < 8 {
-        let digit = u32::from(DIGIT_VALUE.get(usize::from(rest as u8)).copied().unwrap_or(0xFF));
+        let digit = u32::from(crate::digits::DIGIT_VALUE.get(usize::from(rest as u8)).copied().unwrap_or(0xFF));
         if digit >= base {
             break;
         }
@@ -216,25 +216,6 @@ fn char_reference_in_word(w: u64) -> Option<usize> {
     }
     (k > skip && k < 8 && rest as u8 == b';' && is_char(value)).then_some(1 + k + 1)
 }
-
-/// The value of each byte as a digit: `0`–`9`, `a`–`f` and `A`–`F`; 0xFF for every other byte.
-const DIGIT_VALUE: [u8; 256] = {
-    let mut t = [0xFF; 256];
-    let mut b = 0;
-    while b < 256 {
-        #[allow(clippy::indexing_slicing)] // b < 256
-        {
-            t[b] = match b as u8 {
-                c @ b'0'..=b'9' => c - b'0',
-                c @ b'a'..=b'f' => c - b'a' + 10,
-                c @ b'A'..=b'F' => c - b'A' + 10,
-                _ => 0xFF,
-            };
-        }
-        b += 1;
-    }
-    t
-};
 
 /// Scans an attribute value whose opening `quote` precedes `start` (X4.11): up to the matching
 /// quote, whose index is returned. A raw `<` or the end of the input is `xml_syntax`, as is any
