@@ -241,6 +241,21 @@ pub(crate) fn find(haystack: &[u8], needle: &[u8]) -> Option<usize> {
     tail.windows(needle.len()).position(|w| w == needle).map(|k| at + k)
 }
 
+/// The length of the run of `byte` that starts `s` (the offset of its first other byte, or the
+/// length of `s`), 32 bytes a step.
+pub(crate) fn run_of(s: &[u8], byte: u8) -> usize {
+    let mut at = 0;
+    while let Some(block) = s.get(at..at + 32).and_then(|b| <&[u8; 32]>::try_from(b).ok()) {
+        let other = !Lanes::load(block).eq(byte).mask();
+        if other != 0 {
+            return at + other.trailing_zeros() as usize;
+        }
+        at += 32;
+    }
+    let tail = s.get(at..).unwrap_or_default();
+    at + tail.iter().position(|&b| b != byte).unwrap_or(tail.len())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -310,7 +325,10 @@ mod tests {
         let needles: [&[u8]; 5] = [b"::", b"%25", b"ab", b"aaa", b"b"];
         for _ in 0..20_000 {
             let len = (next() % 130) as usize;
-            let hay: Vec<u8> = (0..len).map(|_| b"ab:%25"[(next() % 6) as usize]).collect();
+            // Every third haystack is mostly one byte, so runs cross whole blocks.
+            let alphabet: &[u8] =
+                if next().is_multiple_of(3) { b"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaab" } else { b"ab:%25" };
+            let hay: Vec<u8> = (0..len).map(|_| alphabet[(next() % alphabet.len() as u64) as usize]).collect();
             for needle in needles {
                 let want = hay.windows(needle.len()).position(|w| w == needle);
                 assert_eq!(find(&hay, needle), want, "{hay:?} {needle:?}");
@@ -318,6 +336,8 @@ mod tests {
             for byte in [b'a', b':', b'%', b'x'] {
                 let want = hay.iter().position(|&b| b == byte);
                 assert_eq!(position(&hay, |v| v.eq(byte), |b| b == byte), want, "{hay:?} {byte}");
+                let run = hay.iter().take_while(|&&b| b == byte).count();
+                assert_eq!(run_of(&hay, byte), run, "{hay:?} {byte}");
             }
         }
     }

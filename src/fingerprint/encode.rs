@@ -130,13 +130,13 @@ pub(super) fn sha256(bytes: &[u8]) -> [u8; LEN] {
 /// A sink that hashes what is put into it, in chunks of a stack buffer (SHA-256 is streaming).
 pub(super) struct HashSink {
     hasher: Sha256,
-    buf: [u8; 512],
+    buf: [u8; 1024],
     len: usize,
 }
 
 impl HashSink {
     pub(super) fn new() -> HashSink {
-        HashSink { hasher: Sha256::new(), buf: [0; 512], len: 0 }
+        HashSink { hasher: Sha256::new(), buf: [0; 1024], len: 0 }
     }
 
     pub(super) fn finish(mut self) -> [u8; LEN] {
@@ -157,6 +157,32 @@ impl Sink for HashSink {
             }
             None => self.flush_and_put(bytes),
         }
+    }
+
+    /// A long repetition (a `Stop` string of `<` is six canonical bytes per byte, all hashed): the
+    /// buffer is filled with whole copies once and hashed as many times as it fits in the
+    /// repetition, instead of copying every byte into it.
+    fn put_repeated(&mut self, bytes: &[u8], count: usize) {
+        let per_buffer = self.buf.len().checked_div(bytes.len()).unwrap_or(0);
+        if per_buffer < 2 || count < 2 * per_buffer {
+            for _ in 0..count {
+                self.put(bytes);
+            }
+            return;
+        }
+        self.hasher.update(self.buf.get(..self.len).unwrap_or_default());
+        let filled = per_buffer * bytes.len();
+        if let Some(copies) = self.buf.get_mut(..filled) {
+            for copy in copies.chunks_exact_mut(bytes.len()) {
+                copy.copy_from_slice(bytes);
+            }
+        }
+        let whole = self.buf.get(..filled).unwrap_or_default();
+        for _ in 0..count / per_buffer {
+            self.hasher.update(whole);
+        }
+        // The last partial buffer stays in it, already in place, for the bytes that follow.
+        self.len = count % per_buffer * bytes.len();
     }
 }
 
@@ -243,4 +269,32 @@ fn put_identity<S: Sink>(out: &mut S, id: &[u8; 32]) {
     }
     push(b']');
     out.put(buf.get(..len).unwrap_or_default());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What a hash sink is given, in pieces and repetitions, hashes as the same bytes in one piece:
+    /// repetitions of every length against the buffer, after and before pieces of every length.
+    #[test]
+    fn hash_sink_hashes_repetitions_as_their_bytes() {
+        let mut next = crate::xorshift(0x8F1B_BCDC_BB6E_92C5);
+        for _ in 0..3_000 {
+            let mut sink = HashSink::new();
+            let mut all = Vec::new();
+            for _ in 0..1 + next() % 4 {
+                let piece: Vec<u8> = (0..next() % 1_300).map(|_| next() as u8).collect();
+                let unit: Vec<u8> = (0..next() % 400).map(|_| next() as u8).collect();
+                let count = (next() % 40) as usize;
+                sink.put(&piece);
+                sink.put_repeated(&unit, count);
+                all.extend_from_slice(&piece);
+                for _ in 0..count {
+                    all.extend_from_slice(&unit);
+                }
+            }
+            assert_eq!(sink.finish(), sha256(&all), "{} bytes", all.len());
+        }
+    }
 }

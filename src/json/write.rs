@@ -10,6 +10,14 @@ use crate::lanes::Lanes;
 /// Where canonical bytes go: a buffer, or a counter when only the length matters (fitting, F7.3).
 pub(crate) trait Sink {
     fn put(&mut self, bytes: &[u8]);
+
+    /// `count` copies of `bytes` in a row, as `count` calls of [`Sink::put`] write them. For a
+    /// sink that can do better with a long repetition (a run of one escaped character).
+    fn put_repeated(&mut self, bytes: &[u8], count: usize) {
+        for _ in 0..count {
+            self.put(bytes);
+        }
+    }
 }
 
 impl Sink for Vec<u8> {
@@ -153,7 +161,8 @@ fn put_text_body<S: Sink>(out: &mut S, text: &[u8]) {
                 rest = rest.get(3..).unwrap_or_default();
             } else {
                 // The run of this byte: a long one (a text of `<`) goes out 32 escapes at a time.
-                let n = rest.iter().position(|&c| c != b).unwrap_or(rest.len());
+                // Mostly one alone (a `\n`, a `<`): the block search is for the long runs.
+                let n = if rest.get(1) == Some(&b) { crate::lanes::run_of(rest, b) } else { 1 };
                 if n >= RUN {
                     put_run(out, &mut escapes, b, n);
                 } else {
@@ -186,9 +195,7 @@ fn put_run<S: Sink>(out: &mut S, escapes: &mut Escapes, b: u8, n: usize) {
     }
     let block = block.get(..len * RUN).unwrap_or_default();
     escapes.flush(out);
-    for _ in 0..n / RUN {
-        out.put(block);
-    }
+    out.put_repeated(block, n / RUN);
     for _ in 0..n % RUN {
         escapes.push_ascii(out, b);
     }
