@@ -533,8 +533,19 @@ impl<'a> Parser<'a> {
         Ok(event)
     }
 
+    /// A run of ASCII digits from `pos`, eight bytes a step (a float's fraction is most of it):
+    /// its length, with `pos` after it.
+    #[inline(always)]
     fn digits(&mut self) -> usize {
         let from = self.pos;
+        while let Some(word) = self.src.get(self.pos..self.pos + 8).and_then(|w| <[u8; 8]>::try_from(w).ok()) {
+            let others = non_digits(u64::from_le_bytes(word));
+            if others != 0 {
+                self.pos += (others.trailing_zeros() / 8) as usize;
+                return self.pos - from;
+            }
+            self.pos += 8;
+        }
         while self.byte(self.pos).is_some_and(|b| b.is_ascii_digit()) {
             self.pos += 1;
         }
@@ -731,6 +742,15 @@ fn scan_string<const HIGH_BITS: bool>(src: &[u8], mut i: usize) -> Result<usize,
     Ok(end | escaped | if high & HIGH != 0 { SCAN_HIGH } else { 0 })
 }
 
+/// The high bit of each byte of `x` (eight bytes, little-endian) that is not an ASCII digit. A
+/// digit XOR `0x30` is below 10 and no other byte is; `(y & 0x7F) + 0x76` sets the high bit of a
+/// byte whose low seven bits are 10 or more, without a carry into the next byte.
+#[inline(always)]
+fn non_digits(x: u64) -> u64 {
+    let y = x ^ (ONES * 0x30);
+    (((y & (ONES * 0x7F)) + ONES * 0x76) | y) & (ONES * 0x80)
+}
+
 /// The last bytes of the document (under a block), one at a time: the offset of the closing quote.
 #[cold]
 fn string_tail<const HIGH_BITS: bool>(
@@ -858,6 +878,79 @@ mod tests {
                     (Err(at), Err(got)) => assert_eq!(at, got, "{doc:?}"),
                     (want, got) => panic!("{doc:?}: model {want:?}, parser {got:?}"),
                 }
+            }
+        }
+    }
+
+    /// Every byte value in every lane of a word of digits, and of a word of other bytes.
+    #[test]
+    fn non_digits_marks_every_byte_but_the_digits() {
+        for filler in [b'5', b'a'] {
+            for lane in 0..8 {
+                for b in 0..=255u8 {
+                    let mut word = [filler; 8];
+                    word[lane] = b;
+                    let want = word
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, c)| !c.is_ascii_digit())
+                        .fold(0u64, |m, (k, _)| m | 0x80 << (8 * k));
+                    assert_eq!(non_digits(u64::from_le_bytes(word)), want, "{word:?}");
+                }
+            }
+        }
+    }
+
+    /// RFC 8259 `number` read a byte at a time: the offset after it, or the offset of the byte
+    /// where it fails.
+    fn model_number(doc: &[u8]) -> Result<usize, usize> {
+        let digit = |i: usize| doc.get(i).is_some_and(u8::is_ascii_digit);
+        let run = |mut i: usize| {
+            while digit(i) {
+                i += 1;
+            }
+            i
+        };
+        let mut i = usize::from(doc.first() == Some(&b'-'));
+        i = match doc.get(i) {
+            Some(b'0') => i + 1,
+            Some(b'1'..=b'9') => run(i),
+            _ => return Err(i),
+        };
+        if doc.get(i) == Some(&b'.') {
+            if !digit(i + 1) {
+                return Err(i + 1);
+            }
+            i = run(i + 1);
+        }
+        if matches!(doc.get(i), Some(b'e' | b'E')) {
+            i += 1 + usize::from(matches!(doc.get(i + 1), Some(b'+' | b'-')));
+            if !digit(i) {
+                return Err(i);
+            }
+            i = run(i);
+        }
+        Ok(i)
+    }
+
+    /// Random numbers, mostly digits in runs that cross words and the end of the document: the
+    /// parser reads each as the byte model does, to the same end or the same error offset.
+    #[test]
+    fn numbers_read_as_the_byte_model_reads_them() {
+        const ALPHABET: &[u8] = b"0123456789012345678901234567890123456789-+.eE,]a \x80";
+        let mut next = crate::xorshift(0x2545_F491_4F6C_DD1D);
+        for _ in 0..100_000 {
+            let len = 1 + (next() % 40) as usize;
+            let mut doc: Vec<u8> = (0..len).map(|_| ALPHABET[(next() % ALPHABET.len() as u64) as usize]).collect();
+            // A number's first byte (what makes the parser read a number at all).
+            doc[0] = b"-0123456789"[(next() % 11) as usize];
+            let mut p = Parser::new(&doc);
+            match (model_number(&doc), p.next()) {
+                (Ok(end), Ok(Event::Number(text))) => {
+                    assert_eq!((text, p.pos()), (&doc[..end], end), "{doc:?}");
+                }
+                (Err(at), Err(e)) => assert_eq!(e.offset, at, "{doc:?}"),
+                (want, got) => panic!("{doc:?}: model {want:?}, parser {got:?}"),
             }
         }
     }
