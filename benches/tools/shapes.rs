@@ -145,6 +145,18 @@ fn json_shapes(n: usize) {
                 .as_bytes(),
             )
         }),
+        ("tool input: a vector of floats", {
+            // What a vector store's tool carries: floats of seven decimals (`-0.1234567`).
+            let floats: Vec<String> =
+                (0..n / 11).map(|i| format!("{:.7}", (i * 2_654_435_761 % 2_000_001) as f64 / 1e6 - 1.0)).collect();
+            let input = format!(r#"{{"vector":[{}]}}"#, floats.join(","));
+            wire(
+                format!(
+                    r#"{{"role":"assistant","blocks":[{{"type":"tool_use","id":"t","name":"store","input":{input}}}]}}"#
+                )
+                .as_bytes(),
+            )
+        }),
         ("tool inputs nested 5000 deep", {
             let nest = format!("{}{}", "[".repeat(5000), "]".repeat(5000));
             let blocks: Vec<String> = (0..n / 10_000)
