@@ -661,8 +661,15 @@ fn transcript_shapes(size: usize) -> Vec<(&'static str, Vec<u8>)> {
             .bytes(),
         );
     }
+    // Tool inputs of numbers: one-byte integers, and floats of seven decimals (a vector store's).
+    let ones = [b"[".as_slice(), &repeated("1", size / 2), b"]"].concat();
+    let floats: Vec<String> =
+        (0..size / 11).map(|i| format!("{:.7}", (i * 2_654_435_761 % 2_000_001) as f64 / 1e6 - 1.0)).collect();
+    let vector = format!(r#"{{"vector":[{}]}}"#, floats.join(","));
     vec![
         ("answered tool calls", wire(&calls)),
+        ("tool input: millions of numbers", wire(&tool_use(&ones))),
+        ("tool input: a vector of floats", wire(&tool_use(vector.as_bytes()))),
         ("minimal text blocks", blocks(text)),
         ("thinking blocks", blocks(thinking)),
         ("empty user messages", wire(&repeated(user, size / (user.len() + 1)))),
