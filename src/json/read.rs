@@ -297,6 +297,7 @@ impl<'a> Parser<'a> {
                 Event::ObjectEnd => keys.close(self.src())?,
                 Event::Key(k) => keys.insert(&k)?,
                 Event::String(s) => s.check_utf8()?,
+                Event::Number(_) => self.numbers_after_number()?,
                 _ => {}
             }
             if self.depth() == base {
@@ -392,6 +393,63 @@ mod tests {
                 let [fast, slow] = both(doc, max);
                 assert_eq!(fast, slow, "{doc} (max {max})");
             }
+        }
+    }
+    /// A raw value as [`Parser::raw`] reads it, by pulling every event with `next` (which reads
+    /// one token per call, with no run of numbers): its span or the error's offset, and where the
+    /// parser stops. Strings are not in these documents, and each object has one key.
+    fn raw_by_events(doc: &[u8]) -> (Result<(usize, usize), usize>, usize) {
+        let mut p = Parser::new(doc);
+        let walked = (|| {
+            let first = p.next()?;
+            let start = p.token_start();
+            if matches!(first, Event::ArrayStart | Event::ObjectStart) {
+                while p.depth() > 0 {
+                    p.next()?;
+                }
+            }
+            Ok((start, p.pos()))
+        })();
+        (walked.map_err(|e: JsonError| e.offset), p.pos())
+    }
+
+    /// Arrays of numbers as tool inputs carry them, with whitespace, nesting and broken numbers
+    /// among them: `raw` (which reads a run of numbers after a number in one loop) gives the span,
+    /// error offset and end position that pulling every event gives.
+    #[test]
+    fn raw_runs_of_numbers_read_as_their_events() {
+        const PIECES: [&str; 18] = [
+            "1",
+            "-2",
+            "0",
+            "3.25",
+            "-0.1234567",
+            "6e9",
+            "7E-1",
+            ",",
+            ",",
+            ",",
+            " ",
+            "[",
+            "]",
+            "-",
+            "1.",
+            "01",
+            r#"{"k":5}"#,
+            r#"{"k":5,6}"#,
+        ];
+        let mut next = crate::xorshift(0x6A09_E667_F3BC_C909);
+        for _ in 0..100_000 {
+            let mut doc = String::from("[");
+            for _ in 0..next() % 30 {
+                doc.push_str(PIECES[(next() % PIECES.len() as u64) as usize]);
+            }
+            if !next().is_multiple_of(4) {
+                doc.push(']');
+            }
+            let mut p = Parser::new(doc.as_bytes());
+            let got = p.raw(&mut KeyFrames::default()).map(|r| (r.0.start, r.0.end)).map_err(|e| e.offset);
+            assert_eq!((got, p.pos()), raw_by_events(doc.as_bytes()), "{doc}");
         }
     }
 }
