@@ -298,6 +298,8 @@ impl<'a> Parser<'a> {
                 Event::Key(k) => keys.insert(&k)?,
                 Event::String(s) => s.check_utf8()?,
                 Event::Number(_) => self.numbers_after_number()?,
+                Event::ArrayStart => self.arrays_after_array()?,
+                Event::ArrayEnd => self.ends_after_array_end(base),
                 _ => {}
             }
             if self.depth() == base {
@@ -331,6 +333,7 @@ fn parse_unsigned(text: &[u8]) -> Option<u64> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::json::MAX_DEPTH;
 
     /// Reads `doc` (an array) with `unsigned_array_of` and with `array_of` + `unsigned_of`, the
     /// path it shortcuts: values, or the error and its offset, and where the parser stops.
@@ -395,16 +398,19 @@ mod tests {
             }
         }
     }
-    /// A raw value as [`Parser::raw`] reads it, by pulling every event with `next` (which reads
-    /// one token per call, with no run of numbers): its span or the error's offset, and where the
-    /// parser stops. Strings are not in these documents, and each object has one key.
-    fn raw_by_events(doc: &[u8]) -> (Result<(usize, usize), usize>, usize) {
+    /// The value at `depth` (after `depth` leading `[`) as [`Parser::raw`] reads it, by pulling
+    /// every event with `next` (which reads one token per call, with no run of numbers or
+    /// brackets): its span or the error's offset, and where the parser stops. Strings are not in these documents, and each object has one key.
+    fn raw_by_events(doc: &[u8], depth: usize) -> (Result<(usize, usize), usize>, usize) {
         let mut p = Parser::new(doc);
         let walked = (|| {
+            while p.depth() < depth {
+                p.next()?;
+            }
             let first = p.next()?;
             let start = p.token_start();
             if matches!(first, Event::ArrayStart | Event::ObjectStart) {
-                while p.depth() > 0 {
+                while p.depth() > depth {
                     p.next()?;
                 }
             }
@@ -413,30 +419,27 @@ mod tests {
         (walked.map_err(|e: JsonError| e.offset), p.pos())
     }
 
+    /// [`Parser::raw`] on the value at `depth` (the first one there: `depth` leading `[`).
+    fn raw_at(doc: &[u8], depth: usize) -> (Result<(usize, usize), usize>, usize) {
+        let mut p = Parser::new(doc);
+        let got = (|| {
+            while p.depth() < depth {
+                p.next()?;
+            }
+            p.raw(&mut KeyFrames::default()).map(|r| (r.0.start, r.0.end))
+        })();
+        (got.map_err(|e| e.offset), p.pos())
+    }
+
     /// Arrays of numbers as tool inputs carry them, with whitespace, nesting and broken numbers
     /// among them: `raw` (which reads a run of numbers after a number in one loop) gives the span,
     /// error offset and end position that pulling every event gives.
     #[test]
     fn raw_runs_of_numbers_read_as_their_events() {
-        const PIECES: [&str; 18] = [
-            "1",
-            "-2",
-            "0",
-            "3.25",
-            "-0.1234567",
-            "6e9",
-            "7E-1",
-            ",",
-            ",",
-            ",",
-            " ",
-            "[",
-            "]",
-            "-",
-            "1.",
-            "01",
-            r#"{"k":5}"#,
-            r#"{"k":5,6}"#,
+        #[rustfmt::skip]
+        const PIECES: [&str; 20] = [
+            "1", "-2", "0", "3.25", "-0.1234567", "6e9", "7E-1", ",", ",", ",", " ", "[", "]", "-", "1.",
+            "01", r#"{"k":5}"#, r#"{"k":5,6}"#, r#"{"k":[1]}"#, r#"{"k":[[1]]]"#,
         ];
         let mut next = crate::xorshift(0x6A09_E667_F3BC_C909);
         for _ in 0..100_000 {
@@ -447,9 +450,27 @@ mod tests {
             if !next().is_multiple_of(4) {
                 doc.push(']');
             }
-            let mut p = Parser::new(doc.as_bytes());
-            let got = p.raw(&mut KeyFrames::default()).map(|r| (r.0.start, r.0.end)).map_err(|e| e.offset);
-            assert_eq!((got, p.pos()), raw_by_events(doc.as_bytes()), "{doc}");
+            for depth in [0, 1] {
+                assert_eq!(raw_at(doc.as_bytes(), depth), raw_by_events(doc.as_bytes(), depth), "{doc} at {depth}");
+            }
+        }
+    }
+
+    /// Runs of brackets as deep as J5.2 allows and one deeper, alone and inside an array (a raw
+    /// value that ends before the document's last `]`), with and without a number inside: `raw`
+    /// (which reads a run of `[` or `]` in one loop) gives what pulling every event gives.
+    #[test]
+    fn raw_runs_of_brackets_read_as_their_events() {
+        for depth in [1, 2, 63, 64, 65, 128, MAX_DEPTH - 1, MAX_DEPTH, MAX_DEPTH + 1] {
+            for inner in ["", "7", "[]", "1,[2]", "{}"] {
+                let nest = format!("{}{inner}{}", "[".repeat(depth), "]".repeat(depth));
+                for doc in [nest.clone(), format!("[{nest},1]"), format!("[{nest}]]"), format!("{nest}x")] {
+                    let doc = doc.as_bytes();
+                    for at in [0, 1] {
+                        assert_eq!(raw_at(doc, at), raw_by_events(doc, at), "depth {depth}, inside {inner}, at {at}");
+                    }
+                }
+            }
         }
     }
 }
