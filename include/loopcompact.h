@@ -19,6 +19,8 @@
  *   limits (§9)       lc_context_limits_resolve, lc_occupancy_basis_points, lc_pressure_level,
  *                     lc_replacement_check
  *   fingerprint (§10) lc_request_fingerprint
+ *   round (§15)       lc_compaction_input_encode_head_within, lc_compaction_reply_validate,
+ *                     lc_compaction_reply_diagnose, lc_replacement_build, lc_replacement_verify
  *
  * Buffers (SPEC §1): inputs are borrowed (pointer, length) byte buffers, read during the call only,
  * never assumed NUL-terminated; (NULL, 0) is the empty buffer, (NULL, n > 0) is LC_ERR_NULL_ARGUMENT,
@@ -181,6 +183,22 @@
 #define LC_COMPACTION_NO_PROGRESS 520
 /** 521 (reason "threshold_unreachable"): Even an empty history (the fixed part plus the summary budget) reaches the re-arm threshold: compaction would trigger forever. */
 #define LC_COMPACTION_THRESHOLD_UNREACHABLE 521
+/** 600 (reason "truncated"): The reply stopped at the provider's output limit before it was a complete, valid summary. */
+#define LC_REPLY_TRUNCATED 600
+/** 601 (reason "byte_limit_unreachable"): The reply byte limit is below the smallest valid summary: no reply can meet it. */
+#define LC_REPLY_BYTE_LIMIT_UNREACHABLE 601
+/** 610 (reason "empty_head"): The cut leaves nothing to summarise: only leading system messages come before it. */
+#define LC_REPLACEMENT_EMPTY_HEAD 610
+/** 611 (reason "replacement_summary"): The summary message of the replacement is missing, malformed, or holds a summary that does not validate. */
+#define LC_REPLACEMENT_SUMMARY 611
+/** 620 (reason "replacement_wire"): The rebuilt transcript is not a valid wire transcript. */
+#define LC_REPLACEMENT_WIRE 620
+/** 621 (reason "prefix_changed"): The rebuilt transcript does not start with the original's leading system messages, unchanged. */
+#define LC_REPLACEMENT_PREFIX_CHANGED 621
+/** 622 (reason "tail_changed"): A kept message or block of the rebuilt transcript differs from the original's (changed, dropped, added or reordered). */
+#define LC_REPLACEMENT_TAIL_CHANGED 622
+/** 623 (reason "adjacent_user"): The summary message is followed by another user message; the summary must open that message instead. */
+#define LC_REPLACEMENT_ADJACENT_USER 623
 
 
 /**
@@ -308,6 +326,39 @@
 #define LC_SECTION_ROOT 6
 
 /**
+ * How the summariser's call ended (`stop` of `lc_compaction_reply_validate`): not reported.
+ */
+#define LC_STOP_UNKNOWN 0
+
+/**
+ * The model ended its reply itself (OpenAI `stop`, Anthropic `end_turn`, Gemini `STOP`).
+ */
+#define LC_STOP_END 1
+
+/**
+ * The provider cut the reply at its output limit (OpenAI `length`, Anthropic `max_tokens`,
+ * Gemini `MAX_TOKENS`): a reply that is not a valid summary is then `LC_REPLY_TRUNCATED`.
+ */
+#define LC_STOP_LENGTH 2
+
+/**
+ * Cleanup flag of `lc_compaction_reply_validate`: remove White_Space (SPEC X4.21) around the reply.
+ */
+#define LC_REPLY_TRIM 1
+
+/**
+ * Cleanup flag: remove one Markdown code fence around the whole reply (with or without a language
+ * tag). Nothing else is ever removed.
+ */
+#define LC_REPLY_UNFENCE 2
+
+/**
+ * Length of the smallest summary SPEC §4 accepts: a reply byte limit below it can never be met
+ * (`LC_REPLY_BYTE_LIMIT_UNREACHABLE`).
+ */
+#define LC_SMALLEST_SUMMARY_LEN 114
+
+/**
  * A validated compaction input (opaque, immutable, shareable between threads). Created by
  * `lc_compaction_input_parse`, released by `lc_compaction_input_free`.
  */
@@ -416,6 +467,20 @@ typedef struct lc_diagnostic {
    * `summary`, `Model.BaseURL`, or `""` for the document itself.
    */
   char location[LC_LOCATION_CAP];
+  /**
+   * `lc_compaction_reply_diagnose` only (SPEC R15.8): the `LC_REPLY_*` flags of the cleanup
+   * that removed something around the reply (`LC_REPLY_TRIM`, `LC_REPLY_UNFENCE`); 0 otherwise.
+   * Added in 0.1.0 after `location`: a caller whose `struct_size` stops before it never sees it.
+   */
+  uint32_t removed;
+  /**
+   * `lc_compaction_reply_diagnose` only: bytes removed before the summary; 0 otherwise.
+   */
+  uint64_t removed_before;
+  /**
+   * `lc_compaction_reply_diagnose` only: bytes removed after the summary; 0 otherwise.
+   */
+  uint64_t removed_after;
 } lc_diagnostic;
 
 /**
@@ -752,8 +817,9 @@ int32_t lc_status_class(lc_status code);
  * text, numbers and grammar names; for a status whose class is not `LC_CLASS_RETRY`, that no
  * retry is useful. UTF-8, not NUL-terminated. Two-call pattern (`*out_len`).
  *
- * Only `status`, `section`, `line`, `column`, `limit`, `actual`, `rule` and `expected` are read,
- * within `struct_size`; a `rule` or `expected` that is not one of the library's own strings is
+ * Only `status`, `status_class`, `section`, `line`, `column`, `limit`, `actual`, `rule` and
+ * `expected` are read, within `struct_size` (`status_class` only to learn that a diagnosis made a
+ * retry status the host's, SPEC R15.2); a `rule` or `expected` that is not one of the library's own strings is
  * left out of the message.
  *
  * # Safety
@@ -864,6 +930,101 @@ lc_status lc_compaction_progress_check(uint64_t post_input_tokens, uint64_t inpu
  * `policy_json` is NULL (with `policy_len == 0`) or valid for reads of `policy_len` bytes.
  */
 lc_status lc_compaction_threshold_check(const uint8_t *policy_json, size_t policy_len, uint64_t input_limit, uint64_t fixed_tokens);
+
+/**
+ * Validates the summariser's reply as it arrived: the XML text the instructions ask for, with no
+ * JSON envelope (SPEC R15.1–R15.7). The identity is the handle's.
+ *
+ * `output_tokens`: the output usage the provider reported (0 when none); `stop`: `LC_STOP_*`;
+ * `max_reply_bytes`: the byte limit of the reply as it arrived; `flags`: 0 or `LC_REPLY_TRIM` |
+ * `LC_REPLY_UNFENCE` (opt-in cleanup; `lc_compaction_reply_diagnose` reports what it removed). On
+ * `LC_OK` the summary (the reply without what cleanup removed: the exact text of the replacement
+ * user message) is written to `summary_buf`; it is never longer than `reply_len`. The two buffers
+ * must not overlap.
+ *
+ * With `flags` 0 and `stop` not `LC_STOP_LENGTH`, the verdict is the one
+ * `lc_compaction_output_validate` gives the envelope of the handle's identity around the same text
+ * (when the byte limits reach neither). Statuses: `LC_REPLY_BYTE_LIMIT_UNREACHABLE` (a limit below
+ * `LC_SMALLEST_SUMMARY_LEN`, class HOST), `LC_SUMMARY_BYTE_LIMIT`, `LC_SUMMARY_TOKEN_USAGE`,
+ * `LC_SUMMARY_TOKEN_LIMIT`, `LC_SUMMARY_WIRE` (bytes that are not UTF-8), `LC_SUMMARY_XML_*`,
+ * `LC_REPLY_TRUNCATED` (stopped by length and not a valid summary: ask for a shorter one),
+ * `LC_ERR_INVALID_ARGUMENT` (a `stop` or flag bit not listed), or a boundary code.
+ *
+ * # Safety
+ * `input` is a live handle; `reply` is NULL (with `reply_len == 0`) or valid for reads of
+ * `reply_len` bytes; `summary_buf` is NULL (with `summary_cap == 0`) or valid for writes of
+ * `summary_cap` bytes and does not overlap `reply`; `summary_len` is valid for one write.
+ */
+lc_status lc_compaction_reply_validate(const struct lc_compaction_input *input, const uint8_t *reply, size_t reply_len, uint64_t output_tokens, int32_t stop, uint64_t max_reply_bytes, uint32_t flags, uint8_t *summary_buf, size_t summary_cap, size_t *summary_len);
+
+/**
+ * `lc_compaction_reply_validate` with a diagnosis (SPEC R15.7): the same return value and outputs
+ * for every input. Offsets, lines and columns count bytes of the reply as it arrived; a failure of
+ * the text itself has `location` `summary`; `LC_REPLY_TRUNCATED` has `limit` the input's
+ * `max_summary_tokens` and `actual` the reported output tokens; `LC_REPLY_BYTE_LIMIT_UNREACHABLE`
+ * has `limit` the byte limit and `actual` `LC_SMALLEST_SUMMARY_LEN`. `removed`, `removed_before`
+ * and `removed_after` say what cleanup removed, on `LC_OK` too (0 when nothing).
+ *
+ * # Safety
+ * As `lc_compaction_reply_validate`; `diag` is NULL or an `lc_diagnostic` whose `struct_size` the
+ * caller set, writable for that many bytes.
+ */
+lc_status lc_compaction_reply_diagnose(const struct lc_compaction_input *input, const uint8_t *reply, size_t reply_len, uint64_t output_tokens, int32_t stop, uint64_t max_reply_bytes, uint32_t flags, uint8_t *summary_buf, size_t summary_cap, size_t *summary_len, struct lc_diagnostic *diag);
+
+/**
+ * Writes what the summariser is given for a cut (SPEC R15.8): the input with messages `[0, cut)`
+ * as its transcript, in canonical bytes, fitted under `max_bytes` exactly as
+ * `lc_compaction_input_encode_within` fits a whole input (old tool results stubbed, oldest first).
+ *
+ * Two-call pattern (`*out_len`). Statuses: `LC_ERR_INVALID_ARGUMENT` for a `cut` above the message
+ * count, `LC_REPLACEMENT_EMPTY_HEAD` when no message or only leading system messages come before
+ * the cut, `LC_INPUT_TOO_LARGE`, `LC_ERR_BUFFER_TOO_SMALL`.
+ *
+ * # Safety
+ * `input` is a live handle; `buf` is NULL (with `buf_cap == 0`) or valid for writes of `buf_cap`
+ * bytes; `out_len` is valid for one write.
+ */
+lc_status lc_compaction_input_encode_head_within(const struct lc_compaction_input *input, uint64_t cut, uint64_t max_bytes, uint8_t *buf, size_t buf_cap, size_t *out_len);
+
+/**
+ * Writes the transcript that replaces the history once `summary` was accepted (SPEC R15.9): a JSON
+ * array of messages in canonical bytes (E7): the transcript's leading system messages, one user
+ * message whose first block is a text block holding `summary`, then messages `[cut, n)`
+ * unchanged. When message `cut` is a user message, its blocks follow the summary block in that
+ * same message, so two user messages never meet.
+ *
+ * Two-call pattern (`*out_len`). Statuses, in this order (SPEC R15.10): `LC_ERR_INVALID_ARGUMENT`
+ * (`cut` above the message count), `LC_REPLACEMENT_EMPTY_HEAD`, the pairing status or
+ * `LC_CUT_UNSAFE` (S14.4), `LC_REPLACEMENT_SUMMARY` (a summary that does not validate),
+ * `LC_ERR_BUFFER_TOO_SMALL`.
+ *
+ * # Safety
+ * `input` is a live handle; `summary` is NULL (with `summary_len == 0`) or valid for reads of
+ * `summary_len` bytes; `buf` is NULL (with `buf_cap == 0`) or valid for writes of `buf_cap` bytes
+ * and does not overlap `summary`; `out_len` is valid for one write.
+ */
+lc_status lc_replacement_build(const struct lc_compaction_input *input, uint64_t cut, const uint8_t *summary, size_t summary_len, uint8_t *buf, size_t buf_cap, size_t *out_len);
+
+/**
+ * Checks a transcript the host rebuilt itself (`rebuilt`, a JSON array of wire messages, any key
+ * order and whitespace) against the rule of `lc_replacement_build` for this `cut` (SPEC R15.11):
+ * the leading system messages and the kept tail are the original's, unchanged in canonical
+ * encoding (thinking blocks, signatures and provider state included); the summary message is one
+ * user message whose first block is a text block holding a valid summary (followed by the first
+ * kept message's blocks when that is a user message); no user message follows a summary message.
+ *
+ * Returns `LC_OK` or the first failure: the cut's own (as for `lc_replacement_build`),
+ * `LC_REPLACEMENT_WIRE`, `LC_REPLACEMENT_PREFIX_CHANGED`, `LC_REPLACEMENT_SUMMARY`,
+ * `LC_REPLACEMENT_ADJACENT_USER`, `LC_REPLACEMENT_TAIL_CHANGED`. With `diag` not NULL, `*diag`
+ * says where: `location` `transcript[i].blocks[j]` of the rebuilt transcript (the first differing
+ * message and block; never their bytes).
+ *
+ * # Safety
+ * `input` is a live handle; `rebuilt` is NULL (with `rebuilt_len == 0`) or valid for reads of
+ * `rebuilt_len` bytes; `diag` is NULL or an `lc_diagnostic` whose `struct_size` the caller set,
+ * writable for that many bytes.
+ */
+lc_status lc_replacement_verify(const struct lc_compaction_input *input, uint64_t cut, const uint8_t *rebuilt, size_t rebuilt_len, struct lc_diagnostic *diag);
 
 #ifdef __cplusplus
 }  // extern "C"

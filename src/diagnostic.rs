@@ -19,6 +19,7 @@ pub const LOCATION_CAP: usize = 128;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Diagnostic {
     status: Status,
+    class: StatusClass,
     offset: Option<usize>,
     line: u64,
     column: u64,
@@ -28,6 +29,29 @@ pub struct Diagnostic {
     location: Location,
     limit: Option<u64>,
     actual: Option<u64>,
+    removed: Removed,
+}
+
+/// What cleanup removed around a bare reply before it was checked (SPEC R15.5, R15.8): nothing
+/// unless the host asked for it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Removed {
+    /// White_Space was removed at either end (`LC_REPLY_TRIM`).
+    pub trimmed: bool,
+    /// A Markdown code fence around the whole reply was removed (`LC_REPLY_UNFENCE`).
+    pub unfenced: bool,
+    /// Bytes removed before the summary.
+    pub before: usize,
+    /// Bytes removed after the summary.
+    pub after: usize,
+}
+
+impl Removed {
+    /// The `LC_REPLY_*` flags of what was removed.
+    #[must_use]
+    pub const fn flags(&self) -> u32 {
+        (self.trimmed as u32) | ((self.unfenced as u32) << 1)
+    }
 }
 
 impl Diagnostic {
@@ -42,6 +66,7 @@ impl Diagnostic {
     pub const fn new(status: Status) -> Diagnostic {
         Diagnostic {
             status,
+            class: status.class(),
             offset: None,
             line: 0,
             column: 0,
@@ -51,6 +76,7 @@ impl Diagnostic {
             location: Location::EMPTY,
             limit: None,
             actual: None,
+            removed: Removed { trimmed: false, unfenced: false, before: 0, after: 0 },
         }
     }
 
@@ -60,10 +86,17 @@ impl Diagnostic {
         self.status
     }
 
-    /// What a host does next (C13.3).
+    /// What a host does next (C13.3): the status's class, except where the diagnosis knows better
+    /// (a byte limit no reply can meet is the host's, R15.2).
     #[must_use]
     pub const fn class(&self) -> StatusClass {
-        self.status.class()
+        self.class
+    }
+
+    /// What cleanup removed around a bare reply (R15.8); nothing for every other check.
+    #[must_use]
+    pub const fn removed(&self) -> Removed {
+        self.removed
     }
 
     /// Bytes into the checked buffer (for a summary inside a reply: into the decoded summary).
@@ -139,6 +172,26 @@ impl Diagnostic {
         self.offset = Some(offset);
         self.line = line;
         self.column = column;
+        self
+    }
+
+    /// Another status, with its class.
+    #[must_use]
+    pub(crate) const fn with_status(mut self, status: Status) -> Diagnostic {
+        self.status = status;
+        self.class = status.class();
+        self
+    }
+
+    #[must_use]
+    pub(crate) const fn with_class(mut self, class: StatusClass) -> Diagnostic {
+        self.class = class;
+        self
+    }
+
+    #[must_use]
+    pub(crate) const fn with_removed(mut self, removed: Removed) -> Diagnostic {
+        self.removed = removed;
         self
     }
 
@@ -482,6 +535,7 @@ pub fn instructions_example() -> &'static str {
 pub fn retry_message(diagnostic: &Diagnostic) -> String {
     compose(&RetryFacts {
         code: diagnostic.status().code(),
+        class: Some(diagnostic.class()),
         line: diagnostic.line(),
         column: diagnostic.column(),
         section: diagnostic.section(),
@@ -497,6 +551,8 @@ pub fn retry_message(diagnostic: &Diagnostic) -> String {
 pub(crate) struct RetryFacts<'a> {
     /// The status value (one not in the table is the host's, C13.3).
     pub(crate) code: i32,
+    /// The diagnosis's class, when known: it may make a retry status the host's (R15.2).
+    pub(crate) class: Option<StatusClass>,
     pub(crate) line: u64,
     pub(crate) column: u64,
     pub(crate) section: Option<Section>,
@@ -543,7 +599,12 @@ pub(crate) fn compose(facts: &RetryFacts<'_>) -> String {
     let rule = if is_rule_id(facts.rule) { facts.rule } else { "" };
     let expected = known_expected(facts.expected);
     let (name, code) = (status.name(), status.code());
-    match status.class() {
+    // A diagnosis can only move a status to the host (R15.2: a byte limit no reply can meet).
+    let class = match facts.class {
+        Some(StatusClass::Host) => StatusClass::Host,
+        _ => status.class(),
+    };
+    match class {
         StatusClass::Ok => {
             out.push_str("The summary was accepted: there is nothing to retry.");
             return out;
@@ -556,6 +617,13 @@ pub(crate) fn compose(facts: &RetryFacts<'_>) -> String {
             return out;
         }
         StatusClass::Host => {
+            if let (Status::SummaryByteLimit | Status::ReplyByteLimitUnreachable, Some(limit)) = (status, facts.limit) {
+                let _ = write!(
+                    out,
+                    "No retry is useful: {name} ({code}): the byte limit of {limit} bytes is below the smallest reply that can hold a valid summary, so no summary can meet it; the host must raise the limit."
+                );
+                return out;
+            }
             let _ = write!(
                 out,
                 "No retry is useful: {name} ({code}) is a problem of the host's own document or call, not of the summary."
@@ -567,6 +635,22 @@ pub(crate) fn compose(facts: &RetryFacts<'_>) -> String {
             return out;
         }
         StatusClass::Retry => {}
+    }
+    if status == Status::ReplyTruncated {
+        // R15.4: where the grammar failed says nothing useful about a cut reply; its length does.
+        out.push_str("Your summary was cut off at the output limit before it was complete");
+        if let Some(actual) = facts.actual {
+            let _ = write!(out, ", after {actual} output tokens");
+        }
+        out.push_str(". Write a shorter summary");
+        if let Some(actual) = facts.actual {
+            let _ = write!(out, ", well under {actual} tokens");
+        }
+        out.push_str(
+            ": keep all five sections (goal, constraints, decisions, state, open_items) but drop detail, \
+             and close every element. Reply with the corrected summary only.",
+        );
+        return out;
     }
     out.push_str("Your summary was rejected");
     if facts.line > 0 {

@@ -43,6 +43,8 @@
 //! - [`limits`]: context limits, occupancy, pressure, replacement check (SPEC §9), the loop guard
 //!   (§14).
 //! - [`fingerprint`]: the request fingerprint (SPEC §10).
+//! - [`round`]: a compaction round from the model's own reply: the bare reply, the summariser's
+//!   input for a cut, the replacement transcript and its check (SPEC §15).
 //! - [`diagnostic`]: where and what of a failure, the retry message, the summariser's instructions
 //!   (SPEC §13).
 //! - `json` (private): strict JSON reading, object layouts declared once, canonical writing.
@@ -72,6 +74,7 @@ pub(crate) mod json;
 mod lanes;
 pub mod limits;
 pub mod policy;
+pub mod round;
 pub mod status;
 pub mod summary;
 pub mod wire;

@@ -68,4 +68,12 @@ status_table! {
     (510, CutUnsafe, LC_CUT_UNSAFE, "unsafe_cut", "The cut separates a tool call from its result.", Host),
     (520, CompactionNoProgress, LC_COMPACTION_NO_PROGRESS, "no_progress", "After the replacement the occupancy is still at or above the re-arm threshold: the next turn compacts again.", Host),
     (521, CompactionThresholdUnreachable, LC_COMPACTION_THRESHOLD_UNREACHABLE, "threshold_unreachable", "Even an empty history (the fixed part plus the summary budget) reaches the re-arm threshold: compaction would trigger forever.", Host),
+    (600, ReplyTruncated, LC_REPLY_TRUNCATED, "truncated", "The reply stopped at the provider's output limit before it was a complete, valid summary.", Retry),
+    (601, ReplyByteLimitUnreachable, LC_REPLY_BYTE_LIMIT_UNREACHABLE, "byte_limit_unreachable", "The reply byte limit is below the smallest valid summary: no reply can meet it.", Host),
+    (610, ReplacementEmptyHead, LC_REPLACEMENT_EMPTY_HEAD, "empty_head", "The cut leaves nothing to summarise: only leading system messages come before it.", Host),
+    (611, ReplacementSummary, LC_REPLACEMENT_SUMMARY, "replacement_summary", "The summary message of the replacement is missing, malformed, or holds a summary that does not validate.", Host),
+    (620, ReplacementWire, LC_REPLACEMENT_WIRE, "replacement_wire", "The rebuilt transcript is not a valid wire transcript.", Host),
+    (621, ReplacementPrefixChanged, LC_REPLACEMENT_PREFIX_CHANGED, "prefix_changed", "The rebuilt transcript does not start with the original's leading system messages, unchanged.", Host),
+    (622, ReplacementTailChanged, LC_REPLACEMENT_TAIL_CHANGED, "tail_changed", "A kept message or block of the rebuilt transcript differs from the original's (changed, dropped, added or reordered).", Host),
+    (623, ReplacementAdjacentUser, LC_REPLACEMENT_ADJACENT_USER, "adjacent_user", "The summary message is followed by another user message; the summary must open that message instead.", Host),
 }

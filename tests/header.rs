@@ -20,6 +20,10 @@ const NOT_STATUS_CONSTANTS: &[&str] = &[
     "LC_OFFSET_UNKNOWN",
     "LC_LIMIT_UNKNOWN",
     "LC_LOCATION_CAP",
+    "LC_STOP_",
+    "LC_REPLY_TRIM",
+    "LC_REPLY_UNFENCE",
+    "LC_SMALLEST_SUMMARY_LEN",
 ];
 
 /// The macros cbindgen cannot see, written after the includes: the version macros (Cargo's) and the
@@ -384,7 +388,19 @@ fn small_enums_are_header_constants_with_the_cores_values() {
     ] {
         assert_eq!(value(name), i32::from(q), "{name}");
     }
-    // And what SPEC P8.4 and L9.3 number them, written here from the spec.
+    use loopcompact::round::{REPLY_TRIM, REPLY_UNFENCE, SMALLEST_SUMMARY, Stop};
+    for (name, stop) in
+        [("LC_STOP_UNKNOWN", Stop::Unknown), ("LC_STOP_END", Stop::End), ("LC_STOP_LENGTH", Stop::Length)]
+    {
+        assert_eq!(value(name), stop.code(), "{name}");
+    }
+    assert_eq!(value("LC_REPLY_TRIM") as u32, REPLY_TRIM);
+    assert_eq!(value("LC_REPLY_UNFENCE") as u32, REPLY_UNFENCE);
+    assert_eq!(value("LC_SMALLEST_SUMMARY_LEN") as usize, SMALLEST_SUMMARY.len());
+    // And what SPEC P8.4, L9.3 and R15.1 number them, written here from the spec.
     assert_eq!(value("LC_COUNTER_QUALITY_HEURISTIC"), 3);
     assert_eq!(value("LC_PRESSURE_HARD_LIMIT"), 3);
+    assert_eq!((value("LC_STOP_UNKNOWN"), value("LC_STOP_END"), value("LC_STOP_LENGTH")), (0, 1, 2));
+    assert_eq!((value("LC_REPLY_TRIM"), value("LC_REPLY_UNFENCE")), (1, 2));
+    assert_eq!(value("LC_SMALLEST_SUMMARY_LEN"), 114);
 }

@@ -103,6 +103,14 @@ pub struct lc_diagnostic {
     /// NUL-terminated path of layout names and indices: `transcript[3].blocks[0].type`,
     /// `summary`, `Model.BaseURL`, or `""` for the document itself.
     pub location: [c_char; LC_LOCATION_CAP],
+    /// `lc_compaction_reply_diagnose` only (SPEC R15.8): the `LC_REPLY_*` flags of the cleanup
+    /// that removed something around the reply (`LC_REPLY_TRIM`, `LC_REPLY_UNFENCE`); 0 otherwise.
+    /// Added in 0.1.0 after `location`: a caller whose `struct_size` stops before it never sees it.
+    pub removed: u32,
+    /// `lc_compaction_reply_diagnose` only: bytes removed before the summary; 0 otherwise.
+    pub removed_before: u64,
+    /// `lc_compaction_reply_diagnose` only: bytes removed after the summary; 0 otherwise.
+    pub removed_after: u64,
 }
 
 /// A byte span of a buffer (`lc_summary_sections`).
@@ -132,7 +140,7 @@ unsafe fn put<T>(diag: *mut lc_diagnostic, size: usize, offset: usize, value: T)
 ///
 /// # Safety
 /// `diag` is NULL or valid for reads of a `size_t` and for writes of `struct_size` bytes.
-unsafe fn fill(diag: *mut lc_diagnostic, d: &Diagnostic) {
+pub(super) unsafe fn fill_diagnostic(diag: *mut lc_diagnostic, d: &Diagnostic) {
     if diag.is_null() {
         return;
     }
@@ -158,6 +166,10 @@ unsafe fn fill(diag: *mut lc_diagnostic, d: &Diagnostic) {
         put(diag, size, offset_of!(lc_diagnostic, rule), d.rule_c().as_ptr());
         put(diag, size, offset_of!(lc_diagnostic, expected), d.expected_c().as_ptr());
         put(diag, size, offset_of!(lc_diagnostic, location), location);
+        let removed = d.removed();
+        put(diag, size, offset_of!(lc_diagnostic, removed), removed.flags());
+        put(diag, size, offset_of!(lc_diagnostic, removed_before), removed.before as u64);
+        put(diag, size, offset_of!(lc_diagnostic, removed_after), removed.after as u64);
     }
 }
 
@@ -196,7 +208,7 @@ pub(super) fn diagnose_after(
         d
     };
     // SAFETY: `diag` validity is the caller's contract.
-    unsafe { fill(diag, &d) };
+    unsafe { fill_diagnostic(diag, &d) };
     status
 }
 
@@ -394,8 +406,9 @@ pub extern "C" fn lc_status_class(code: lc_status) -> i32 {
 /// text, numbers and grammar names; for a status whose class is not `LC_CLASS_RETRY`, that no
 /// retry is useful. UTF-8, not NUL-terminated. Two-call pattern (`*out_len`).
 ///
-/// Only `status`, `section`, `line`, `column`, `limit`, `actual`, `rule` and `expected` are read,
-/// within `struct_size`; a `rule` or `expected` that is not one of the library's own strings is
+/// Only `status`, `status_class`, `section`, `line`, `column`, `limit`, `actual`, `rule` and
+/// `expected` are read, within `struct_size` (`status_class` only to learn that a diagnosis made a
+/// retry status the host's, SPEC R15.2); a `rule` or `expected` that is not one of the library's own strings is
 /// left out of the message.
 ///
 /// # Safety
@@ -415,9 +428,10 @@ pub unsafe extern "C" fn lc_retry_message(
         // SAFETY: at least the first field is readable (caller contract).
         let size = unsafe { diag.cast::<usize>().read_unaligned() };
         // SAFETY (each): within `size`.
-        let (status, section, line, column, limit, actual, rule, expected) = unsafe {
+        let (status, class, section, line, column, limit, actual, rule, expected) = unsafe {
             (
                 get::<i32>(diag, size, offset_of!(lc_diagnostic, status)),
+                get::<i32>(diag, size, offset_of!(lc_diagnostic, status_class)),
                 get::<i32>(diag, size, offset_of!(lc_diagnostic, section)),
                 get::<u64>(diag, size, offset_of!(lc_diagnostic, line)),
                 get::<u64>(diag, size, offset_of!(lc_diagnostic, column)),
@@ -435,6 +449,7 @@ pub unsafe extern "C" fn lc_retry_message(
         let known = |v: Option<u64>| v.filter(|&v| v != LC_LIMIT_UNKNOWN);
         let facts = RetryFacts {
             code: status.unwrap_or(Status::Panic.code()),
+            class: (class == Some(LC_CLASS_HOST)).then_some(StatusClass::Host),
             line: line.unwrap_or(0),
             column: column.unwrap_or(0),
             section: section.and_then(Section::from_code),

@@ -14,6 +14,7 @@ mod policy;
 mod fingerprint;
 mod diagnostic;
 mod pairing;
+mod round;
 mod wasm;
 
 pub use diagnostic::*;
@@ -21,6 +22,7 @@ pub use fingerprint::*;
 pub use meta::*;
 pub use pairing::*;
 pub use policy::*;
+pub use round::*;
 pub use summary::*;
 pub use wire::*;
 

@@ -310,7 +310,7 @@ const fn is_char(cp: u32) -> bool {
 /// Rejects what X4.8 rejects: stray continuation bytes, overlong forms, encoded surrogates, values
 /// above U+10FFFF, truncated sequences, and the non-characters U+FFFE and U+FFFF.
 #[inline]
-pub(super) fn utf8_char(xml: &[u8], i: usize) -> Option<(u32, usize)> {
+pub(crate) fn utf8_char(xml: &[u8], i: usize) -> Option<(u32, usize)> {
     let b0 = *xml.get(i)?;
     let cont = |k: usize| xml.get(i + k).copied().filter(|b| (0x80..=0xBF).contains(b)).map(|b| u32::from(b & 0x3F));
     // The allowed range of the second byte depends on the first (RFC 3629 table).
@@ -368,7 +368,7 @@ pub(super) fn has_non_white_space(run: &[u8]) -> bool {
 
 /// The Unicode White_Space property (X4.21). CR and LF both have it, so the CR LF normalisation of
 /// X4.7 never changes blankness.
-const fn is_white_space(cp: u32) -> bool {
+pub(crate) const fn is_white_space(cp: u32) -> bool {
     matches!(
         cp,
         0x09..=0x0D

@@ -21,6 +21,7 @@ mod diagnose;
 mod name_chars;
 mod tokenizer;
 
+pub(crate) use chars::{is_white_space, utf8_char};
 pub use diagnose::{Section, SectionSpans, diagnose, section_text, sections};
 
 use crate::error::{Error, Result};
@@ -37,6 +38,13 @@ const SECTIONS: [&[u8]; 5] = [b"goal", b"constraints", b"decisions", b"state", b
 /// Indexes into [`SECTIONS`] of the sections that must not be blank (X4.20).
 const GOAL: usize = 0;
 const STATE: usize = 3;
+
+/// The smallest summary §4 accepts (SPEC R15.2): the root, `goal` and `state` with one character
+/// each, the three optional sections self-closed; 114 bytes. No shorter text validates: the root's
+/// tags and the five sections' shortest forms are required, and `goal` and `state` need a
+/// non-blank character between their tags.
+pub const SMALLEST: &str = "<conversation_summary><goal>.</goal><constraints/><decisions/><state>.</state>\
+<open_items/></conversation_summary>";
 
 /// The CDATA marker of the X4.3 pre-check.
 const CDATA_START: &[u8] = b"<![CDATA[";

@@ -8,15 +8,24 @@ use crate::json::write::{Counter, Sink, put_bool, put_json_str, put_raw, put_u64
 /// F7.3: the text of the block that replaces an old tool result.
 pub(crate) const STUB_TEXT: &str = "[old tool result omitted for compaction]";
 
-/// Writes canonical bytes of one document held in `src`.
+/// Writes canonical bytes (E7.3, E7.4) of the messages and blocks of a checked transcript held in
+/// `src`, as a walk reports them.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Canonical<'a> {
+    pub(crate) src: &'a [u8],
+}
+
+/// Writes canonical bytes of one document held in `src`, with its first `until` messages as the
+/// transcript (all of them, or the head that a summariser is given, R15.9).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Encoder<'a> {
     pub(crate) src: &'a [u8],
     pub(crate) doc: &'a Document,
+    pub(crate) until: usize,
 }
 
-impl Encoder<'_> {
-    fn text<S: Sink>(&self, out: &mut S, t: Text) {
+impl Canonical<'_> {
+    pub(crate) fn text<S: Sink>(&self, out: &mut S, t: Text) {
         put_json_str(out, t.of(self.src), t.has_escapes());
     }
 
@@ -44,7 +53,7 @@ impl Encoder<'_> {
         }
     }
 
-    fn block<S: Sink>(&self, out: &mut S, block: &Block) {
+    pub(crate) fn block<S: Sink>(&self, out: &mut S, block: &Block) {
         match block {
             Block::Text { text } | Block::Refusal { text } => {
                 out.put(if matches!(block, Block::Text { .. }) {
@@ -108,8 +117,16 @@ impl Encoder<'_> {
         out.put(b"}");
     }
 
+    /// E7.4: a `tool_result` block up to its content (its blocks and the rest come as the walk
+    /// meets them).
+    pub(crate) fn tool_result_start<S: Sink>(&self, out: &mut S, tool_use_id: Text) {
+        out.put(b"{\"type\":\"tool_result\",\"tool_use_id\":");
+        self.text(out, tool_use_id);
+        out.put(b",\"content\":[");
+    }
+
     /// E7.3: what comes before a message's blocks.
-    fn message_start<S: Sink>(out: &mut S, role: RoleName) {
+    pub(crate) fn message_start<S: Sink>(out: &mut S, role: RoleName) {
         out.put(match role {
             RoleName::User => b"{\"role\":\"user\",\"blocks\":[",
             RoleName::System => b"{\"role\":\"system\",\"blocks\":[",
@@ -126,7 +143,7 @@ impl Encoder<'_> {
     }
 
     /// E7.3: what comes after a message's blocks.
-    fn message_end<S: Sink>(&self, out: &mut S, role: &Role) {
+    pub(crate) fn message_end<S: Sink>(&self, out: &mut S, role: &Role) {
         out.put(b"]");
         match role {
             Role::User | Role::System => {}
@@ -153,6 +170,13 @@ impl Encoder<'_> {
         }
         out.put(b"}");
     }
+}
+
+impl<'a> Encoder<'a> {
+    /// The message and block writer over the same bytes.
+    pub(crate) const fn canonical(&self) -> Canonical<'a> {
+        Canonical { src: self.src }
+    }
 
     /// E7.2: the whole document; `stubbed(i)` tells which messages are replaced by a stub.
     pub(crate) fn document<S: Sink>(&self, out: &mut S, stubbed: impl Fn(usize) -> bool) {
@@ -162,14 +186,14 @@ impl Encoder<'_> {
         out.put(b",\"through_event_id\":\"");
         out.put(&d.through_event_id);
         out.put(b"\"},\"model\":{\"provider\":");
-        self.text(out, d.provider);
+        self.canonical().text(out, d.provider);
         out.put(b",\"model\":");
-        self.text(out, d.model);
+        self.canonical().text(out, d.model);
         out.put(b"},\"request_fingerprint\":\"");
         out.put(&d.request_fingerprint);
         out.put(b"\",\"transcript\":[");
         let mut writer = Writer { encoder: self, out, stubbed, muted: false };
-        transcript::walk(self.src, &d.transcript, &mut writer);
+        transcript::walk_until(self.src, &d.transcript, self.until, &mut writer);
         out.put(b"],\"max_summary_tokens\":");
         put_u64(out, d.max_summary_tokens);
         out.put(b"}");
@@ -201,10 +225,10 @@ impl Encoder<'_> {
             blocks: 0,
             current,
             max_bytes,
-            stubbed: vec![false; self.doc.transcript.messages],
+            stubbed: vec![false; self.until.min(self.doc.transcript.messages)],
             fits: false,
         };
-        transcript::walk(self.src, &self.doc.transcript, &mut fitter);
+        transcript::walk_until(self.src, &self.doc.transcript, self.until, &mut fitter);
         if fitter.fits {
             // `current` counts bytes of this process's memory, so it fits in usize.
             return Ok(Plan { stubbed: fitter.stubbed, len: fitter.current as usize });
@@ -240,10 +264,10 @@ impl<S: Sink, F: Fn(usize) -> bool> Visit for Writer<'_, '_, S, F> {
         if i > 0 {
             self.out.put(b",");
         }
-        Encoder::message_start(self.out, role);
+        Canonical::message_start(self.out, role);
         self.muted = (self.stubbed)(i);
         if self.muted {
-            Encoder::stub(self.out);
+            Canonical::stub(self.out);
         }
     }
 
@@ -254,9 +278,7 @@ impl<S: Sink, F: Fn(usize) -> bool> Visit for Writer<'_, '_, S, F> {
         if j > 0 {
             self.out.put(b",");
         }
-        self.out.put(b"{\"type\":\"tool_result\",\"tool_use_id\":");
-        self.encoder.text(self.out, tool_use_id);
-        self.out.put(b",\"content\":[");
+        self.encoder.canonical().tool_result_start(self.out, tool_use_id);
     }
 
     fn block(&mut self, j: usize, _depth: usize, block: &Block) {
@@ -266,12 +288,12 @@ impl<S: Sink, F: Fn(usize) -> bool> Visit for Writer<'_, '_, S, F> {
         if j > 0 && !matches!(block, Block::ToolResult { .. }) {
             self.out.put(b",");
         }
-        self.encoder.block(self.out, block);
+        self.encoder.canonical().block(self.out, block);
     }
 
     fn message(&mut self, _i: usize, role: &Role) {
         self.muted = false;
-        self.encoder.message_end(self.out, role);
+        self.encoder.canonical().message_end(self.out, role);
     }
 }
 
@@ -293,16 +315,14 @@ impl Visit for Fitter<'_, '_> {
     fn blocks_start(&mut self, _i: usize, role: RoleName) {
         self.counter = Counter::default();
         self.blocks = 0;
-        Encoder::message_start(&mut self.counter, role);
+        Canonical::message_start(&mut self.counter, role);
     }
 
     fn content_start(&mut self, j: usize, _depth: usize, tool_use_id: Text) {
         if j > 0 {
             self.counter.put(b",");
         }
-        self.counter.put(b"{\"type\":\"tool_result\",\"tool_use_id\":");
-        self.encoder.text(&mut self.counter, tool_use_id);
-        self.counter.put(b",\"content\":[");
+        self.encoder.canonical().tool_result_start(&mut self.counter, tool_use_id);
     }
 
     fn block(&mut self, j: usize, depth: usize, block: &Block) {
@@ -312,19 +332,19 @@ impl Visit for Fitter<'_, '_> {
         if j > 0 && !matches!(block, Block::ToolResult { .. }) {
             self.counter.put(b",");
         }
-        self.encoder.block(&mut self.counter, block);
+        self.encoder.canonical().block(&mut self.counter, block);
     }
 
     fn message(&mut self, i: usize, role: &Role) {
-        self.encoder.message_end(&mut self.counter, role);
+        self.encoder.canonical().message_end(&mut self.counter, role);
         let before = self.counter.0 as u64;
         if self.fits || !matches!(role, Role::Tool { .. }) || self.blocks == 0 {
             return;
         }
         let mut after = Counter::default();
-        Encoder::message_start(&mut after, role.name());
-        Encoder::stub(&mut after);
-        self.encoder.message_end(&mut after, role);
+        Canonical::message_start(&mut after, role.name());
+        Canonical::stub(&mut after);
+        self.encoder.canonical().message_end(&mut after, role);
         let candidate = self.current - before + after.0 as u64;
         if candidate >= self.current {
             return;

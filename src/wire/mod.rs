@@ -8,11 +8,11 @@
 //! and the check of the summariser's reply ([`CompactionInput::validate_output`], §6).
 
 mod base64;
-mod encode;
+pub(crate) mod encode;
 mod input;
-mod output;
+pub(crate) mod output;
 mod pairing;
-mod transcript;
+pub(crate) mod transcript;
 
 use std::borrow::Cow;
 
@@ -283,7 +283,33 @@ impl CompactionInput {
     }
 
     fn encoder(&self) -> encode::Encoder<'_> {
-        encode::Encoder { src: &self.src, doc: &self.doc }
+        encode::Encoder { src: &self.src, doc: &self.doc, until: self.doc.transcript.messages }
+    }
+
+    /// The wire bytes the handle holds (validated).
+    pub(crate) fn source(&self) -> &[u8] {
+        &self.src
+    }
+
+    /// The validated transcript, for walks over it.
+    pub(crate) fn transcript(&self) -> &transcript::Transcript {
+        &self.doc.transcript
+    }
+
+    /// How many messages at the start of the transcript are `system` messages.
+    #[must_use]
+    pub fn leading_systems(&self) -> usize {
+        self.doc.transcript.leading_systems
+    }
+
+    /// F7 for the input with only its first `until` messages (1 <= until <= n) as the transcript.
+    pub(crate) fn fit_first(&self, until: usize, max_bytes: u64) -> core::result::Result<Fitted<'_>, InputTooLarge> {
+        if until >= self.doc.transcript.messages {
+            return self.fit(max_bytes);
+        }
+        let encoder = encode::Encoder { until, ..self.encoder() };
+        let plan = encoder.plan_from(encoder.count(), max_bytes).map_err(|size| InputTooLarge { max_bytes, size })?;
+        Ok(Fitted { encoder, plan })
     }
 
     /// The canonical encoding (E7) of the whole input, without any stub.

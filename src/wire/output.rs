@@ -8,7 +8,7 @@ use super::input::{IdentityField, RawIdentity, canonical_uuid, lower_hex_64};
 use crate::diagnostic::{Diagnostic, Location, json_diagnostic};
 use crate::error::{Error, Result};
 use crate::json::{DeferredUtf8, Event, JStr, JsonError, Parser};
-use crate::status::Status;
+use crate::status::{Status, StatusClass};
 
 crate::json::layout! {
     /// The keys of the output wire (O6.1).
@@ -149,6 +149,10 @@ pub(crate) fn diagnose(
     let status = error.status();
     let plain = Diagnostic::new(status).with_rule(c"O6.2");
     match status {
+        // R15.2: a limit below the shortest reply that can pass is the host's, not the summariser's.
+        Status::SummaryByteLimit if max_output_bytes < smallest_envelope(input) => {
+            plain.with_limit(max_output_bytes, output.len() as u64).with_class(StatusClass::Host)
+        }
         Status::SummaryByteLimit => plain.with_limit(max_output_bytes, output.len() as u64),
         Status::SummaryTokenUsage => plain,
         Status::SummaryTokenLimit => plain.with_limit(input.doc.max_summary_tokens, output_tokens),
@@ -173,4 +177,31 @@ pub(crate) fn diagnose(
             }
         }
     }
+}
+
+/// R15.2 for the envelope of O6.2: the length of the shortest reply document that can pass for
+/// this input (its identity in the shortest JSON spelling around [`crate::summary::SMALLEST`]). A
+/// byte limit below it can never be met, so a `byte_limit` failure under it is the host's.
+pub(crate) fn smallest_envelope(input: &CompactionInput) -> u64 {
+    const FIXED: &str = r#"{"version":1,"basis":{"revision":,"through_event_id":""},"model":{"provider":,"model":},"request_fingerprint":"","summary":""}"#;
+    let digits = u64::from(input.revision().checked_ilog10().unwrap_or(0)) + 1;
+    FIXED.len() as u64
+        + digits
+        + 36
+        + shortest_json_string(&input.provider())
+        + shortest_json_string(&input.model())
+        + 64
+        + crate::summary::SMALLEST.len() as u64
+}
+
+/// The length of the shortest JSON string token (quotes included) that decodes to `text`.
+fn shortest_json_string(text: &str) -> u64 {
+    2 + text
+        .bytes()
+        .map(|b| match b {
+            b'"' | b'\\' | 0x08 | 0x0C | b'\n' | b'\r' | b'\t' => 2,
+            0..=0x1F => 6,
+            _ => 1,
+        })
+        .sum::<u64>()
 }

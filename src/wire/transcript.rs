@@ -182,11 +182,13 @@ impl Order<'_> {
     }
 }
 
-/// One walk: the scratch space of raw values, where late facts go, and the visitor.
+/// One walk: the scratch space of raw values, where late facts go, the visitor, and how many
+/// messages to read (a later walk may stop before the end).
 struct Walk<'l, 'v, V: Visit> {
     keys: KeyFrames,
     order: Order<'l>,
     v: &'v mut V,
+    until: usize,
 }
 
 /// The transcript of a validated document: where its value starts, how many messages it has and
@@ -197,6 +199,8 @@ pub(crate) struct Transcript {
     pub(crate) at: usize,
     pub(crate) messages: usize,
     pub(crate) late: Late,
+    /// How many messages at the start are `system` messages (the replacement keeps them, R15.9).
+    pub(crate) leading_systems: usize,
 }
 
 /// Validates the transcript value (T5.1): an array of messages, telling `v` what it finds (what it
@@ -206,40 +210,51 @@ pub(crate) struct Transcript {
 pub(crate) fn check<V: Visit>(p: &mut Parser<'_>, keys: &mut KeyFrames, keep: bool, v: &mut V) -> JResult<Transcript> {
     let mut late = Late::default();
     let order = if keep { Order::Note(&mut late) } else { Order::Ignore };
-    let mut w = Walk { keys: core::mem::take(keys), order, v };
+    let mut w = Walk { keys: core::mem::take(keys), order, v, until: usize::MAX };
     let result = messages(p, &mut w);
     *keys = w.keys;
-    let (at, messages) = result?;
+    let (at, messages, leading_systems) = result?;
     late.roles.shrink_to_fit();
     late.ids.shrink_to_fit();
-    Ok(Transcript { at, messages, late })
+    Ok(Transcript { at, messages, late, leading_systems })
 }
 
 /// Walks the transcript of a document that [`check`] accepted, telling `v` what it finds.
 pub(crate) fn walk<V: Visit>(src: &[u8], transcript: &Transcript, v: &mut V) {
+    walk_until(src, transcript, usize::MAX, v);
+}
+
+/// [`walk`] over the first `until` messages only: the rest is not read.
+pub(crate) fn walk_until<V: Visit>(src: &[u8], transcript: &Transcript, until: usize, v: &mut V) {
     let mut p = Parser::resume_valid(src, transcript.at);
     let order = Order::Replay { late: &transcript.late, roles: 0, ids: 0 };
-    let mut w = Walk { keys: KeyFrames::default(), order, v };
+    let mut w = Walk { keys: KeyFrames::default(), order, v, until };
     let walked = messages(&mut p, &mut w);
     debug_assert!(walked.is_ok(), "a checked transcript walks again");
 }
 
-/// The message array: the offset of its `[` and the message count.
-fn messages<V: Visit>(p: &mut Parser<'_>, w: &mut Walk<'_, '_, V>) -> JResult<(usize, usize)> {
+/// The message array: the offset of its `[`, the message count (or `w.until`, where the walk
+/// stops) and how many messages at its start are `system` messages.
+fn messages<V: Visit>(p: &mut Parser<'_>, w: &mut Walk<'_, '_, V>) -> JResult<(usize, usize, usize)> {
     let invalid = |p: &Parser<'_>| JsonError::invalid(p.token_start());
     if p.next_structural()? != Event::ArrayStart {
         return Err(invalid(p));
     }
     let at = p.token_start();
     let mut i = 0;
-    loop {
+    let mut leading_systems = 0;
+    while i < w.until {
         let first = p.next_structural()?;
         if first == Event::ArrayEnd {
-            return Ok((at, i));
+            break;
         }
-        message(p, first, i, w)?;
+        let role = message(p, first, i, w)?;
+        if leading_systems == i && role == RoleName::System {
+            leading_systems += 1;
+        }
         i += 1;
     }
+    Ok((at, i, leading_systems))
 }
 
 layout! {
@@ -253,7 +268,7 @@ layout! {
     }
 }
 
-fn message<'a, V: Visit>(p: &mut Parser<'a>, first: Event<'a>, i: usize, w: &mut Walk<'_, '_, V>) -> JResult<()> {
+fn message<'a, V: Visit>(p: &mut Parser<'a>, first: Event<'a>, i: usize, w: &mut Walk<'_, '_, V>) -> JResult<RoleName> {
     let start = p.token_start();
     let mut role: Option<(JStr<'a>, Option<RoleName>)> = None;
     let mut late_role = None;
@@ -295,7 +310,7 @@ fn message<'a, V: Visit>(p: &mut Parser<'a>, first: Event<'a>, i: usize, w: &mut
     }
     w.order.fill_role(late_role, role.name());
     w.v.message(i, &role);
-    Ok(())
+    Ok(role.name())
 }
 
 fn role_of(

@@ -10,6 +10,8 @@
 //!   pattern, nothing written into a too-small buffer), and [`abi::Input`] owns a handle.
 //! - [`diagnostic`]: checked wrappers over the diagnostics of docs/SPEC.md §13 (the `_diagnose`
 //!   siblings, status classes, the retry message, the instructions, the summary's sections).
+//! - [`round`]: checked wrappers over the round of docs/SPEC.md §15 (bare reply, head,
+//!   replacement build and check).
 //! - [`vectors`]: readers for the conformance vectors of `tests/vectors/` (V12.2).
 //! - [`corpus`]: deterministic realistic inputs for the benchmarks and the size-dependent tests.
 //! - [`fuzz`]: the bodies of the cargo-fuzz targets, with their invariants, so that
@@ -23,6 +25,7 @@ pub mod abi;
 pub mod corpus;
 pub mod diagnostic;
 pub mod fuzz;
+pub mod round;
 pub mod spec;
 pub mod status;
 pub mod vectors;

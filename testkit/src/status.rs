@@ -64,6 +64,19 @@ pub const LC_FINGERPRINT_BASIS: i32 = 405;
 pub const LC_FINGERPRINT_COUNTER_CAPABILITY: i32 = 406;
 pub const LC_FINGERPRINT_INFERENCE_CAPABILITY: i32 = 407;
 pub const LC_FINGERPRINT_ENCODING: i32 = 408;
+/// docs/SPEC.md §14 (this project's).
+pub const LC_PAIRING_UNANSWERED_CALL: i32 = 500;
+pub const LC_PAIRING_ORPHAN_RESULT: i32 = 501;
+pub const LC_CUT_UNSAFE: i32 = 510;
+/// docs/SPEC.md §15 (this project's).
+pub const LC_REPLY_TRUNCATED: i32 = 600;
+pub const LC_REPLY_BYTE_LIMIT_UNREACHABLE: i32 = 601;
+pub const LC_REPLACEMENT_EMPTY_HEAD: i32 = 610;
+pub const LC_REPLACEMENT_SUMMARY: i32 = 611;
+pub const LC_REPLACEMENT_WIRE: i32 = 620;
+pub const LC_REPLACEMENT_PREFIX_CHANGED: i32 = 621;
+pub const LC_REPLACEMENT_TAIL_CHANGED: i32 = 622;
+pub const LC_REPLACEMENT_ADJACENT_USER: i32 = 623;
 
 /// SPEC §3, copied from the spec text: (value, name, reason string).
 pub const SPEC_STATUS_TABLE: &[(i32, &str, &str)] = &[
@@ -135,6 +148,14 @@ pub const PROJECT_STATUS_TABLE: &[(i32, &str, &str)] = &[
     (510, "LC_CUT_UNSAFE", "unsafe_cut"),
     (520, "LC_COMPACTION_NO_PROGRESS", "no_progress"),
     (521, "LC_COMPACTION_THRESHOLD_UNREACHABLE", "threshold_unreachable"),
+    (600, "LC_REPLY_TRUNCATED", "truncated"),
+    (601, "LC_REPLY_BYTE_LIMIT_UNREACHABLE", "byte_limit_unreachable"),
+    (610, "LC_REPLACEMENT_EMPTY_HEAD", "empty_head"),
+    (611, "LC_REPLACEMENT_SUMMARY", "replacement_summary"),
+    (620, "LC_REPLACEMENT_WIRE", "replacement_wire"),
+    (621, "LC_REPLACEMENT_PREFIX_CHANGED", "prefix_changed"),
+    (622, "LC_REPLACEMENT_TAIL_CHANGED", "tail_changed"),
+    (623, "LC_REPLACEMENT_ADJACENT_USER", "adjacent_user"),
 ];
 
 /// docs/SPEC.md C13.3, copied from the spec text: the class of every code (0 ok, 1 retry,
@@ -143,7 +164,7 @@ pub fn spec_class(code: i32) -> i32 {
     match code {
         0 => 0,
         99 => 4,
-        203 | 205..=209 => 1,
+        203 | 205..=209 | 600 => 1,
         200..=202 | 204 | 250 => 2,
         _ => 3,
     }
@@ -175,6 +196,15 @@ pub const OCCUPANCY_CODES: &[RangeInclusive<i32>] = &[361..=361];
 pub const REPLACEMENT_CODES: &[RangeInclusive<i32>] = &[250..=250];
 /// `lc_request_fingerprint` (408 is never returned for a JSON document, R10.2).
 pub const FINGERPRINT_CODES: &[RangeInclusive<i32>] = &[400..=407];
+
+/// `lc_compaction_reply_validate` (SPEC §15; 4 for a `stop` or flag that is not one).
+pub const REPLY_CODES: &[RangeInclusive<i32>] = &[4..=4, 200..=200, 203..=209, 600..=601];
+/// `lc_compaction_input_encode_head_within` (2 is handled by the wrapper).
+pub const HEAD_CODES: &[RangeInclusive<i32>] = &[4..=4, 110..=110, 610..=610];
+/// `lc_replacement_build` (2 is handled by the wrapper).
+pub const BUILD_CODES: &[RangeInclusive<i32>] = &[4..=4, 500..=503, 510..=510, 610..=611];
+/// `lc_replacement_verify`.
+pub const VERIFY_CODES: &[RangeInclusive<i32>] = &[4..=4, 500..=503, 510..=510, 610..=611, 620..=623];
 
 /// Whether `code` is in one of the ranges of `set`.
 #[must_use]

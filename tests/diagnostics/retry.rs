@@ -70,14 +70,26 @@ fn limits_carry_both_numbers() {
     let input = Input::parse(INPUT.as_bytes()).unwrap();
     let ok = reply(SUMMARY);
     let n = ok.len() as u64;
+    // One byte short: a shorter summary fits, so the summariser can fix it.
+    let (_, diag) = input.output_diagnose(ok.as_bytes(), 100, n - 1);
+    assert_eq!(
+        (diag.status, diag.status_class, diag.limits()),
+        (status::LC_SUMMARY_BYTE_LIMIT, CLASS_RETRY, Some((n - 1, n)))
+    );
+    let message = diag.retry_message();
+    assert!(
+        message.contains(&(n - 1).to_string()) && message.contains(&n.to_string()),
+        "byte limit and length: {message}"
+    );
+    assert!(!says_no_retry(&message), "{message}");
+    // R15.2: 77 bytes cannot hold this identity and the smallest summary: the host's limit.
     let (_, diag) = input.output_diagnose(ok.as_bytes(), 100, 77);
     assert_eq!(
         (diag.status, diag.status_class, diag.limits()),
-        (status::LC_SUMMARY_BYTE_LIMIT, CLASS_RETRY, Some((77, n)))
+        (status::LC_SUMMARY_BYTE_LIMIT, CLASS_HOST, Some((77, n)))
     );
     let message = diag.retry_message();
-    assert!(message.contains("77") && message.contains(&n.to_string()), "byte limit and length: {message}");
-    assert!(!says_no_retry(&message), "{message}");
+    assert!(says_no_retry(&message) && message.contains("77"), "{message}");
     let (_, diag) = input.output_diagnose(ok.as_bytes(), 4321, u64::MAX);
     assert_eq!((diag.status, diag.limits()), (status::LC_SUMMARY_TOKEN_LIMIT, Some((500, 4321))));
     let message = diag.retry_message();

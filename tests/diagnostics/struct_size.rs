@@ -80,7 +80,7 @@ fn calls() -> Vec<(&'static str, Call)> {
 }
 
 /// Every field with its offset and size, in order.
-const FIELDS: [(&str, usize, usize); 11] = [
+const FIELDS: [(&str, usize, usize); 14] = [
     ("status", field::STATUS, 4),
     ("status_class", field::STATUS_CLASS, 4),
     ("section", field::SECTION, 4),
@@ -92,6 +92,9 @@ const FIELDS: [(&str, usize, usize); 11] = [
     ("rule", field::RULE, 8),
     ("expected", field::EXPECTED, 8),
     ("location", field::LOCATION, LOCATION_CAP),
+    ("removed", field::REMOVED, 4),
+    ("removed_before", field::REMOVED_BEFORE, 8),
+    ("removed_after", field::REMOVED_AFTER, 8),
 ];
 
 /// Calls with `struct_size` = `size` and checks, against a call with the full struct: the fields

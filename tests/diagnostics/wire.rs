@@ -308,9 +308,11 @@ fn output_cases() -> Vec<Row> {
         n - 1,
     );
     add(
+        // R15.2: no reply fits in 0 bytes: the host's limit, not the summariser's.
         Case::new("O6.2 byte limit 0", ok.clone(), status::LC_SUMMARY_BYTE_LIMIT, Off::Unknown)
             .rule("O6.2")
-            .limits(0, n),
+            .limits(0, n)
+            .class(CLASS_HOST),
         100,
         0,
     );
@@ -326,7 +328,8 @@ fn output_cases() -> Vec<Row> {
     add(
         Case::new("O6.2 byte limit before token limit", ok.clone(), status::LC_SUMMARY_BYTE_LIMIT, Off::Unknown)
             .rule("O6.2")
-            .limits(10, n),
+            .limits(10, n)
+            .class(CLASS_HOST),
         501,
         10,
     );
