@@ -97,6 +97,22 @@ def seeds():
         header = struct.pack("<QQI", selector, r.get("max_output_bytes", 0), len(wire))
         out["output_validate"].append(header + wire + reply)
 
+    # The bare reply (docs/SPEC.md §15): each summary of an output row as the model's own text, with
+    # every stop, without and with cleanup (fenced and padded too).
+    for r in rows("output.jsonl"):
+        wire = field(r, "input_wire")
+        summary = r.get("summary")
+        if wire is None or not summary:
+            continue
+        text = summary.encode("utf-8")
+        for stop, flags, reply in ((1, 0, text), (2, 0, text[: len(text) // 2]), (0, 3, b"\n```xml\n" + text + b"\n```\n")):
+            header = struct.pack("<QQBBI", 1, 1 << 20, stop, flags, len(wire))
+            out["compaction_reply"].append(header + wire + reply)
+        # The replacement: each cut of the input with that summary.
+        n = len(json.loads(wire)["transcript"])
+        for cut in range(n + 1):
+            out["replacement"].append(struct.pack("<QI", cut, len(wire)) + wire + struct.pack("<I", len(text)) + text)
+
     for r in rows("policy.jsonl"):
         kind = r.get("kind")
         if kind in ("compaction_policy", "observation_policy"):
@@ -138,7 +154,7 @@ def seeds():
 
 
 TARGETS = ["summary_xml", "input_parse", "output_validate", "compaction_policy", "context_observation",
-           "context_config", "request_fingerprint", "limits"]
+           "context_config", "request_fingerprint", "limits", "compaction_reply", "replacement"]
 
 
 def main():

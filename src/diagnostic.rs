@@ -32,7 +32,7 @@ pub struct Diagnostic {
     removed: Removed,
 }
 
-/// What cleanup removed around a bare reply before it was checked (SPEC R15.5, R15.8): nothing
+/// What cleanup removed around a bare reply before it was checked (SPEC R15.5, R15.7): nothing
 /// unless the host asked for it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Removed {
@@ -93,7 +93,7 @@ impl Diagnostic {
         self.class
     }
 
-    /// What cleanup removed around a bare reply (R15.8); nothing for every other check.
+    /// What cleanup removed around a bare reply (R15.7); nothing for every other check.
     #[must_use]
     pub const fn removed(&self) -> Removed {
         self.removed

@@ -303,6 +303,73 @@ const RUNS: &[Run] = &[
     // Usage and I/O errors.
     Run { example: "validate_summary", args: &["a", "b"], stdin: None, stdout: "", exit: 2 },
     Run { example: "validate_summary", args: &["examples/data/no_such_file.xml"], stdin: None, stdout: "", exit: 2 },
+    // --- round.c: INPUT REPLY OUTPUT_TOKENS STOP KEEP_LAST (docs/SPEC.md §15). input_valid.json has
+    // 5 messages, one leading system message, and toolu_01 called in 2 and answered in 3.
+    // S14.4: keeping the last message, cut 4 splits no pair; R15.5: the trim takes the final newline,
+    // then the fence line (7 bytes) and the closing line with its newline go (5 bytes in all after
+    // the summary), leaving the 514-byte summary.
+    Run {
+        example: "round",
+        args: &["examples/data/input_valid.json", "examples/data/reply_fenced.txt", "700", "end", "1"],
+        stdin: None,
+        stdout: "cut    4 (summarise [0, 4), keep the rest)\nhead   ",
+        exit: 0,
+    },
+    Run {
+        example: "round",
+        args: &["examples/data/input_valid.json", "examples/data/reply_fenced.txt", "700", "end", "1"],
+        stdin: None,
+        stdout: "reply  LC_OK: 514 bytes of summary (7 removed before, 5 after: trim fence)\nbuild  ",
+        exit: 0,
+    },
+    Run {
+        example: "round",
+        args: &["examples/data/input_valid.json", "examples/data/reply_fenced.txt", "700", "end", "1"],
+        stdin: None,
+        stdout: "bytes of replacement transcript; verify LC_OK",
+        exit: 0,
+    },
+    // R15.4: the first 293 bytes of that summary (ASCII, one line), stopped by length: truncated at
+    // the end of the text (column 294), asking for a shorter summary.
+    Run {
+        example: "round",
+        args: &["examples/data/input_valid.json", "examples/data/reply_truncated.txt", "2048", "length", "1"],
+        stdin: None,
+        stdout: "reply  LC_REPLY_TRUNCATED (class retry) at line 1, column 294\nretry  \"Your summary was cut off",
+        exit: 1,
+    },
+    // The same text with the model's own stop: the grammar's verdict (X4.16, the end inside a token).
+    Run {
+        example: "round",
+        args: &["examples/data/input_valid.json", "examples/data/reply_truncated.txt", "2048", "end", "1"],
+        stdin: None,
+        stdout: "reply  LC_SUMMARY_XML_SYNTAX (class retry) at line 1, column 294",
+        exit: 1,
+    },
+    // O6.2 step 3 (R15.3 step 4): 2049 tokens against max_summary_tokens 2048.
+    Run {
+        example: "round",
+        args: &["examples/data/input_valid.json", "examples/data/reply_fenced.txt", "2049", "end", "1"],
+        stdin: None,
+        stdout: "reply  LC_SUMMARY_TOKEN_LIMIT (class retry)",
+        exit: 1,
+    },
+    // Keeping all 5 messages leaves nothing to summarise (S14.4: cut 0; R15.8).
+    Run {
+        example: "round",
+        args: &["examples/data/input_valid.json", "examples/data/reply_fenced.txt", "700", "end", "5"],
+        stdin: None,
+        stdout: "head   LC_REPLACEMENT_EMPTY_HEAD",
+        exit: 2,
+    },
+    Run { example: "round", args: &["examples/data/input_valid.json"], stdin: None, stdout: "", exit: 2 },
+    Run {
+        example: "round",
+        args: &["examples/data/input_valid.json", "examples/data/reply_fenced.txt", "700", "sometime", "1"],
+        stdin: None,
+        stdout: "",
+        exit: 2,
+    },
     // --- examples/cpp/roundtrip.cpp: INPUT RESULT OUTPUT_TOKENS MAX_OUTPUT_BYTES REQUEST_LIMIT; one
     // line "STEP: NAME REASON MESSAGE" per step (input, request, result), then the summary (O6.4).
     // The samples are compact_roundtrip's: result_*.json are 795 bytes, max_summary_tokens is 2048.

@@ -103,7 +103,7 @@ pub struct lc_diagnostic {
     /// NUL-terminated path of layout names and indices: `transcript[3].blocks[0].type`,
     /// `summary`, `Model.BaseURL`, or `""` for the document itself.
     pub location: [c_char; LC_LOCATION_CAP],
-    /// `lc_compaction_reply_diagnose` only (SPEC R15.8): the `LC_REPLY_*` flags of the cleanup
+    /// `lc_compaction_reply_diagnose` only (SPEC R15.7): the `LC_REPLY_*` flags of the cleanup
     /// that removed something around the reply (`LC_REPLY_TRIM`, `LC_REPLY_UNFENCE`); 0 otherwise.
     /// Added in 0.1.0 after `location`: a caller whose `struct_size` stops before it never sees it.
     pub removed: u32,

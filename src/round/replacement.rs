@@ -1,4 +1,4 @@
-//! The replacement (SPEC §15, R15.9–R15.12): what the summariser is given (the head before the
+//! The replacement (SPEC §15, R15.8–R15.11): what the summariser is given (the head before the
 //! cut), the transcript that replaces the history once a summary is accepted, and the check of a
 //! transcript the host rebuilt itself.
 //!
@@ -18,7 +18,7 @@ use crate::wire::encode::Canonical;
 use crate::wire::transcript::{self, Block, Role, RoleName, Text, Visit};
 use crate::wire::{CompactionInput, Fitted, InputTooLarge};
 
-/// Why the head cannot be fitted (R15.9).
+/// Why the head cannot be fitted (R15.8).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum HeadError {
     /// `cut` is above the message count (`LC_ERR_INVALID_ARGUMENT`).
@@ -57,7 +57,7 @@ impl core::fmt::Display for HeadError {
 
 impl std::error::Error for HeadError {}
 
-/// The first `cut` messages must hold more than the leading system messages (R15.9, R15.10).
+/// The first `cut` messages must hold more than the leading system messages (R15.8, R15.10).
 fn check_head(input: &CompactionInput, cut: u64) -> core::result::Result<usize, HeadError> {
     let n = input.message_count();
     let cut = usize::try_from(cut).ok().filter(|&c| c <= n).ok_or(HeadError::InvalidCut)?;
@@ -67,7 +67,7 @@ fn check_head(input: &CompactionInput, cut: u64) -> core::result::Result<usize, 
     Ok(cut)
 }
 
-/// R15.9: the input with only messages `[0, cut)` as its transcript, fitted under `max_bytes` as
+/// R15.8: the input with only messages `[0, cut)` as its transcript, fitted under `max_bytes` as
 /// F7 fits a whole input; nothing is written yet (see [`Fitted`]).
 pub(crate) fn fit_head(
     input: &CompactionInput,

@@ -1,4 +1,4 @@
-//! The bare reply (SPEC §15, R15.1–R15.8): the summariser's text as it arrived, checked against
+//! The bare reply (SPEC §15, R15.1–R15.7): the summariser's text as it arrived, checked against
 //! the input it was made for, with no JSON envelope to build.
 //!
 //! With no cleanup and a stop other than [`Stop::Length`], the verdict is the one
@@ -93,7 +93,7 @@ impl ReplyOptions {
     }
 }
 
-/// An accepted reply: the summary (the exact text of the replacement user message, R15.7) and
+/// An accepted reply: the summary (the exact text of the replacement user message, R15.6) and
 /// what cleanup removed around it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ValidReply<'r> {
@@ -243,7 +243,7 @@ fn check_limits(input: &CompactionInput, reply: &[u8], options: &ReplyOptions) -
     Ok(())
 }
 
-/// The text's own verdict (R15.3 step 5, O6.2 step 9 with the J5.3 order of step 4): offsets count
+/// The text's own verdict (R15.3 step 6, O6.2 step 9 with the J5.3 order of step 4): offsets count
 /// bytes of `text`.
 fn check_text(text: &[u8]) -> Result<()> {
     let Err(error) = summary::validate(text) else {
@@ -277,7 +277,7 @@ pub(crate) fn validate<'r>(input: &CompactionInput, reply: &'r [u8], options: &R
     }
 }
 
-/// R15.8: the diagnosis of a bare reply, offsets counting bytes of the reply as it arrived.
+/// R15.7: the diagnosis of a bare reply, offsets counting bytes of the reply as it arrived.
 pub(crate) fn diagnose(input: &CompactionInput, reply: &[u8], options: &ReplyOptions) -> Diagnostic {
     let error = match validate(input, reply, options) {
         Ok(valid) => return Diagnostic::ok().with_removed(valid.removed),

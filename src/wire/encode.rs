@@ -16,7 +16,7 @@ pub(crate) struct Canonical<'a> {
 }
 
 /// Writes canonical bytes of one document held in `src`, with its first `until` messages as the
-/// transcript (all of them, or the head that a summariser is given, R15.9).
+/// transcript (all of them, or the head that a summariser is given, R15.8).
 #[derive(Debug, Clone, Copy)]
 pub(crate) struct Encoder<'a> {
     pub(crate) src: &'a [u8],

@@ -199,7 +199,7 @@ pub(crate) struct Transcript {
     pub(crate) at: usize,
     pub(crate) messages: usize,
     pub(crate) late: Late,
-    /// How many messages at the start are `system` messages (the replacement keeps them, R15.9).
+    /// How many messages at the start are `system` messages (the replacement keeps them, R15.8).
     pub(crate) leading_systems: usize,
 }
 

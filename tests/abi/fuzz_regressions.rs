@@ -47,6 +47,16 @@ fn output_validate() {
 }
 
 #[test]
+fn compaction_reply() {
+    replay("compaction_reply", fuzz::target_compaction_reply);
+}
+
+#[test]
+fn replacement() {
+    replay("replacement", fuzz::target_replacement);
+}
+
+#[test]
 fn compaction_policy() {
     replay("compaction_policy", fuzz::target_compaction_policy);
 }
