@@ -134,11 +134,12 @@ impl Layout {
 
 /// The replacement as a walk over the original: every kept message written as the canonical
 /// writer writes it, the summary message inserted at the cut (R15.9).
-struct Builder<'e, 'a, S> {
+struct Builder<'e, 'a, S, W> {
     canonical: Canonical<'a>,
     out: &'e mut S,
     layout: Layout,
-    summary: &'e str,
+    /// Writes the summary message's text block.
+    summary: W,
     /// Messages written so far.
     written: usize,
     /// Inside a summarised message: nothing is written.
@@ -147,7 +148,7 @@ struct Builder<'e, 'a, S> {
     shift: usize,
 }
 
-impl<S: Sink> Builder<'_, '_, S> {
+impl<S: Sink, W: FnMut(&mut S)> Builder<'_, '_, S, W> {
     fn separator(&mut self) {
         if self.written > 0 {
             self.out.put(b",");
@@ -158,7 +159,7 @@ impl<S: Sink> Builder<'_, '_, S> {
     fn summary_message(&mut self) {
         self.separator();
         Canonical::message_start(self.out, RoleName::User);
-        put_summary_block(self.out, self.summary);
+        (self.summary)(self.out);
         self.out.put(b"]}");
         self.written += 1;
     }
@@ -171,7 +172,7 @@ impl<S: Sink> Builder<'_, '_, S> {
     }
 }
 
-impl<S: Sink> Visit for Builder<'_, '_, S> {
+impl<S: Sink, W: FnMut(&mut S)> Visit for Builder<'_, '_, S, W> {
     fn blocks_start(&mut self, i: usize, role: RoleName) {
         self.shift = 0;
         self.skipping = false;
@@ -181,7 +182,7 @@ impl<S: Sink> Visit for Builder<'_, '_, S> {
                 // A kept tail that starts with a user message: the summary opens that message.
                 self.separator();
                 Canonical::message_start(self.out, role);
-                put_summary_block(self.out, self.summary);
+                (self.summary)(self.out);
                 self.shift = 1;
             }
             Place::First => {
@@ -225,6 +226,11 @@ impl<S: Sink> Visit for Builder<'_, '_, S> {
 
 /// Writes the replacement transcript (a JSON array) for a checked cut and summary.
 fn write_replacement<S: Sink>(input: &CompactionInput, cut: usize, summary: &str, out: &mut S) {
+    write_with(input, cut, |out: &mut S| put_summary_block(out, summary), out);
+}
+
+/// The replacement's walk: everything but the summary block, which `summary` writes.
+fn write_with<S: Sink>(input: &CompactionInput, cut: usize, summary: impl FnMut(&mut S), out: &mut S) {
     let layout = Layout::of(input, cut);
     out.put(b"[");
     let canonical = Canonical { src: input.source() };
@@ -242,7 +248,7 @@ fn check_build<'s>(input: &CompactionInput, cut: u64, summary: &'s [u8]) -> Resu
     let cut = check_cut(input, cut)?;
     summary::validate(summary).map_err(|_| Error::new(Status::ReplacementSummary))?;
     // Accepted by the grammar, so valid UTF-8 (X4.8).
-    let text = core::str::from_utf8(summary).map_err(|_| Error::new(Status::ReplacementSummary))?;
+    let text = simdutf8::basic::from_utf8(summary).map_err(|_| Error::new(Status::ReplacementSummary))?;
     Ok((cut, text))
 }
 
@@ -671,6 +677,44 @@ fn diagnostic_of(finding: Finding, rebuilt: &[u8]) -> Diagnostic {
     }
 }
 
+/// R15.11's fast path: `rebuilt` is exactly what [`build`] writes for some summary that passes §4
+/// (the common case: the host hands back the replacement, or writes it canonically). One walk of
+/// the original compares every byte the build would write with `rebuilt` instead of writing it; the
+/// summary's string is read where the build would write it. `true` only when it passes R15.11
+/// (the plain [`check_rebuilt`] would pass it too: `tests/round/replacement_props.rs` compares the
+/// two); `false` says nothing, and the plain check decides.
+fn is_built_replacement(input: &CompactionInput, cut: usize, rebuilt: &[u8]) -> bool {
+    let mut compare = Compare { expected: rebuilt, at: 0, differs: false };
+    let summary = |compare: &mut Compare<'_>| {
+        compare.put(b"{\"type\":\"text\",\"text\":");
+        if compare.differs {
+            return;
+        }
+        match summary_string(rebuilt, compare.at) {
+            Some(end) => {
+                compare.at = end;
+                compare.put(b"}");
+            }
+            None => compare.differs = true,
+        }
+    };
+    write_with(input, cut, summary, &mut compare);
+    !compare.differs && compare.at == rebuilt.len()
+}
+
+/// The JSON string token at `at` in `rebuilt` if its text passes §4: the offset after its closing
+/// quote.
+fn summary_string(rebuilt: &[u8], at: usize) -> Option<usize> {
+    let mut p = Parser::new(rebuilt.get(at..)?);
+    let crate::json::Event::String(token) = p.next().ok()? else {
+        return None;
+    };
+    token.check_utf8().ok()?;
+    let text = token.decode_bytes().ok()?;
+    summary::validate(&text).ok()?;
+    Some(at + p.pos())
+}
+
 /// R15.11: the first failure of a transcript the host rebuilt for this cut, as a diagnosis
 /// ([`Diagnostic::ok`] when it passes).
 pub(crate) fn verify(input: &CompactionInput, cut: u64, rebuilt: &[u8]) -> Diagnostic {
@@ -680,6 +724,15 @@ pub(crate) fn verify(input: &CompactionInput, cut: u64, rebuilt: &[u8]) -> Diagn
         Err(e) if (500..510).contains(&e.status().code()) => return input.pairing_diagnose(),
         Err(e) => return Diagnostic::new(e.status()).with_rule(c"R15.10"),
     };
+    if is_built_replacement(input, cut, rebuilt) {
+        return Diagnostic::ok();
+    }
+    check_rebuilt(input, cut, rebuilt)
+}
+
+/// R15.11, the plain check: parses `rebuilt` as a transcript, then compares it message by message
+/// with the original's kept messages in canonical bytes. (`cut` was checked.)
+pub(crate) fn check_rebuilt(input: &CompactionInput, cut: usize, rebuilt: &[u8]) -> Diagnostic {
     // The rebuilt transcript must be a transcript (T5.1–T5.8); any failure there is 620.
     let mut p = Parser::new(rebuilt);
     let mut keys = KeyFrames::default();
@@ -744,5 +797,96 @@ pub(crate) fn verify(input: &CompactionInput, cut: u64, rebuilt: &[u8]) -> Diagn
     match checker.first {
         Some(finding) => diagnostic_of(finding, rebuilt),
         None => Diagnostic::ok(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    //! The fast path of the check against the plain one (STYLE rule 11): whatever the fast path
+    //! accepts, the plain check accepts; on the rest the plain check alone decides.
+
+    use super::{check_rebuilt, is_built_replacement};
+    use crate::Status;
+    use crate::wire::CompactionInput;
+
+    const SUMMARY: &str = "<conversation_summary><goal>g &amp; \u{e9}</goal><constraints/><decisions/><state>s</state><open_items/></conversation_summary>";
+
+    fn input(messages: &[&str]) -> CompactionInput {
+        let wire = format!(
+            r#"{{"version":1,"basis":{{"revision":1,"through_event_id":"7c9e6679-7425-40de-944b-e07fc1f90ae7"}},"model":{{"provider":"p","model":"m"}},"request_fingerprint":"0102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f20","transcript":[{}],"max_summary_tokens":9}}"#,
+            messages.join(",")
+        );
+        CompactionInput::parse(wire.as_bytes()).expect("a valid test input")
+    }
+
+    /// Variants of a replacement a host could send back: the bytes as built, reformatted, the
+    /// summary spelled with escapes, and bytes changed, removed or added.
+    fn variants(built: &[u8], next: &mut impl FnMut() -> u64) -> Vec<Vec<u8>> {
+        let text = String::from_utf8(built.to_vec()).expect("canonical bytes are UTF-8");
+        let mut out = vec![
+            built.to_vec(),
+            text.replace(',', ", ").into_bytes(),
+            text.replace("\\u003c", "\\u003C").into_bytes(),
+            text.replace("\\u003c", "<").into_bytes(),
+            text.replace("\u{e9}", "\\u00e9").into_bytes(),
+            text.replacen("\"g ", "\"G ", 1).into_bytes(),
+            [built, b" "].concat(),
+            built[..built.len() - 1].to_vec(),
+        ];
+        for _ in 0..40 {
+            let mut changed = built.to_vec();
+            let at = (next() % built.len() as u64) as usize;
+            match next() % 3 {
+                0 => changed[at] = (next() % 128) as u8,
+                1 => {
+                    changed.remove(at);
+                }
+                _ => changed.insert(at, b"{}[],\"\\ a"[(next() % 9) as usize]),
+            }
+            out.push(changed);
+        }
+        out
+    }
+
+    #[test]
+    fn the_fast_path_accepts_only_what_the_plain_check_accepts() {
+        let mut next = crate::xorshift(0x9E37_79B9_7F4A_7C15);
+        let transcripts: [&[&str]; 3] = [
+            &[
+                r#"{"role":"system","blocks":[{"type":"text","text":"rules"}]}"#,
+                r#"{"role":"user","blocks":[{"type":"text","text":"hi <there>"}]}"#,
+                r#"{"role":"assistant","blocks":[{"type":"thinking","thinking":"t","signature":"sig"},{"type":"tool_use","id":"a","name":"n","input":{"k":[1,2]}}],"usage":null}"#,
+                r#"{"role":"tool","blocks":[{"type":"text","text":"out"}],"tool_use_id":"a","is_error":false}"#,
+                r#"{"role":"user","blocks":[{"type":"text","text":"next"}]}"#,
+                r#"{"role":"assistant","blocks":[{"type":"text","text":"ok"}],"usage":null}"#,
+            ],
+            &[
+                r#"{"role":"user","blocks":[{"type":"text","text":"a"}]}"#,
+                r#"{"role":"assistant","blocks":[{"type":"text","text":"b"}],"usage":null}"#,
+            ],
+            &[r#"{"role":"user","blocks":[{"type":"text","text":"a"}]}"#, r#"{"role":"user","blocks":[]}"#],
+        ];
+        let mut accepted = 0;
+        for messages in transcripts {
+            let input = input(messages);
+            for cut in 1..=messages.len() {
+                let Ok(built) = input.build_replacement(cut as u64, SUMMARY.as_bytes()) else { continue };
+                for rebuilt in variants(&built, &mut next) {
+                    let fast = is_built_replacement(&input, cut, &rebuilt);
+                    let plain = check_rebuilt(&input, cut, &rebuilt);
+                    if fast {
+                        accepted += 1;
+                        assert_eq!(plain.status(), Status::Ok, "the fast path accepted what the plain check rejects");
+                    }
+                    assert_eq!(
+                        input.diagnose_replacement(cut as u64, &rebuilt),
+                        plain,
+                        "verify is not the plain check"
+                    );
+                }
+                assert!(is_built_replacement(&input, cut, &built), "the fast path missed the built replacement");
+            }
+        }
+        assert!(accepted > 10, "the fast path accepted only {accepted} variants");
     }
 }

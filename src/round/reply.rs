@@ -263,7 +263,7 @@ pub(crate) fn validate<'r>(input: &CompactionInput, reply: &'r [u8], options: &R
     match check_text(text) {
         Ok(()) => {
             // Accepted by the grammar, so valid UTF-8 (X4.8).
-            let summary = core::str::from_utf8(text).map_err(|_| Error::new(Status::SummaryXmlSyntax))?;
+            let summary = simdutf8::basic::from_utf8(text).map_err(|_| Error::new(Status::SummaryXmlSyntax))?;
             Ok(ValidReply { summary, removed })
         }
         // R15.4: a reply cut at the output limit is incomplete, whatever the grammar found first.
