@@ -43,6 +43,8 @@
 //! - [`limits`]: context limits, occupancy, pressure, replacement check (SPEC §9), the loop guard
 //!   (§14).
 //! - [`fingerprint`]: the request fingerprint (SPEC §10).
+//! - [`convert`]: converters from the message lists of OpenAI, Anthropic, Gemini, the AI SDK and
+//!   LangChain to the wire transcript, with a cut map and a loss report (SPEC §16).
 //! - [`round`]: a compaction round from the model's own reply: the bare reply, the summariser's
 //!   input for a cut, the replacement transcript and its check (SPEC §15).
 //! - [`diagnostic`]: where and what of a failure, the retry message, the summariser's instructions
@@ -65,6 +67,7 @@
     )
 )]
 
+pub mod convert;
 pub mod diagnostic;
 mod digits;
 pub mod error;

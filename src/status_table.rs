@@ -76,4 +76,7 @@ status_table! {
     (621, ReplacementPrefixChanged, LC_REPLACEMENT_PREFIX_CHANGED, "prefix_changed", "The rebuilt transcript does not start with the original's leading system messages, unchanged.", Host),
     (622, ReplacementTailChanged, LC_REPLACEMENT_TAIL_CHANGED, "tail_changed", "A kept message or block of the rebuilt transcript differs from the original's (changed, dropped, added or reordered).", Host),
     (623, ReplacementAdjacentUser, LC_REPLACEMENT_ADJACENT_USER, "adjacent_user", "The summary message is followed by another user message; the summary must open that message instead.", Host),
+    (700, ConvertWire, LC_CONVERT_WIRE, "convert_wire", "The provider's message list is not well-formed JSON (grammar, nesting, UTF-8).", Host),
+    (701, ConvertShape, LC_CONVERT_SHAPE, "convert_shape", "The provider's message list does not have its format's shape (a field missing or of the wrong type, an unknown role, a repeated key).", Host),
+    (702, ConvertLoss, LC_CONVERT_LOSS, "convert_loss", "The conversion would lose content the wire cannot carry, and the strict flag refuses any loss.", Host),
 }

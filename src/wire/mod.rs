@@ -7,7 +7,7 @@
 //! between threads. From it come the exact bytes to send ([`CompactionInput::encode_within`], §7)
 //! and the check of the summariser's reply ([`CompactionInput::validate_output`], §6).
 
-mod base64;
+pub(crate) mod base64;
 pub(crate) mod encode;
 mod input;
 pub(crate) mod output;

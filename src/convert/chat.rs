@@ -1,0 +1,443 @@
+//! OpenAI Chat Completions `messages` (SPEC §16.2): roles, content parts, tool calls (arguments
+//! are a JSON string), tool messages, the deprecated `function_call`, and the reasoning fields
+//! gateways add.
+
+use super::input;
+use super::media::{self, DataUrl};
+use super::out::{Role, Str};
+use super::tree::{NodeId, Value};
+use super::{Conv, Cx, LossCode, open_array};
+use crate::json::Parser;
+
+/// Keys of a message that carry nothing the wire could keep or lose (metadata).
+const MESSAGE_KEYS: &[&str] = &[
+    "role",
+    "content",
+    "name",
+    "tool_calls",
+    "tool_call_id",
+    "refusal",
+    "function_call",
+    "audio",
+    "annotations",
+    "reasoning_content",
+    "reasoning",
+    "reasoning_details",
+    "cache_control",
+];
+
+pub(super) fn convert<'a>(cx: &mut Cx<'a>, p: &mut Parser<'a>) -> Conv<u64> {
+    open_array(cx, p, c"a JSON array of Chat Completions messages")?;
+    let mut i = 0u64;
+    // The synthesised id of the latest legacy `function_call` not yet answered.
+    let mut open_function: Option<String> = None;
+    cx.path.name("messages");
+    while cx.next_element(p)? {
+        cx.path.index(i as usize);
+        cx.out.source(i);
+        message(cx, i, &mut open_function)?;
+        cx.path.pop(1);
+        i += 1;
+    }
+    cx.path.pop(1);
+    Ok(i)
+}
+
+fn message<'a>(cx: &mut Cx<'a>, i: u64, open_function: &mut Option<String>) -> Conv<()> {
+    let m = 0;
+    if cx.tree.value(m) != Value::Object {
+        return Err(cx.shape(m, c"a message object"));
+    }
+    cx.no_duplicates(m)?;
+    let role = cx.required_str(m, "role")?;
+    let role_text = role.decode_bytes().unwrap_or_default();
+    if cx.tree.get(m, "name").is_some_and(|n| cx.tree.value(n) != Value::Null) {
+        cx.loss(LossCode::DroppedName, m)?;
+    }
+    if cx.tree.get(m, "cache_control").is_some() {
+        cx.loss(LossCode::DroppedCacheControl, m)?;
+    }
+    if cx.tree.children(m).any(|c| cx.tree.key(c).is_some_and(|k| !known(&k, MESSAGE_KEYS))) {
+        cx.loss(LossCode::DroppedUnknownField, m)?;
+    }
+    match role_text.as_ref() {
+        b"system" | b"developer" => {
+            cx.out.begin(Role::System);
+            content(cx, m, false)?;
+            cx.out.end();
+        }
+        b"user" => {
+            cx.out.begin(Role::User);
+            content(cx, m, false)?;
+            cx.out.end();
+        }
+        b"assistant" => assistant(cx, m, i, open_function)?,
+        b"tool" => {
+            let id = cx.required_str(m, "tool_call_id")?;
+            cx.out.begin_tool();
+            content(cx, m, false)?;
+            cx.out.end_tool(Str::Json(id), false);
+        }
+        b"function" => {
+            // The deprecated function result answers the latest legacy call (by position).
+            let id = open_function.take().unwrap_or_else(|| "function_call:?".to_owned());
+            cx.loss(LossCode::SynthesizedToolId, m)?;
+            cx.out.begin_tool();
+            content(cx, m, false)?;
+            cx.out.end_tool(Str::Text(&id), false);
+        }
+        _ => return Err(cx.field_error(m, "role", c"system, developer, user, assistant, tool or function")),
+    }
+    Ok(())
+}
+
+/// Whether a key is one of `names`.
+pub(super) fn known(key: &crate::json::JStr<'_>, names: &[&str]) -> bool {
+    let decoded = key.decode_bytes().unwrap_or_default();
+    names.iter().any(|n| n.as_bytes() == decoded.as_ref())
+}
+
+/// The `content` of message `m`: a string (one text block), an array of parts, or absent/null.
+/// `assistant`: refusal parts are allowed.
+fn content<'a>(cx: &mut Cx<'a>, m: NodeId, assistant: bool) -> Conv<()> {
+    let Some(c) = cx.tree.get(m, "content") else { return Ok(()) };
+    cx.path.name("content");
+    let result = match cx.tree.value(c) {
+        Value::Null => Ok(()),
+        Value::String(s) => {
+            cx.out.text(Str::Json(s));
+            Ok(())
+        }
+        Value::Array => {
+            let parts: Vec<NodeId> = cx.tree.children(c).collect();
+            for (k, part) in parts.into_iter().enumerate() {
+                cx.path.index(k);
+                let r = self::part(cx, part, assistant);
+                cx.path.pop(1);
+                r?;
+            }
+            Ok(())
+        }
+        _ => Err(cx.shape(c, c"a string, an array of content parts or null")),
+    };
+    cx.path.pop(1);
+    result
+}
+
+/// Keys of a content part (besides the one its type names).
+const PART_KEYS: &[&str] = &["type", "text", "image_url", "input_audio", "file", "refusal", "prompt_cache_breakpoint", "cache_control"];
+
+fn part<'a>(cx: &mut Cx<'a>, part: NodeId, assistant: bool) -> Conv<()> {
+    if cx.tree.value(part) != Value::Object {
+        return Err(cx.shape(part, c"a content part object"));
+    }
+    cx.no_duplicates(part)?;
+    let kind = cx.required_str(part, "type")?;
+    if cx.tree.get(part, "prompt_cache_breakpoint").is_some() || cx.tree.get(part, "cache_control").is_some() {
+        cx.loss(LossCode::DroppedCacheControl, part)?;
+    }
+    if cx.tree.children(part).any(|c| cx.tree.key(c).is_some_and(|k| !known(&k, PART_KEYS))) {
+        cx.loss(LossCode::DroppedUnknownField, part)?;
+    }
+    match kind.decode_bytes().unwrap_or_default().as_ref() {
+        b"text" => {
+            let text = cx.required_str(part, "text")?;
+            cx.out.text(Str::Json(text));
+        }
+        b"refusal" if assistant => {
+            let text = cx.required_str(part, "refusal")?;
+            cx.out.refusal(Str::Json(text));
+        }
+        b"image_url" => image_url(cx, part)?,
+        b"input_audio" => {
+            let audio = cx.tree.get(part, "input_audio").ok_or_else(|| cx.field_error(part, "input_audio", c"an object"))?;
+            cx.path.name("input_audio");
+            let data = cx.required_str(audio, "data")?;
+            let format = cx.str_field(audio, "format")?;
+            let bytes = media::base64_bytes(&data.decode_bytes().unwrap_or_default());
+            let Some(bytes) = bytes else {
+                let e = cx.field_error(audio, "data", c"base64");
+                cx.path.pop(1);
+                return Err(e);
+            };
+            cx.path.pop(1);
+            let media_type = match format.map(|f| f.decode_bytes().unwrap_or_default().into_owned()) {
+                Some(f) if f == b"wav" => "audio/wav".to_owned(),
+                Some(f) if f == b"mp3" => "audio/mpeg".to_owned(),
+                Some(f) => format!("audio/{}", String::from_utf8_lossy(&f)),
+                None => String::new(),
+            };
+            cx.out.audio(Str::Text(&media_type), Some(&bytes));
+        }
+        b"file" => file(cx, part)?,
+        _ => cx.loss(LossCode::UnknownContentDropped, part)?,
+    }
+    Ok(())
+}
+
+/// An `image_url` part: a data URL becomes bytes, any other URL stays a URL.
+fn image_url<'a>(cx: &mut Cx<'a>, part: NodeId) -> Conv<()> {
+    let image = cx.tree.get(part, "image_url").ok_or_else(|| cx.field_error(part, "image_url", c"an object"))?;
+    cx.path.name("image_url");
+    let result = (|| {
+        if cx.tree.value(image) != Value::Object {
+            return Err(cx.shape(image, c"an object with a url"));
+        }
+        let url = cx.required_str(image, "url")?;
+        if cx.tree.get(image, "detail").is_some_and(|d| cx.tree.value(d) != Value::Null) {
+            cx.loss(LossCode::DroppedMediaOptions, image)?;
+        }
+        let raw = url.decode_bytes().unwrap_or_default();
+        match media::data_url(&raw) {
+            Some(Ok(DataUrl::Bytes { media_type, bytes })) => {
+                cx.out.image(Str::Text(&media_type), Str::Text(""), Some(&bytes));
+            }
+            Some(Ok(DataUrl::Text { media_type, text })) => {
+                cx.out.document(Str::Text(&media_type), Str::Text(""), None, Str::Text(&text));
+            }
+            Some(Err(())) => return Err(cx.field_error(image, "url", c"a URL or a base64 data URL")),
+            None => cx.out.image(Str::Text(""), Str::Json(url), None),
+        }
+        Ok(())
+    })();
+    cx.path.pop(1);
+    result
+}
+
+/// A `file` part: inline data (a data URL, or bare base64) or a file id.
+fn file<'a>(cx: &mut Cx<'a>, part: NodeId) -> Conv<()> {
+    let file = cx.tree.get(part, "file").ok_or_else(|| cx.field_error(part, "file", c"an object"))?;
+    cx.path.name("file");
+    let result = (|| {
+        if cx.tree.value(file) != Value::Object {
+            return Err(cx.shape(file, c"an object with file_data or file_id"));
+        }
+        let name = cx.str_field(file, "filename")?.map_or(Str::Text(""), Str::Json);
+        if let Some(data) = cx.str_field(file, "file_data")? {
+            let raw = data.decode_bytes().unwrap_or_default();
+            match media::data_url(&raw) {
+                Some(Ok(DataUrl::Bytes { media_type, bytes })) => media::put_bytes(cx, Str::Text(&media_type), &bytes, name),
+                Some(Ok(DataUrl::Text { media_type, text })) => {
+                    cx.out.document(Str::Text(&media_type), name, None, Str::Text(&text));
+                }
+                Some(Err(())) => return Err(cx.field_error(file, "file_data", c"a base64 data URL or base64")),
+                None => match media::base64_bytes(&raw) {
+                    Some(bytes) => cx.out.document(Str::Text(""), name, Some(&bytes), Str::Text("")),
+                    None => return Err(cx.field_error(file, "file_data", c"a base64 data URL or base64")),
+                },
+            }
+        } else if let Some(id) = cx.str_field(file, "file_id")? {
+            let url = format!("file-id:openai:{}", String::from_utf8_lossy(&id.decode_bytes().unwrap_or_default()));
+            media::put_reference(cx, Str::Text(""), Str::Text(&url), false, file)?;
+        } else {
+            return Err(cx.shape(file, c"an object with file_data or file_id"));
+        }
+        Ok(())
+    })();
+    cx.path.pop(1);
+    result
+}
+
+fn assistant<'a>(cx: &mut Cx<'a>, m: NodeId, i: u64, open_function: &mut Option<String>) -> Conv<()> {
+    cx.out.begin(Role::Assistant);
+    reasoning(cx, m)?;
+    if let Some(refusal) = cx.str_field(m, "refusal")? {
+        cx.out.refusal(Str::Json(refusal));
+    }
+    content(cx, m, true)?;
+    if let Some(a) = cx.tree.get(m, "annotations")
+        && cx.tree.len(a) > 0
+    {
+        cx.loss(LossCode::DroppedCitations, a)?;
+    }
+    audio(cx, m)?;
+    if let Some(calls) = cx.tree.get(m, "tool_calls") {
+        match cx.tree.value(calls) {
+            Value::Null => {}
+            Value::Array => {
+                cx.path.name("tool_calls");
+                let list: Vec<NodeId> = cx.tree.children(calls).collect();
+                for (k, call) in list.into_iter().enumerate() {
+                    cx.path.index(k);
+                    let r = tool_call(cx, call);
+                    cx.path.pop(1);
+                    r?;
+                }
+                cx.path.pop(1);
+            }
+            _ => return Err(cx.field_error(m, "tool_calls", c"an array of tool calls or null")),
+        }
+    }
+    if let Some(f) = cx.tree.get(m, "function_call")
+        && cx.tree.value(f) != Value::Null
+    {
+        cx.path.name("function_call");
+        let r = (|| {
+            if cx.tree.value(f) != Value::Object {
+                return Err(cx.shape(f, c"an object with name and arguments"));
+            }
+            let name = cx.required_str(f, "name")?;
+            let arguments = cx.required_str(f, "arguments")?;
+            let at = cx.tree.get(f, "arguments").unwrap_or(f);
+            let input = input::from_text(cx, arguments, at)?;
+            let id = format!("function_call:{i}");
+            cx.loss(LossCode::SynthesizedToolId, f)?;
+            cx.out.tool_use(Str::Text(&id), Str::Json(name), &input, None);
+            *open_function = Some(id);
+            Ok(())
+        })();
+        cx.path.pop(1);
+        r?;
+    }
+    cx.out.end_assistant();
+    Ok(())
+}
+
+/// `tool_calls[k]`: a function call (arguments parsed, G16.4) or a custom tool call.
+fn tool_call<'a>(cx: &mut Cx<'a>, call: NodeId) -> Conv<()> {
+    if cx.tree.value(call) != Value::Object {
+        return Err(cx.shape(call, c"a tool call object"));
+    }
+    cx.no_duplicates(call)?;
+    let id = cx.required_str(call, "id")?;
+    let kind = cx.str_field(call, "type")?.map(|k| k.decode_bytes().unwrap_or_default().into_owned());
+    match kind.as_deref() {
+        None | Some(b"function") => {
+            let f = cx.tree.get(call, "function").ok_or_else(|| cx.field_error(call, "function", c"an object"))?;
+            cx.path.name("function");
+            let r = (|| {
+                if cx.tree.value(f) != Value::Object {
+                    return Err(cx.shape(f, c"an object with name and arguments"));
+                }
+                let name = cx.required_str(f, "name")?;
+                cx.path.name("arguments");
+                let at = cx.tree.get(f, "arguments").unwrap_or(f);
+                let input = match cx.tree.value(at) {
+                    Value::String(arguments) => input::from_text(cx, arguments, at),
+                    _ => Err(cx.shape(at, c"a JSON string")),
+                };
+                cx.path.pop(1);
+                let input = input?;
+                cx.out.tool_use(Str::Json(id), Str::Json(name), &input, None);
+                Ok(())
+            })();
+            cx.path.pop(1);
+            r
+        }
+        Some(b"custom") => {
+            let c = cx.tree.get(call, "custom").ok_or_else(|| cx.field_error(call, "custom", c"an object"))?;
+            cx.path.name("custom");
+            let r = (|| {
+                let name = cx.required_str(c, "name")?;
+                let text = cx.required_str(c, "input")?;
+                let mut input = Vec::new();
+                crate::json::write::put_json_str(&mut input, text.raw(), text.has_escapes());
+                cx.out.tool_use(Str::Json(id), Str::Json(name), &input, Some((b"{}", "openai.custom_tool_call")));
+                Ok(())
+            })();
+            cx.path.pop(1);
+            r
+        }
+        Some(_) => {
+            cx.loss(LossCode::UnknownContentDropped, call)?;
+            Ok(())
+        }
+    }
+}
+
+/// Reasoning fields gateways add to assistant messages (`reasoning_details` first: when present,
+/// `reasoning` holds the same text).
+fn reasoning<'a>(cx: &mut Cx<'a>, m: NodeId) -> Conv<()> {
+    if let Some(details) = cx.tree.get(m, "reasoning_details")
+        && cx.tree.value(details) == Value::Array
+    {
+        cx.path.name("reasoning_details");
+        let list: Vec<NodeId> = cx.tree.children(details).collect();
+        for (k, d) in list.into_iter().enumerate() {
+            cx.path.index(k);
+            let r = reasoning_detail(cx, d);
+            cx.path.pop(1);
+            r?;
+        }
+        cx.path.pop(1);
+        return Ok(());
+    }
+    for key in ["reasoning_content", "reasoning"] {
+        if let Some(text) = cx.str_field(m, key)? {
+            cx.out.thinking(Str::Json(text), Str::Text(""), "", None);
+            return Ok(());
+        }
+    }
+    Ok(())
+}
+
+/// One entry of a gateway's `reasoning_details` (OpenRouter): its text and signature on the block,
+/// the rest as provider state.
+fn reasoning_detail<'a>(cx: &mut Cx<'a>, d: NodeId) -> Conv<()> {
+    if cx.tree.value(d) != Value::Object {
+        return Err(cx.shape(d, c"a reasoning detail object"));
+    }
+    cx.no_duplicates(d)?;
+    let text = cx.str_field(d, "text")?.or(cx.str_field(d, "summary")?);
+    let signature = cx.str_field(d, "signature")?;
+    let format = cx.str_field(d, "format")?.map(|f| f.decode_bytes().unwrap_or_default().into_owned());
+    let signature_format = match format.as_deref() {
+        Some(f) if f.starts_with(b"anthropic") => "anthropic".to_owned(),
+        Some(f) => String::from_utf8_lossy(f).into_owned(),
+        None => String::new(),
+    };
+    // The entry without the fields that went into the block.
+    let mut state = Vec::from(&b"{"[..]);
+    for c in cx.tree.children(d) {
+        let Some(key) = cx.tree.key(c) else { continue };
+        if known(&key, &["text", "signature", "summary"]) {
+            continue;
+        }
+        if state.len() > 1 {
+            state.push(b',');
+        }
+        state.push(b'"');
+        state.extend_from_slice(key.raw());
+        state.extend_from_slice(b"\":");
+        state.extend_from_slice(cx.tree.span(c).of(cx.src));
+    }
+    state.push(b'}');
+    cx.out.thinking(
+        text.map_or(Str::Text(""), Str::Json),
+        signature.map_or(Str::Text(""), Str::Json),
+        &signature_format,
+        Some((&state, "openrouter.reasoning_details")),
+    );
+    Ok(())
+}
+
+/// An assistant message's `audio` (a response appended whole): the transcript as text, the data as
+/// an audio block; an id alone is lost.
+fn audio<'a>(cx: &mut Cx<'a>, m: NodeId) -> Conv<()> {
+    let Some(a) = cx.tree.get(m, "audio") else { return Ok(()) };
+    if cx.tree.value(a) == Value::Null {
+        return Ok(());
+    }
+    cx.path.name("audio");
+    let r = (|| {
+        if cx.tree.value(a) != Value::Object {
+            return Err(cx.shape(a, c"an object"));
+        }
+        let transcript = cx.str_field(a, "transcript")?;
+        let data = cx.str_field(a, "data")?;
+        if let Some(t) = transcript {
+            cx.out.text(Str::Json(t));
+        }
+        match data {
+            Some(d) => match media::base64_bytes(&d.decode_bytes().unwrap_or_default()) {
+                Some(bytes) => cx.out.audio(Str::Text(""), Some(&bytes)),
+                None => return Err(cx.field_error(a, "data", c"base64")),
+            },
+            None if transcript.is_none() => cx.loss(LossCode::AudioReferenceUnresolvable, a)?,
+            None => {}
+        }
+        Ok(())
+    })();
+    cx.path.pop(1);
+    r
+}

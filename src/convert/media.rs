@@ -1,0 +1,148 @@
+//! Media in the sources (SPEC §16, G16.7): base64 in either alphabet, padded or not; data URLs;
+//! the wire block a media type becomes.
+
+use super::out::Str;
+use super::{Conv, Cx, tree::NodeId};
+
+/// The bytes of base64 text in the standard or the URL-safe alphabet, padded or not, with CR and
+/// LF ignored (T5.6 allows them); `None` for anything else (a space, a mixed alphabet, padding
+/// in the middle, a length no padding explains).
+pub(crate) fn base64_bytes(text: &[u8]) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(text.len() / 4 * 3 + 3);
+    let (mut acc, mut bits) = (0u32, 0u32);
+    let (mut standard, mut url_safe) = (false, false);
+    let mut padding = 0usize;
+    let mut symbols = 0usize;
+    for &b in text {
+        let v = match b {
+            b'A'..=b'Z' => b - b'A',
+            b'a'..=b'z' => b - b'a' + 26,
+            b'0'..=b'9' => b - b'0' + 52,
+            b'+' | b'/' => {
+                standard = true;
+                if b == b'+' { 62 } else { 63 }
+            }
+            b'-' | b'_' => {
+                url_safe = true;
+                if b == b'-' { 62 } else { 63 }
+            }
+            b'\r' | b'\n' => continue,
+            b'=' => {
+                padding += 1;
+                continue;
+            }
+            _ => return None,
+        };
+        if padding > 0 {
+            return None;
+        }
+        symbols += 1;
+        acc = (acc << 6) | u32::from(v);
+        bits += 6;
+        if bits >= 8 {
+            bits -= 8;
+            out.push((acc >> bits) as u8);
+            acc &= (1 << bits) - 1;
+        }
+    }
+    if standard && url_safe {
+        return None;
+    }
+    // A last group of 1 symbol encodes nothing; padding, when present, completes the group.
+    let rest = symbols % 4;
+    let pad_ok = padding == 0 || (rest != 0 && rest + padding == 4);
+    (rest != 1 && pad_ok).then_some(out)
+}
+
+/// A `data:` URL: its media type and, for a base64 payload, the bytes; for a plain payload, its
+/// percent-decoded text. `None` when `url` is not a data URL.
+pub(crate) enum DataUrl {
+    Bytes { media_type: String, bytes: Vec<u8> },
+    Text { media_type: String, text: String },
+}
+
+pub(crate) fn data_url(url: &[u8]) -> Option<Result<DataUrl, ()>> {
+    let rest = url.strip_prefix(b"data:")?;
+    let comma = memchr::memchr(b',', rest);
+    let Some(comma) = comma else { return Some(Err(())) };
+    let (meta, payload) = (rest.get(..comma)?, rest.get(comma + 1..)?);
+    let (media_type, base64) = match meta.strip_suffix(b";base64") {
+        Some(m) => (m, true),
+        None => (meta, false),
+    };
+    // Parameters (`;charset=...`) are not part of the media type.
+    let media_type = media_type.split(|&b| b == b';').next().unwrap_or_default();
+    let Ok(media_type) = core::str::from_utf8(media_type) else { return Some(Err(())) };
+    let media_type = media_type.to_owned();
+    if base64 {
+        return Some(base64_bytes(payload).map(|bytes| DataUrl::Bytes { media_type, bytes }).ok_or(()));
+    }
+    let text = percent_decode(payload);
+    Some(String::from_utf8(text).map(|text| DataUrl::Text { media_type, text }).map_err(|_| ()))
+}
+
+fn percent_decode(text: &[u8]) -> Vec<u8> {
+    let hex = |b: u8| match b {
+        b'0'..=b'9' => Some(b - b'0'),
+        b'a'..=b'f' => Some(b - b'a' + 10),
+        b'A'..=b'F' => Some(b - b'A' + 10),
+        _ => None,
+    };
+    let mut out = Vec::with_capacity(text.len());
+    let mut i = 0;
+    while let Some(&b) = text.get(i) {
+        if b == b'%'
+            && let (Some(h), Some(l)) = (text.get(i + 1).and_then(|&c| hex(c)), text.get(i + 2).and_then(|&c| hex(c)))
+        {
+            out.push(h << 4 | l);
+            i += 3;
+            continue;
+        }
+        out.push(b);
+        i += 1;
+    }
+    out
+}
+
+/// What kind of wire block a media type becomes (SPEC §16 media table).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Kind {
+    Image,
+    Audio,
+    Document,
+}
+
+pub(crate) fn kind_of(media_type: &[u8]) -> Kind {
+    if media_type.starts_with(b"image/") {
+        Kind::Image
+    } else if media_type.starts_with(b"audio/") {
+        Kind::Audio
+    } else {
+        Kind::Document
+    }
+}
+
+/// Writes inline bytes of `media_type` as the block its kind calls for; `name` names a document.
+pub(crate) fn put_bytes(cx: &mut Cx<'_>, media_type: Str<'_>, bytes: &[u8], name: Str<'_>) {
+    let kind = match media_type {
+        Str::Json(s) => kind_of(&s.decode_bytes().unwrap_or_default()),
+        Str::Text(t) => kind_of(t.as_bytes()),
+    };
+    match kind {
+        Kind::Image => cx.out.image(media_type, Str::Text(""), Some(bytes)),
+        Kind::Audio => cx.out.audio(media_type, Some(bytes)),
+        Kind::Document => cx.out.document(media_type, name, Some(bytes), Str::Text("")),
+    }
+}
+
+/// Writes a media reference (a URL or a provider file id as `file-id:<provider>:<id>`): an image
+/// block with the URL, or a document named by it with the loss `document_not_inline`.
+pub(crate) fn put_reference(cx: &mut Cx<'_>, media_type: Str<'_>, url: Str<'_>, image: bool, at: NodeId) -> Conv<()> {
+    if image {
+        cx.out.image(media_type, url, None);
+        return Ok(());
+    }
+    cx.loss(super::LossCode::DocumentNotInline, at)?;
+    cx.out.document(media_type, url, None, Str::Text(""));
+    Ok(())
+}

@@ -1,0 +1,520 @@
+//! Converters from the message lists hosts hold to the wire transcript (SPEC §16): OpenAI Chat
+//! Completions and Responses, Anthropic Messages, Google Gemini, the Vercel AI SDK's
+//! `ModelMessage[]` and LangChain's serialised messages. One implementation behind the C ABI, so
+//! every host converts byte for byte alike.
+//!
+//! A conversion gives the wire transcript (canonical bytes, E7), for each wire message the index of
+//! the source message it came from, the cuts that fall on source message boundaries, and what the
+//! wire could not carry (a loss report of stable codes). Signatures and provider state arrive
+//! byte-exact; tool results become `tool` messages of their own so that fitting can stub them.
+//! Nothing is dropped silently: what is left out is reported, and with [`STRICT`] refused.
+//!
+//! One file per source format; `tree` reads a source element into a borrowed tree, `out` writes
+//! the wire.
+
+mod anthropic;
+mod chat;
+mod input;
+mod media;
+mod out;
+mod tree;
+
+use crate::diagnostic::{Diagnostic, Location, PathBuilder};
+use crate::json::{Event, JsonError, Parser};
+use crate::status::Status;
+
+pub(crate) use out::NOT_A_MESSAGE;
+use out::Out;
+use tree::{NodeId, Tree, Value};
+
+/// `LC_CONVERT_STRICT`: any loss refuses the conversion (`LC_CONVERT_LOSS` at the first).
+pub const STRICT: u32 = 1;
+
+/// A source format (`LC_FORMAT_*`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[repr(i32)]
+pub enum Format {
+    /// OpenAI Chat Completions: the `messages` array (`LC_FORMAT_OPENAI_CHAT`, 1).
+    OpenAiChat = 1,
+    /// OpenAI Responses: `{"input": [...] or "text", "instructions": ...}`
+    /// (`LC_FORMAT_OPENAI_RESPONSES`, 2).
+    OpenAiResponses = 2,
+    /// Anthropic Messages: `{"system": ..., "messages": [...]}` (`LC_FORMAT_ANTHROPIC`, 3).
+    Anthropic = 3,
+    /// Google Gemini: `{"contents": [...], "system_instruction": ...}` (`LC_FORMAT_GEMINI`, 4).
+    Gemini = 4,
+    /// The Vercel AI SDK's `ModelMessage[]` as JSON (`LC_FORMAT_AI_SDK`, 5).
+    AiSdk = 5,
+    /// LangChain messages as `messages_to_dict`, `dumpd` or `model_dump` serialise them
+    /// (`LC_FORMAT_LANGCHAIN`, 6).
+    LangChain = 6,
+}
+
+impl Format {
+    /// The format of a C value; `None` for a value that is not one.
+    #[must_use]
+    pub const fn from_code(code: i32) -> Option<Format> {
+        match code {
+            1 => Some(Format::OpenAiChat),
+            2 => Some(Format::OpenAiResponses),
+            3 => Some(Format::Anthropic),
+            4 => Some(Format::Gemini),
+            5 => Some(Format::AiSdk),
+            6 => Some(Format::LangChain),
+            _ => None,
+        }
+    }
+
+    /// The C value.
+    #[must_use]
+    pub const fn code(self) -> i32 {
+        self as i32
+    }
+}
+
+macro_rules! loss_codes {
+    ($(($value:literal, $variant:ident, $cname:ident, $name:literal, $meaning:literal)),* $(,)?) => {
+        /// What the wire could not carry (SPEC §16's loss table). Values are stable forever.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        #[repr(i32)]
+        #[non_exhaustive]
+        pub enum LossCode {
+            $(#[doc = concat!("`", stringify!($cname), "` (", stringify!($value), ", `", $name, "`): ", $meaning)] $variant = $value,)*
+        }
+
+        impl LossCode {
+            /// Every code, in ascending order.
+            pub const ALL: &'static [LossCode] = &[$(LossCode::$variant),*];
+
+            /// The stable snake_case name, e.g. `"dropped_cache_control"`.
+            #[must_use]
+            pub const fn name(self) -> &'static str {
+                match self { $(LossCode::$variant => $name,)* }
+            }
+
+            /// One sentence on what was lost.
+            #[must_use]
+            pub const fn meaning(self) -> &'static str {
+                match self { $(LossCode::$variant => $meaning,)* }
+            }
+
+            /// The C value (`LC_LOSS_*`).
+            #[must_use]
+            pub const fn code(self) -> i32 {
+                self as i32
+            }
+
+            /// The code of a C value, if it is one.
+            #[must_use]
+            pub const fn from_code(code: i32) -> Option<LossCode> {
+                match code { $($value => Some(LossCode::$variant),)* _ => None }
+            }
+
+            /// The NUL-terminated name, for the C ABI.
+            pub(crate) const fn name_c(self) -> &'static core::ffi::CStr {
+                match self {
+                    $(LossCode::$variant => match core::ffi::CStr::from_bytes_with_nul(concat!($name, "\0").as_bytes()) {
+                        Ok(c) => c,
+                        Err(_) => c"",
+                    },)*
+                }
+            }
+        }
+    };
+}
+
+loss_codes! {
+    (1, DroppedCacheControl, LC_LOSS_DROPPED_CACHE_CONTROL, "dropped_cache_control", "A cache breakpoint (Anthropic cache_control, OpenAI prompt_cache_breakpoint, an AI SDK cache option) was dropped: caching hints do not change the conversation."),
+    (2, DroppedCitations, LC_LOSS_DROPPED_CITATIONS, "dropped_citations", "Citations or annotations on text, a document's citation setting or a search result's source were dropped."),
+    (3, DroppedLogprobs, LC_LOSS_DROPPED_LOGPROBS, "dropped_logprobs", "Log probabilities on output text were dropped."),
+    (4, DroppedName, LC_LOSS_DROPPED_NAME, "dropped_name", "A participant name on a message was dropped."),
+    (5, DroppedMediaOptions, LC_LOSS_DROPPED_MEDIA_OPTIONS, "dropped_media_options", "A media option (image detail, transformations, a document's context, video metadata or resolution) was dropped."),
+    (6, DroppedProviderOptions, LC_LOSS_DROPPED_PROVIDER_OPTIONS, "dropped_provider_options", "Provider options the wire has no place for were dropped."),
+    (7, DroppedUnknownField, LC_LOSS_DROPPED_UNKNOWN_FIELD, "dropped_unknown_field", "A field of a known object that the converter does not map (and that is not metadata) was dropped."),
+    (8, DocumentNotInline, LC_LOSS_DOCUMENT_NOT_INLINE, "document_not_inline", "A document given by URL or file id: the summariser sees its name only."),
+    (9, AudioReferenceUnresolvable, LC_LOSS_AUDIO_REFERENCE_UNRESOLVABLE, "audio_reference_unresolvable", "An assistant audio reference (an id only) was dropped: its content is on the provider's side."),
+    (10, ArgumentsUnparseable, LC_LOSS_ARGUMENTS_UNPARSEABLE, "arguments_unparseable", "Tool arguments that are not JSON were kept as a JSON string."),
+    (11, DuplicateArgumentKey, LC_LOSS_DUPLICATE_ARGUMENT_KEY, "duplicate_argument_key", "Tool arguments had a repeated key; the last value was kept at the first key's place, as the providers' parsers do."),
+    (12, SynthesizedToolId, LC_LOSS_SYNTHESIZED_TOOL_ID, "synthesized_tool_id", "A tool call had no id; the converter made one, and its result got the same."),
+    (13, ServerToolUnrepresentable, LC_LOSS_SERVER_TOOL_UNREPRESENTABLE, "server_tool_unrepresentable", "A hosted or server-side tool call or result was dropped: it pairs on the provider's side."),
+    (14, CompactionItemUnrepresentable, LC_LOSS_COMPACTION_ITEM_UNREPRESENTABLE, "compaction_item_unrepresentable", "A provider's compaction item was dropped; no cut before it is allowed, so it is never summarised away."),
+    (15, ItemReferenceUnresolvable, LC_LOSS_ITEM_REFERENCE_UNRESOLVABLE, "item_reference_unresolvable", "A reference to an item stored on the provider's side was dropped."),
+    (16, ToolApprovalDropped, LC_LOSS_TOOL_APPROVAL_DROPPED, "tool_approval_dropped", "A tool approval request or response was dropped."),
+    (17, UnknownContentDropped, LC_LOSS_UNKNOWN_CONTENT_DROPPED, "unknown_content_dropped", "A block, part or item of a type the converter does not know was dropped."),
+}
+
+/// One loss: the source message (or item) it was in, and what was lost.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Loss {
+    /// The source index ([`u64::MAX`] for the system parameter).
+    pub source_index: u64,
+    /// What was lost.
+    pub code: LossCode,
+}
+
+/// A converted transcript (SPEC §16).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Conversion {
+    transcript: Vec<u8>,
+    source_index: Vec<u64>,
+    /// `cut_allowed[c]` for `c` in `0..=n`.
+    cut_allowed: Vec<bool>,
+    losses: Vec<Loss>,
+    source_len: u64,
+}
+
+impl Conversion {
+    /// The wire transcript: a JSON array of messages in canonical bytes (E7).
+    #[must_use]
+    pub fn transcript(&self) -> &[u8] {
+        &self.transcript
+    }
+
+    /// The number of wire messages.
+    #[must_use]
+    pub fn message_count(&self) -> usize {
+        self.source_index.len()
+    }
+
+    /// For each wire message, the index of the source message (or item) it came from;
+    /// [`u64::MAX`] for the system parameter (Anthropic `system`, Responses `instructions`, Gemini
+    /// `system_instruction`).
+    #[must_use]
+    pub fn source_index(&self) -> &[u64] {
+        &self.source_index
+    }
+
+    /// For each cut `c` in `0..=n` (n wire messages), whether it falls on a source message
+    /// boundary: summarising `[0, c)` splits no source message (SPEC G16.2).
+    #[must_use]
+    pub fn cut_allowed(&self) -> &[bool] {
+        &self.cut_allowed
+    }
+
+    /// What the wire could not carry, in source order.
+    #[must_use]
+    pub fn losses(&self) -> &[Loss] {
+        &self.losses
+    }
+
+    /// The number of messages (or items) in the source.
+    #[must_use]
+    pub fn source_len(&self) -> u64 {
+        self.source_len
+    }
+
+    /// The source cut of an allowed wire cut: the first source message that is kept (the source's
+    /// length for `c = n`); `None` for a cut that is not allowed or out of range.
+    #[must_use]
+    pub fn source_cut(&self, wire_cut: usize) -> Option<u64> {
+        if !self.cut_allowed.get(wire_cut).copied().unwrap_or(false) {
+            return None;
+        }
+        match self.source_index.get(wire_cut) {
+            Some(&i) if i != NOT_A_MESSAGE => Some(i),
+            Some(_) => Some(0),
+            None => Some(self.source_len),
+        }
+    }
+}
+
+/// A conversion that failed: the status and where (a path of the format's own names and
+/// indices, never a byte of the source).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ConvertError {
+    diagnostic: Diagnostic,
+}
+
+impl ConvertError {
+    /// `ConvertWire`, `ConvertShape` or `ConvertLoss`.
+    #[must_use]
+    pub fn status(&self) -> Status {
+        self.diagnostic.status()
+    }
+
+    /// Where and what (SPEC C13.2): offset, location such as
+    /// `messages[3].tool_calls[0].function.arguments`, rule and expectation.
+    #[must_use]
+    pub fn diagnostic(&self) -> &Diagnostic {
+        &self.diagnostic
+    }
+}
+
+impl core::fmt::Display for ConvertError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "{} at {}", self.status(), self.diagnostic.location())
+    }
+}
+
+impl std::error::Error for ConvertError {}
+
+/// A path of the format's names and indices, kept while converting so that a failure can say
+/// where it is.
+#[derive(Default, Clone)]
+pub(crate) struct Path {
+    segments: Vec<Segment>,
+}
+
+#[derive(Clone, Copy)]
+enum Segment {
+    Name(&'static str),
+    Index(usize),
+}
+
+impl Path {
+    pub(crate) fn name(&mut self, name: &'static str) -> &mut Path {
+        self.segments.push(Segment::Name(name));
+        self
+    }
+
+    pub(crate) fn index(&mut self, index: usize) -> &mut Path {
+        self.segments.push(Segment::Index(index));
+        self
+    }
+
+    pub(crate) fn pop(&mut self, n: usize) {
+        self.segments.truncate(self.segments.len().saturating_sub(n));
+    }
+
+    fn location(&self) -> Location {
+        let mut b = PathBuilder::default();
+        for s in &self.segments {
+            match *s {
+                Segment::Name(n) => b.push_name(n),
+                Segment::Index(i) => b.push_index(i),
+            }
+        }
+        b.finish()
+    }
+}
+
+/// What a converter reads and writes: the source, the tree of the element at hand, the path to
+/// it, the output, and the flags.
+pub(crate) struct Cx<'a> {
+    pub(crate) src: &'a [u8],
+    pub(crate) tree: Tree<'a>,
+    pub(crate) path: Path,
+    pub(crate) out: Out,
+    pub(crate) strict: bool,
+    /// No wire cut above this one is allowed: a compaction item the wire cannot carry sits there,
+    /// and a cut after it would summarise it away (G16.8).
+    pub(crate) last_cut: usize,
+}
+
+/// The result of a converter step.
+pub(crate) type Conv<T> = Result<T, ConvertError>;
+
+impl<'a> Cx<'a> {
+    /// A shape failure at node `id` (the path so far, plus `name` when given).
+    pub(crate) fn shape(&self, id: NodeId, expected: &'static core::ffi::CStr) -> ConvertError {
+        let at = self.tree.span(id).start;
+        let d = Diagnostic::new(Status::ConvertShape)
+            .at_offset_in(at, self.src)
+            .with_location(self.path.location())
+            .with_rule(c"G16.8")
+            .with_expected(expected);
+        ConvertError { diagnostic: d }
+    }
+
+    /// A shape failure at the member `name` of `id` (missing or of the wrong type).
+    pub(crate) fn field_error(&mut self, id: NodeId, name: &'static str, expected: &'static core::ffi::CStr) -> ConvertError {
+        let at = self.tree.get(id, name).unwrap_or(id);
+        self.path.name(name);
+        let e = self.shape(at, expected);
+        self.path.pop(1);
+        e
+    }
+
+    /// A loss at the current source message; with [`STRICT`], the refusal instead.
+    pub(crate) fn loss(&mut self, code: LossCode, id: NodeId) -> Conv<()> {
+        if self.strict {
+            let at = self.tree.span(id).start;
+            let d = Diagnostic::new(Status::ConvertLoss)
+                .at_offset_in(at, self.src)
+                .with_location(self.path.location())
+                .with_rule(c"G16.8")
+                .with_expected(code.name_c());
+            return Err(ConvertError { diagnostic: d });
+        }
+        self.out.loss(code);
+        Ok(())
+    }
+
+    /// The member `name` of object `id`, which must be a string.
+    pub(crate) fn str_field(&mut self, id: NodeId, name: &'static str) -> Conv<Option<crate::json::JStr<'a>>> {
+        match self.tree.get(id, name).map(|c| self.tree.value(c)) {
+            None | Some(Value::Null) => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s)),
+            Some(_) => Err(self.field_error(id, name, c"a JSON string")),
+        }
+    }
+
+    /// The member `name` of object `id`, which must be a string, required.
+    pub(crate) fn required_str(&mut self, id: NodeId, name: &'static str) -> Conv<crate::json::JStr<'a>> {
+        self.str_field(id, name)?.ok_or_else(|| self.field_error(id, name, c"a JSON string"))
+    }
+
+    /// The member `name` of object `id` if it is a boolean (absent and `null` are `false`).
+    pub(crate) fn bool_field(&mut self, id: NodeId, name: &'static str) -> Conv<bool> {
+        match self.tree.get(id, name).map(|c| self.tree.value(c)) {
+            None | Some(Value::Null) => Ok(false),
+            Some(Value::Bool(b)) => Ok(b),
+            Some(_) => Err(self.field_error(id, name, c"true or false")),
+        }
+    }
+
+    /// Checks that object `id` repeats no key outside tool inputs (J5.5 for the source, G16.8).
+    pub(crate) fn no_duplicates(&mut self, id: NodeId) -> Conv<()> {
+        match self.tree.duplicate(id) {
+            Some(dup) => Err(self.shape(dup, c"a key of the object, once")),
+            None => Ok(()),
+        }
+    }
+
+    /// Reads the next top-level element of the array `p` is in into the tree: `false` at its end.
+    pub(crate) fn next_element(&mut self, p: &mut Parser<'a>) -> Conv<bool> {
+        let event = p.next().map_err(|e| wire_error(e, self.src, &self.path))?;
+        if event == Event::ArrayEnd {
+            return Ok(false);
+        }
+        self.tree.read(p, event).map_err(|e| wire_error(e, self.src, &self.path))?;
+        Ok(true)
+    }
+}
+
+/// A JSON failure of the source (J5.1–J5.3): `LC_CONVERT_WIRE`.
+fn wire_error(e: JsonError, src: &[u8], path: &Path) -> ConvertError {
+    let rule = match e.kind {
+        crate::json::ErrorKind::Syntax => c"J5.1",
+        crate::json::ErrorKind::Invalid => c"J5.3",
+    };
+    let d = Diagnostic::new(Status::ConvertWire).at_offset_in(e.offset, src).with_location(path.location()).with_rule(rule);
+    ConvertError { diagnostic: d }
+}
+
+/// Converts `src`, a document of `format`, into the wire transcript (SPEC §16).
+///
+/// # Errors
+/// `ConvertWire` (the source is not JSON: J5.1–J5.3, J5.2), `ConvertShape` (not the format's
+/// shape: a wrong type, a missing field, an unknown role, a repeated key outside tool inputs,
+/// base64 that is not), `ConvertLoss` (with [`STRICT`], the first loss), `InvalidArgument` (a flag
+/// that is not one).
+pub fn convert(format: Format, src: &[u8], flags: u32) -> Result<Conversion, ConvertError> {
+    if flags & !STRICT != 0 {
+        return Err(ConvertError { diagnostic: Diagnostic::new(Status::InvalidArgument) });
+    }
+    let mut cx = Cx {
+        src,
+        tree: Tree::default(),
+        path: Path::default(),
+        out: Out::new(src.len() + src.len() / 8 + 64),
+        strict: flags & STRICT != 0,
+        last_cut: usize::MAX,
+    };
+    let mut p = Parser::new(src);
+    let source_len = match format {
+        Format::OpenAiChat => chat::convert(&mut cx, &mut p)?,
+        Format::Anthropic => anthropic::convert(&mut cx, &mut p)?,
+        _ => return Err(ConvertError { diagnostic: Diagnostic::new(Status::InvalidArgument) }),
+    };
+    p.finish().map_err(|e| wire_error(e, src, &Path::default()))?;
+    let out = cx.out.finish();
+    let n = out.source_index.len();
+    let cut_allowed: Vec<bool> = (0..=n)
+        .map(|c| c == 0 || (c <= cx.last_cut && (c == n || out.cut_before.get(c).copied().unwrap_or(false))))
+        .collect();
+    Ok(Conversion { transcript: out.bytes, source_index: out.source_index, cut_allowed, losses: out.losses, source_len })
+}
+
+/// Reads the top-level array of a source (`LC_CONVERT_SHAPE` when it is not one).
+pub(crate) fn open_array<'a>(cx: &mut Cx<'a>, p: &mut Parser<'a>, what: &'static core::ffi::CStr) -> Conv<()> {
+    match p.next() {
+        Ok(Event::ArrayStart) => Ok(()),
+        Ok(_) => {
+            let d = Diagnostic::new(Status::ConvertShape)
+                .at_offset_in(p.token_start(), cx.src)
+                .with_location(cx.path.location())
+                .with_rule(c"G16.8")
+                .with_expected(what);
+            Err(ConvertError { diagnostic: d })
+        }
+        Err(e) => Err(wire_error(e, cx.src, &cx.path)),
+    }
+}
+
+/// Skips the value whose first event is `first`.
+fn skip_value<'a>(p: &mut Parser<'a>, first: Event<'a>) -> Result<(), JsonError> {
+    let mut depth = match first {
+        Event::ObjectStart | Event::ArrayStart => 1usize,
+        _ => return Ok(()),
+    };
+    while depth > 0 {
+        match p.next()? {
+            Event::ObjectStart | Event::ArrayStart => depth += 1,
+            Event::ObjectEnd | Event::ArrayEnd => depth -= 1,
+            Event::String(s) | Event::Key(s) => s.check_utf8()?,
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// Reads the top-level object of a source member by member: `member` gets each key's decoded name
+/// with the parser before its value, and returns whether it read the value; the others (request
+/// parameters such as `model`, `max_tokens`, `tools`) are skipped. A key twice is a shape error.
+pub(crate) fn object_members<'a>(
+    cx: &mut Cx<'a>,
+    p: &mut Parser<'a>,
+    what: &'static core::ffi::CStr,
+    mut member: impl FnMut(&mut Cx<'a>, &mut Parser<'a>, &[u8]) -> Conv<bool>,
+) -> Conv<()> {
+    match p.next() {
+        Ok(Event::ObjectStart) => {}
+        Ok(_) => {
+            let d = Diagnostic::new(Status::ConvertShape).at_offset_in(p.token_start(), cx.src).with_rule(c"G16.8").with_expected(what);
+            return Err(ConvertError { diagnostic: d });
+        }
+        Err(e) => return Err(wire_error(e, cx.src, &cx.path)),
+    }
+    let mut seen: Vec<Vec<u8>> = Vec::new();
+    loop {
+        let key = match p.next().map_err(|e| wire_error(e, cx.src, &cx.path))? {
+            Event::ObjectEnd => return Ok(()),
+            Event::Key(k) => k,
+            _ => return Err(wire_error(JsonError::syntax(p.token_start()), cx.src, &cx.path)),
+        };
+        let at = p.token_start();
+        let name = key.decode_bytes().map_err(|e| wire_error(e, cx.src, &cx.path))?.into_owned();
+        if seen.contains(&name) {
+            let d = Diagnostic::new(Status::ConvertShape)
+                .at_offset_in(at, cx.src)
+                .with_rule(c"G16.8")
+                .with_expected(c"a key of the object, once");
+            return Err(ConvertError { diagnostic: d });
+        }
+        seen.push(name.clone());
+        if !member(cx, p, &name)? {
+            let first = p.next().map_err(|e| wire_error(e, cx.src, &cx.path))?;
+            skip_value(p, first).map_err(|e| wire_error(e, cx.src, &cx.path))?;
+        }
+    }
+}
+
+/// The system parameter of a source (`system`, `instructions`, `system_instruction`), read into
+/// the tree and converted by `convert` into wire messages of its own, to be put first (G16.2: its
+/// source index is [`NOT_A_MESSAGE`], and it is not cut).
+pub(crate) fn system_parameter<'a>(
+    cx: &mut Cx<'a>,
+    p: &mut Parser<'a>,
+    name: &'static str,
+    convert: impl FnOnce(&mut Cx<'a>) -> Conv<()>,
+) -> Conv<Out> {
+    let first = p.next().map_err(|e| wire_error(e, cx.src, &cx.path))?;
+    cx.tree.read(p, first).map_err(|e| wire_error(e, cx.src, &cx.path))?;
+    let main = core::mem::replace(&mut cx.out, Out::new(64));
+    cx.path.name(name);
+    let r = convert(cx);
+    cx.path.pop(1);
+    let system = core::mem::replace(&mut cx.out, main);
+    r.map(|()| system)
+}

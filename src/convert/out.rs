@@ -1,0 +1,272 @@
+//! The wire transcript a converter writes (SPEC §16, E7.3–E7.6): messages and blocks in canonical
+//! bytes, with each wire message's source index and whether a cut may fall before it.
+
+use crate::json::JStr;
+use crate::json::write::{Sink, put_json_str, put_raw, put_str};
+
+use super::{Loss, LossCode};
+
+/// A string to write: a source string token (decoded and re-escaped as it is written) or text.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Str<'a> {
+    Json(JStr<'a>),
+    Text(&'a str),
+}
+
+impl Str<'_> {
+    pub(crate) fn put(&self, out: &mut Vec<u8>) {
+        match self {
+            Str::Json(s) => put_json_str(out, s.raw(), s.has_escapes()),
+            Str::Text(t) => put_str(out, t),
+        }
+    }
+}
+
+/// A role of the wire (T5.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Role {
+    System,
+    User,
+    Assistant,
+}
+
+/// The transcript being written: a JSON array of wire messages.
+pub(crate) struct Out {
+    pub(crate) bytes: Vec<u8>,
+    pub(crate) source_index: Vec<u64>,
+    /// Per wire message: a cut may fall right before it (it starts the wire messages of its
+    /// source message, and nothing forbids it).
+    pub(crate) cut_before: Vec<bool>,
+    pub(crate) losses: Vec<Loss>,
+    /// Blocks written in the open message.
+    blocks: usize,
+    /// The source message being converted, whether it has a wire message yet, and the index its
+    /// first wire message has (or will have).
+    source: u64,
+    source_started: bool,
+    source_first: usize,
+}
+
+/// The source index of what is not a source message: the system parameter (SPEC G16.2).
+pub(crate) const NOT_A_MESSAGE: u64 = u64::MAX;
+
+impl Out {
+    pub(crate) fn new(capacity: usize) -> Out {
+        let mut bytes = Vec::with_capacity(capacity);
+        bytes.push(b'[');
+        Out {
+            bytes,
+            source_index: Vec::new(),
+            cut_before: Vec::new(),
+            losses: Vec::new(),
+            blocks: 0,
+            source: 0,
+            source_started: false,
+            source_first: 0,
+        }
+    }
+
+    /// The next source message (or item) is `index`: its first wire message may be cut before.
+    pub(crate) fn source(&mut self, index: u64) {
+        self.source = index;
+        self.source_started = false;
+        self.source_first = self.source_index.len();
+    }
+
+    /// The wire index of the current source message's first wire message.
+    pub(crate) fn first_of_source(&self) -> usize {
+        self.source_first
+    }
+
+    /// Puts the messages of `first` (a finished or open-ended transcript written by another `Out`,
+    /// e.g. the system parameter) before everything written so far.
+    pub(crate) fn prepend(&mut self, first: Out) {
+        let mut bytes = first.bytes;
+        if !self.source_index.is_empty() && bytes.len() > 1 {
+            bytes.push(b',');
+        }
+        bytes.extend_from_slice(self.bytes.get(1..).unwrap_or_default());
+        self.bytes = bytes;
+        let shift = first.source_index.len();
+        let mut source_index = first.source_index;
+        source_index.extend_from_slice(&self.source_index);
+        self.source_index = source_index;
+        let mut cut_before = first.cut_before;
+        cut_before.extend_from_slice(&self.cut_before);
+        self.cut_before = cut_before;
+        let mut losses = first.losses;
+        losses.extend_from_slice(&self.losses);
+        self.losses = losses;
+        self.source_first += shift;
+    }
+
+    /// A loss at the current source message.
+    pub(crate) fn loss(&mut self, code: LossCode) {
+        self.losses.push(Loss { source_index: self.source, code });
+    }
+
+    /// Opens a wire message of `role`, written `{"role":R,"blocks":[`.
+    pub(crate) fn begin(&mut self, role: Role) {
+        if !self.source_index.is_empty() {
+            self.bytes.push(b',');
+        }
+        self.bytes.put(match role {
+            Role::System => b"{\"role\":\"system\",\"blocks\":[",
+            Role::User => b"{\"role\":\"user\",\"blocks\":[",
+            Role::Assistant => b"{\"role\":\"assistant\",\"blocks\":[",
+        });
+        self.open_message();
+    }
+
+    /// Opens a wire `tool` message (its id and flag come at [`Out::end_tool`]).
+    pub(crate) fn begin_tool(&mut self) {
+        if !self.source_index.is_empty() {
+            self.bytes.push(b',');
+        }
+        self.bytes.put(b"{\"role\":\"tool\",\"blocks\":[");
+        self.open_message();
+    }
+
+    fn open_message(&mut self) {
+        self.source_index.push(self.source);
+        self.cut_before.push(!self.source_started && self.source != NOT_A_MESSAGE);
+        self.source_started = true;
+        self.blocks = 0;
+    }
+
+    /// Ends a system or user message.
+    pub(crate) fn end(&mut self) {
+        self.bytes.put(b"]}");
+    }
+
+    /// Ends an assistant message (no usage in the sources' messages, G16.9).
+    pub(crate) fn end_assistant(&mut self) {
+        self.bytes.put(b"],\"usage\":null}");
+    }
+
+    /// Ends a tool message: the id of the call it answers, and whether it is an error.
+    pub(crate) fn end_tool(&mut self, tool_use_id: Str<'_>, is_error: bool) {
+        self.bytes.put(b"],\"tool_use_id\":");
+        tool_use_id.put(&mut self.bytes);
+        self.bytes.put(if is_error { b",\"is_error\":true}" } else { b",\"is_error\":false}" });
+    }
+
+    fn block_start(&mut self) {
+        if self.blocks > 0 {
+            self.bytes.push(b',');
+        }
+        self.blocks += 1;
+    }
+
+    /// A `text` block.
+    pub(crate) fn text(&mut self, text: Str<'_>) {
+        self.block_start();
+        self.bytes.put(b"{\"type\":\"text\",\"text\":");
+        text.put(&mut self.bytes);
+        self.bytes.push(b'}');
+    }
+
+    /// A `refusal` block.
+    pub(crate) fn refusal(&mut self, text: Str<'_>) {
+        self.block_start();
+        self.bytes.put(b"{\"type\":\"refusal\",\"text\":");
+        text.put(&mut self.bytes);
+        self.bytes.push(b'}');
+    }
+
+    /// A `thinking` block (T5.8: the signature format only with a signature, the provider state
+    /// only with its format).
+    pub(crate) fn thinking(&mut self, thinking: Str<'_>, signature: Str<'_>, signature_format: &str, state: Option<(&[u8], &str)>) {
+        self.block_start();
+        self.bytes.put(b"{\"type\":\"thinking\",\"thinking\":");
+        thinking.put(&mut self.bytes);
+        self.bytes.put(b",\"signature\":");
+        signature.put(&mut self.bytes);
+        let signed = match signature {
+            Str::Json(s) => !s.is_empty(),
+            Str::Text(t) => !t.is_empty(),
+        };
+        if signed && !signature_format.is_empty() {
+            self.bytes.put(b",\"signature_format\":");
+            put_str(&mut self.bytes, signature_format);
+        }
+        self.provider_state(state);
+        self.bytes.push(b'}');
+    }
+
+    fn provider_state(&mut self, state: Option<(&[u8], &str)>) {
+        if let Some((json, format)) = state {
+            self.bytes.put(b",\"provider_state\":");
+            put_raw(&mut self.bytes, json);
+            self.bytes.put(b",\"provider_state_format\":");
+            put_str(&mut self.bytes, format);
+        }
+    }
+
+    /// A `tool_use` block; `input` is JSON text (a raw value, E7.7).
+    pub(crate) fn tool_use(&mut self, id: Str<'_>, name: Str<'_>, input: &[u8], state: Option<(&[u8], &str)>) {
+        self.block_start();
+        self.bytes.put(b"{\"type\":\"tool_use\",\"id\":");
+        id.put(&mut self.bytes);
+        self.bytes.put(b",\"name\":");
+        name.put(&mut self.bytes);
+        self.bytes.put(b",\"input\":");
+        put_raw(&mut self.bytes, input);
+        self.provider_state(state);
+        self.bytes.push(b'}');
+    }
+
+    /// `"data":` and the bytes (E7.5): standard padded base64, or `null`.
+    fn data(&mut self, data: Option<&[u8]>) {
+        match data {
+            None => self.bytes.put(b"null"),
+            Some(bytes) => {
+                self.bytes.push(b'"');
+                crate::wire::base64::encode(bytes, &mut self.bytes);
+                self.bytes.push(b'"');
+            }
+        }
+    }
+
+    /// An `image` block.
+    pub(crate) fn image(&mut self, media_type: Str<'_>, url: Str<'_>, data: Option<&[u8]>) {
+        self.block_start();
+        self.bytes.put(b"{\"type\":\"image\",\"media_type\":");
+        media_type.put(&mut self.bytes);
+        self.bytes.put(b",\"source\":{\"url\":");
+        url.put(&mut self.bytes);
+        self.bytes.put(b",\"data\":");
+        self.data(data);
+        self.bytes.put(b"}}");
+    }
+
+    /// An `audio` block.
+    pub(crate) fn audio(&mut self, media_type: Str<'_>, data: Option<&[u8]>) {
+        self.block_start();
+        self.bytes.put(b"{\"type\":\"audio\",\"media_type\":");
+        media_type.put(&mut self.bytes);
+        self.bytes.put(b",\"data\":");
+        self.data(data);
+        self.bytes.push(b'}');
+    }
+
+    /// A `document` block.
+    pub(crate) fn document(&mut self, media_type: Str<'_>, name: Str<'_>, data: Option<&[u8]>, text: Str<'_>) {
+        self.block_start();
+        self.bytes.put(b"{\"type\":\"document\",\"media_type\":");
+        media_type.put(&mut self.bytes);
+        self.bytes.put(b",\"name\":");
+        name.put(&mut self.bytes);
+        self.bytes.put(b",\"data\":");
+        self.data(data);
+        self.bytes.put(b",\"text\":");
+        text.put(&mut self.bytes);
+        self.bytes.push(b'}');
+    }
+
+    /// Closes the array.
+    pub(crate) fn finish(mut self) -> Out {
+        self.bytes.push(b']');
+        self
+    }
+}
