@@ -823,12 +823,13 @@ def responses_cases(stub: Stub, sink: Sink) -> None:
             out_message("msg_5", "Done."),
         ],
     )
-    items.append({"type": "local_shell_call_output", "id": "lsh_out_1", "output": "a.txt\n", "status": "completed"})
+    # The output names its call by `id`, which the SDK documents as the call's call_id.
+    items.append({"type": "local_shell_call_output", "id": "call_shell", "output": "a.txt\n", "status": "completed"})
     add(
         "hosted_tools",
         items,
         "web_search_call, file_search_call, code_interpreter_call, image_generation_call, mcp_call,"
-        " local_shell_call and its local_shell_call_output (paired by id, not call_id)",
+        " local_shell_call and its local_shell_call_output (whose `id` is the call's call_id)",
     )
 
     # Computer use: computer_call and computer_call_output (a screenshot).
