@@ -21,6 +21,9 @@
  *   fingerprint (§10) lc_request_fingerprint
  *   round (§15)       lc_compaction_input_encode_head_within, lc_compaction_reply_validate,
  *                     lc_compaction_reply_diagnose, lc_replacement_build, lc_replacement_verify
+ *   convert (§16)     lc_transcript_convert, lc_conversion_free, lc_conversion_transcript,
+ *                     lc_conversion_source_index, lc_conversion_cut_allowed, lc_conversion_source_cut,
+ *                     lc_conversion_losses, lc_loss_name, lc_conversion_input
  *
  * Buffers (SPEC §1): inputs are borrowed (pointer, length) byte buffers, read during the call only,
  * never assumed NUL-terminated; (NULL, 0) is the empty buffer, (NULL, n > 0) is LC_ERR_NULL_ARGUMENT,
@@ -199,6 +202,12 @@
 #define LC_REPLACEMENT_TAIL_CHANGED 622
 /** 623 (reason "adjacent_user"): The summary message is followed by another user message; the summary must open that message instead. */
 #define LC_REPLACEMENT_ADJACENT_USER 623
+/** 700 (reason "convert_wire"): The provider's message list is not well-formed JSON (grammar, nesting, UTF-8). */
+#define LC_CONVERT_WIRE 700
+/** 701 (reason "convert_shape"): The provider's message list does not have its format's shape (a field missing or of the wrong type, an unknown role, a repeated key). */
+#define LC_CONVERT_SHAPE 701
+/** 702 (reason "convert_loss"): The conversion would lose content the wire cannot carry, and the strict flag refuses any loss. */
+#define LC_CONVERT_LOSS 702
 
 
 /**
@@ -359,10 +368,142 @@
 #define LC_SMALLEST_SUMMARY_LEN 114
 
 /**
+ * Source format: OpenAI Chat Completions, the `messages` array.
+ */
+#define LC_FORMAT_OPENAI_CHAT 1
+
+/**
+ * Source format: OpenAI Responses, `{"input": [...] or "text", "instructions": ...}`.
+ */
+#define LC_FORMAT_OPENAI_RESPONSES 2
+
+/**
+ * Source format: Anthropic Messages, `{"system": ..., "messages": [...]}`.
+ */
+#define LC_FORMAT_ANTHROPIC 3
+
+/**
+ * Source format: Google Gemini, `{"contents": [...], "system_instruction": ...}`.
+ */
+#define LC_FORMAT_GEMINI 4
+
+/**
+ * Source format: the Vercel AI SDK's `ModelMessage[]` as JSON.
+ */
+#define LC_FORMAT_AI_SDK 5
+
+/**
+ * Source format: LangChain messages as `messages_to_dict`, `dumpd` or `model_dump` give them.
+ */
+#define LC_FORMAT_LANGCHAIN 6
+
+/**
+ * Conversion flag: any loss refuses the conversion (`LC_CONVERT_LOSS`).
+ */
+#define LC_CONVERT_STRICT 1
+
+/**
+ * `lc_conversion_source_index` of a wire message made from the system parameter (Anthropic
+ * `system`, Responses `instructions`, Gemini `system_instruction`), not a source message.
+ */
+#define LC_SOURCE_SYSTEM UINT64_MAX
+
+/**
+ * Loss code: a cache breakpoint was dropped.
+ */
+#define LC_LOSS_DROPPED_CACHE_CONTROL 1
+
+/**
+ * Loss code: citations or annotations were dropped.
+ */
+#define LC_LOSS_DROPPED_CITATIONS 2
+
+/**
+ * Loss code: log probabilities were dropped.
+ */
+#define LC_LOSS_DROPPED_LOGPROBS 3
+
+/**
+ * Loss code: a participant name was dropped.
+ */
+#define LC_LOSS_DROPPED_NAME 4
+
+/**
+ * Loss code: a media option was dropped.
+ */
+#define LC_LOSS_DROPPED_MEDIA_OPTIONS 5
+
+/**
+ * Loss code: provider options were dropped.
+ */
+#define LC_LOSS_DROPPED_PROVIDER_OPTIONS 6
+
+/**
+ * Loss code: a field the converter does not map was dropped.
+ */
+#define LC_LOSS_DROPPED_UNKNOWN_FIELD 7
+
+/**
+ * Loss code: a document given by URL or file id (its name only).
+ */
+#define LC_LOSS_DOCUMENT_NOT_INLINE 8
+
+/**
+ * Loss code: an assistant audio reference (an id only) was dropped.
+ */
+#define LC_LOSS_AUDIO_REFERENCE_UNRESOLVABLE 9
+
+/**
+ * Loss code: tool arguments that are not JSON were kept as a JSON string.
+ */
+#define LC_LOSS_ARGUMENTS_UNPARSEABLE 10
+
+/**
+ * Loss code: tool arguments had a repeated key (the last value kept at the first place).
+ */
+#define LC_LOSS_DUPLICATE_ARGUMENT_KEY 11
+
+/**
+ * Loss code: a tool call had no id; one was made.
+ */
+#define LC_LOSS_SYNTHESIZED_TOOL_ID 12
+
+/**
+ * Loss code: a hosted or server-side tool call or result was dropped.
+ */
+#define LC_LOSS_SERVER_TOOL_UNREPRESENTABLE 13
+
+/**
+ * Loss code: a provider's compaction item was dropped (no cut after it is allowed).
+ */
+#define LC_LOSS_COMPACTION_ITEM_UNREPRESENTABLE 14
+
+/**
+ * Loss code: a reference to an item stored by the provider was dropped.
+ */
+#define LC_LOSS_ITEM_REFERENCE_UNRESOLVABLE 15
+
+/**
+ * Loss code: a tool approval request or response was dropped.
+ */
+#define LC_LOSS_TOOL_APPROVAL_DROPPED 16
+
+/**
+ * Loss code: a block, part or item of an unknown type was dropped.
+ */
+#define LC_LOSS_UNKNOWN_CONTENT_DROPPED 17
+
+/**
  * A validated compaction input (opaque, immutable, shareable between threads). Created by
  * `lc_compaction_input_parse`, released by `lc_compaction_input_free`.
  */
 typedef struct lc_compaction_input lc_compaction_input;
+
+/**
+ * A converted transcript (opaque, immutable, shareable between threads). Created by
+ * `lc_transcript_convert`, released by `lc_conversion_free`.
+ */
+typedef struct lc_conversion lc_conversion;
 
 /**
  * A status code: `0` (`LC_OK`) or one of the reason codes of the status table. Stable forever.
@@ -468,7 +609,7 @@ typedef struct lc_diagnostic {
    */
   char location[LC_LOCATION_CAP];
   /**
-   * `lc_compaction_reply_diagnose` only (SPEC R15.8): the `LC_REPLY_*` flags of the cleanup
+   * `lc_compaction_reply_diagnose` only (SPEC R15.7): the `LC_REPLY_*` flags of the cleanup
    * that removed something around the reply (`LC_REPLY_TRIM`, `LC_REPLY_UNFENCE`); 0 otherwise.
    * Added in 0.1.0 after `location`: a caller whose `struct_size` stops before it never sees it.
    */
@@ -496,6 +637,21 @@ typedef struct lc_span {
    */
   size_t len;
 } lc_span;
+
+/**
+ * One loss of a conversion: the source index of the message (or item) it was in
+ * (`LC_SOURCE_SYSTEM` for the system parameter) and its `LC_LOSS_*` code.
+ */
+typedef struct lc_loss {
+  /**
+   * The source message or item.
+   */
+  uint64_t source_index;
+  /**
+   * `LC_LOSS_*`.
+   */
+  int32_t code;
+} lc_loss;
 
 #ifdef __cplusplus
 extern "C" {
@@ -1025,6 +1181,109 @@ lc_status lc_replacement_build(const struct lc_compaction_input *input, uint64_t
  * writable for that many bytes.
  */
 lc_status lc_replacement_verify(const struct lc_compaction_input *input, uint64_t cut, const uint8_t *rebuilt, size_t rebuilt_len, struct lc_diagnostic *diag);
+
+/**
+ * Converts a provider's message list (`format`: `LC_FORMAT_*`) into the wire transcript (SPEC
+ * §16). On `LC_OK`, `*out` receives a conversion handle (release it with `lc_conversion_free`):
+ * the transcript, the source index of each wire message, the allowed cuts and the loss report.
+ * `flags`: 0 or `LC_CONVERT_STRICT`.
+ *
+ * Statuses: `LC_CONVERT_WIRE` (not JSON), `LC_CONVERT_SHAPE` (not the format's shape),
+ * `LC_CONVERT_LOSS` (strict, at the first loss), `LC_ERR_INVALID_ARGUMENT` (a format or flag that
+ * is not one), or a boundary code. With `diag` not NULL, `*diag` says where: `location` a path of
+ * the format's names and indices such as `messages[3].tool_calls[0].function.arguments`, never a
+ * byte of the source.
+ *
+ * # Safety
+ * `src` is NULL (with `src_len == 0`) or valid for reads of `src_len` bytes; `out` is valid for
+ * one pointer write; `diag` is NULL or an `lc_diagnostic` whose `struct_size` the caller set.
+ */
+lc_status lc_transcript_convert(int32_t format, const uint8_t *src, size_t src_len, uint32_t flags, struct lc_conversion **out, struct lc_diagnostic *diag);
+
+/**
+ * Releases a conversion. `NULL` is a no-op.
+ *
+ * # Safety
+ * `conversion` is NULL or a handle from `lc_transcript_convert` not yet freed, unused elsewhere.
+ */
+void lc_conversion_free(struct lc_conversion *conversion);
+
+/**
+ * Writes the wire transcript (a JSON array of messages, canonical bytes). Two-call pattern.
+ *
+ * # Safety
+ * `conversion` is a live handle; `buf` is NULL (with `buf_cap == 0`) or valid for writes of
+ * `buf_cap` bytes; `out_len` is valid for one write.
+ */
+lc_status lc_conversion_transcript(const struct lc_conversion *conversion, uint8_t *buf, size_t buf_cap, size_t *out_len);
+
+/**
+ * Writes, for each wire message, the index of the source message (or item) it came from
+ * (`LC_SOURCE_SYSTEM` for the system parameter): `*out_len` elements, two-call pattern (an empty
+ * transcript is `LC_OK` with `*out_len` 0).
+ *
+ * # Safety
+ * `conversion` is a live handle; `out` is NULL (with `cap == 0`) or valid for writes of `cap`
+ * elements; `out_len` is valid for one write.
+ */
+lc_status lc_conversion_source_index(const struct lc_conversion *conversion, uint64_t *out, size_t cap, size_t *out_len);
+
+/**
+ * Writes, for each cut `c` in `0..=n` (n wire messages), 1 when it falls on a source message
+ * boundary (summarising `[0, c)` splits no source message) and 0 otherwise: `n + 1` bytes,
+ * two-call pattern.
+ *
+ * # Safety
+ * As `lc_conversion_source_index`, with `cap` bytes.
+ */
+lc_status lc_conversion_cut_allowed(const struct lc_conversion *conversion, uint8_t *out, size_t cap, size_t *out_len);
+
+/**
+ * Writes the loss report (`lc_loss` elements in source order), two-call pattern (no loss is
+ * `LC_OK` with `*out_len` 0).
+ *
+ * # Safety
+ * As `lc_conversion_source_index`, with `cap` `lc_loss` elements.
+ */
+lc_status lc_conversion_losses(const struct lc_conversion *conversion, struct lc_loss *out, size_t cap, size_t *out_len);
+
+/**
+ * The source cut of an allowed wire cut (SPEC G16.2): summarising wire messages `[0, wire_cut)`
+ * summarises source messages `[0, *out)`; source messages the wire does not hold (dropped items)
+ * after the last summarised one stay on the kept side. `LC_CUT_UNSAFE` for a cut that splits a
+ * source message (or passes a compaction item), `LC_ERR_INVALID_ARGUMENT` for one above the wire
+ * message count.
+ *
+ * # Safety
+ * `conversion` is a live handle; `out` is valid for one write.
+ */
+lc_status lc_conversion_source_cut(const struct lc_conversion *conversion, uint64_t wire_cut, uint64_t *out);
+
+/**
+ * The stable name of a loss code, e.g. `"dropped_cache_control"`; `""` for a value that is not
+ * one. Static, never NULL.
+ */
+const char *lc_loss_name(int32_t code);
+
+/**
+ * Makes a compaction input around a conversion's transcript (SPEC §16, G16.10), for hosts that
+ * are not the reference: `provider` and `model` (UTF-8) name the summariser's request;
+ * `revision` is the basis revision (the host's compaction count plus one); the basis event id is
+ * minted from the transcript; `fingerprint` is the request fingerprint's 32 bytes, or NULL to mint
+ * it from the provider, model and transcript. The input cuts only at the source's boundaries.
+ *
+ * On `LC_OK`, `*out` receives a handle to release with `lc_compaction_input_free`. Statuses: those
+ * of `lc_compaction_input_parse` for what the host gave (`LC_INPUT_MODEL` for an empty provider or
+ * model, `LC_INPUT_BASIS` for revision 0, `LC_INPUT_MAX_SUMMARY_TOKENS`,
+ * `LC_INPUT_REQUEST_FINGERPRINT` for 32 zero bytes, `LC_INPUT_TRANSCRIPT` for no message),
+ * `LC_ERR_INVALID_ARGUMENT` for a provider or model that is not UTF-8, or a boundary code.
+ *
+ * # Safety
+ * `conversion` is a live handle; `provider`, `model` are NULL (with length 0) or valid for reads
+ * of their lengths; `fingerprint` is NULL or valid for reads of 32 bytes; `out` is valid for one
+ * pointer write.
+ */
+lc_status lc_conversion_input(const struct lc_conversion *conversion, const uint8_t *provider, size_t provider_len, const uint8_t *model, size_t model_len, uint64_t max_summary_tokens, uint64_t revision, const uint8_t *fingerprint, struct lc_compaction_input **out);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -24,6 +24,10 @@ const NOT_STATUS_CONSTANTS: &[&str] = &[
     "LC_REPLY_TRIM",
     "LC_REPLY_UNFENCE",
     "LC_SMALLEST_SUMMARY_LEN",
+    "LC_FORMAT_",
+    "LC_CONVERT_STRICT",
+    "LC_SOURCE_SYSTEM",
+    "LC_LOSS_",
 ];
 
 /// The macros cbindgen cannot see, written after the includes: the version macros (Cargo's) and the

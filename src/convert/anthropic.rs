@@ -78,7 +78,8 @@ fn message<'a>(cx: &mut Cx<'a>, m: NodeId) -> Conv<()> {
     }
     cx.no_duplicates(m)?;
     let role = cx.required_str(m, "role")?;
-    let content = cx.tree.get(m, "content").ok_or_else(|| cx.field_error(m, "content", c"a string or an array of blocks"))?;
+    let content =
+        cx.tree.get(m, "content").ok_or_else(|| cx.field_error(m, "content", c"a string or an array of blocks"))?;
     if cx.tree.children(m).any(|c| cx.tree.key(c).is_some_and(|k| !known(&k, &["role", "content"]))) {
         cx.loss(LossCode::DroppedUnknownField, m)?;
     }

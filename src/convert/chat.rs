@@ -51,7 +51,8 @@ fn message<'a>(cx: &mut Cx<'a>, i: u64, open_function: &mut Option<String>) -> C
     cx.no_duplicates(m)?;
     let role = cx.required_str(m, "role")?;
     let role_text = role.decode_bytes().unwrap_or_default();
-    if cx.tree.get(m, "name").is_some_and(|n| cx.tree.value(n) != Value::Null) {
+    // A participant name (a `function` message's `name` is the function's, not a participant's).
+    if role_text.as_ref() != b"function" && cx.tree.get(m, "name").is_some_and(|n| cx.tree.value(n) != Value::Null) {
         cx.loss(LossCode::DroppedName, m)?;
     }
     if cx.tree.get(m, "cache_control").is_some() {
@@ -125,7 +126,8 @@ fn content<'a>(cx: &mut Cx<'a>, m: NodeId, assistant: bool) -> Conv<()> {
 }
 
 /// Keys of a content part (besides the one its type names).
-const PART_KEYS: &[&str] = &["type", "text", "image_url", "input_audio", "file", "refusal", "prompt_cache_breakpoint", "cache_control"];
+const PART_KEYS: &[&str] =
+    &["type", "text", "image_url", "input_audio", "file", "refusal", "prompt_cache_breakpoint", "cache_control"];
 
 fn part<'a>(cx: &mut Cx<'a>, part: NodeId, assistant: bool) -> Conv<()> {
     if cx.tree.value(part) != Value::Object {
@@ -150,7 +152,8 @@ fn part<'a>(cx: &mut Cx<'a>, part: NodeId, assistant: bool) -> Conv<()> {
         }
         b"image_url" => image_url(cx, part)?,
         b"input_audio" => {
-            let audio = cx.tree.get(part, "input_audio").ok_or_else(|| cx.field_error(part, "input_audio", c"an object"))?;
+            let audio =
+                cx.tree.get(part, "input_audio").ok_or_else(|| cx.field_error(part, "input_audio", c"an object"))?;
             cx.path.name("input_audio");
             let data = cx.required_str(audio, "data")?;
             let format = cx.str_field(audio, "format")?;
@@ -184,7 +187,7 @@ fn image_url<'a>(cx: &mut Cx<'a>, part: NodeId) -> Conv<()> {
             return Err(cx.shape(image, c"an object with a url"));
         }
         let url = cx.required_str(image, "url")?;
-        if cx.tree.get(image, "detail").is_some_and(|d| cx.tree.value(d) != Value::Null) {
+        if super::media::detail_set(cx, image) {
             cx.loss(LossCode::DroppedMediaOptions, image)?;
         }
         let raw = url.decode_bytes().unwrap_or_default();
@@ -216,7 +219,9 @@ fn file<'a>(cx: &mut Cx<'a>, part: NodeId) -> Conv<()> {
         if let Some(data) = cx.str_field(file, "file_data")? {
             let raw = data.decode_bytes().unwrap_or_default();
             match media::data_url(&raw) {
-                Some(Ok(DataUrl::Bytes { media_type, bytes })) => media::put_bytes(cx, Str::Text(&media_type), &bytes, name),
+                Some(Ok(DataUrl::Bytes { media_type, bytes })) => {
+                    media::put_bytes(cx, Str::Text(&media_type), &bytes, name)
+                }
                 Some(Ok(DataUrl::Text { media_type, text })) => {
                     cx.out.document(Str::Text(&media_type), name, None, Str::Text(&text));
                 }

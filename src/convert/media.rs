@@ -146,3 +146,13 @@ pub(crate) fn put_reference(cx: &mut Cx<'_>, media_type: Str<'_>, url: Str<'_>, 
     cx.out.document(media_type, url, None, Str::Text(""));
     Ok(())
 }
+
+/// An image `detail` other than `auto` (the default, which loses nothing) is a media option the
+/// wire drops.
+pub(crate) fn detail_set(cx: &Cx<'_>, image: NodeId) -> bool {
+    match cx.tree.get(image, "detail").map(|d| cx.tree.value(d)) {
+        None | Some(super::tree::Value::Null) => false,
+        Some(super::tree::Value::String(s)) => s.raw() != b"auto",
+        Some(_) => true,
+    }
+}

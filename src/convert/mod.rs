@@ -12,18 +12,23 @@
 //! One file per source format; `tree` reads a source element into a borrowed tree, `out` writes
 //! the wire.
 
+mod ai_sdk;
 mod anthropic;
 mod chat;
+mod gemini;
+mod identity;
 mod input;
+mod langchain;
 mod media;
 mod out;
+mod responses;
 mod tree;
 
 use crate::diagnostic::{Diagnostic, Location, PathBuilder};
 use crate::json::{Event, JsonError, Parser};
 use crate::status::Status;
 
-pub(crate) use out::NOT_A_MESSAGE;
+pub use identity::{event_id, minted_fingerprint};
 use out::Out;
 use tree::{NodeId, Tree, Value};
 
@@ -157,6 +162,8 @@ pub struct Loss {
 pub struct Conversion {
     transcript: Vec<u8>,
     source_index: Vec<u64>,
+    /// One past the last source message each wire message holds.
+    source_end: Vec<u64>,
     /// `cut_allowed[c]` for `c` in `0..=n`.
     cut_allowed: Vec<bool>,
     losses: Vec<Loss>,
@@ -203,18 +210,16 @@ impl Conversion {
         self.source_len
     }
 
-    /// The source cut of an allowed wire cut: the first source message that is kept (the source's
-    /// length for `c = n`); `None` for a cut that is not allowed or out of range.
+    /// The source cut of an allowed wire cut `c` (SPEC G16.2): summarising wire messages `[0, c)`
+    /// summarises source messages `[0, s)`; source messages the wire does not hold (dropped items
+    /// after the last summarised one) stay on the kept side. `None` for a cut that is not allowed
+    /// or out of range.
     #[must_use]
     pub fn source_cut(&self, wire_cut: usize) -> Option<u64> {
         if !self.cut_allowed.get(wire_cut).copied().unwrap_or(false) {
             return None;
         }
-        match self.source_index.get(wire_cut) {
-            Some(&i) if i != NOT_A_MESSAGE => Some(i),
-            Some(_) => Some(0),
-            None => Some(self.source_len),
-        }
+        Some(wire_cut.checked_sub(1).and_then(|last| self.source_end.get(last)).copied().unwrap_or(0))
     }
 }
 
@@ -222,7 +227,13 @@ impl Conversion {
 /// indices, never a byte of the source).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct ConvertError {
-    diagnostic: Diagnostic,
+    diagnostic: Box<Diagnostic>,
+}
+
+impl From<Diagnostic> for ConvertError {
+    fn from(diagnostic: Diagnostic) -> ConvertError {
+        ConvertError { diagnostic: Box::new(diagnostic) }
+    }
 }
 
 impl ConvertError {
@@ -313,11 +324,26 @@ impl<'a> Cx<'a> {
             .with_location(self.path.location())
             .with_rule(c"G16.8")
             .with_expected(expected);
-        ConvertError { diagnostic: d }
+        ConvertError::from(d)
+    }
+
+    /// A shape failure at offset `at` of the source (the path so far).
+    pub(crate) fn shape_at(&self, at: usize, expected: &'static core::ffi::CStr) -> ConvertError {
+        let d = Diagnostic::new(Status::ConvertShape)
+            .at_offset_in(at, self.src)
+            .with_location(self.path.location())
+            .with_rule(c"G16.8")
+            .with_expected(expected);
+        ConvertError::from(d)
     }
 
     /// A shape failure at the member `name` of `id` (missing or of the wrong type).
-    pub(crate) fn field_error(&mut self, id: NodeId, name: &'static str, expected: &'static core::ffi::CStr) -> ConvertError {
+    pub(crate) fn field_error(
+        &mut self,
+        id: NodeId,
+        name: &'static str,
+        expected: &'static core::ffi::CStr,
+    ) -> ConvertError {
         let at = self.tree.get(id, name).unwrap_or(id);
         self.path.name(name);
         let e = self.shape(at, expected);
@@ -334,7 +360,7 @@ impl<'a> Cx<'a> {
                 .with_location(self.path.location())
                 .with_rule(c"G16.8")
                 .with_expected(code.name_c());
-            return Err(ConvertError { diagnostic: d });
+            return Err(ConvertError::from(d));
         }
         self.out.loss(code);
         Ok(())
@@ -388,8 +414,9 @@ fn wire_error(e: JsonError, src: &[u8], path: &Path) -> ConvertError {
         crate::json::ErrorKind::Syntax => c"J5.1",
         crate::json::ErrorKind::Invalid => c"J5.3",
     };
-    let d = Diagnostic::new(Status::ConvertWire).at_offset_in(e.offset, src).with_location(path.location()).with_rule(rule);
-    ConvertError { diagnostic: d }
+    let d =
+        Diagnostic::new(Status::ConvertWire).at_offset_in(e.offset, src).with_location(path.location()).with_rule(rule);
+    ConvertError::from(d)
 }
 
 /// Converts `src`, a document of `format`, into the wire transcript (SPEC §16).
@@ -401,7 +428,7 @@ fn wire_error(e: JsonError, src: &[u8], path: &Path) -> ConvertError {
 /// that is not one).
 pub fn convert(format: Format, src: &[u8], flags: u32) -> Result<Conversion, ConvertError> {
     if flags & !STRICT != 0 {
-        return Err(ConvertError { diagnostic: Diagnostic::new(Status::InvalidArgument) });
+        return Err(ConvertError::from(Diagnostic::new(Status::InvalidArgument)));
     }
     let mut cx = Cx {
         src,
@@ -414,8 +441,11 @@ pub fn convert(format: Format, src: &[u8], flags: u32) -> Result<Conversion, Con
     let mut p = Parser::new(src);
     let source_len = match format {
         Format::OpenAiChat => chat::convert(&mut cx, &mut p)?,
+        Format::OpenAiResponses => responses::convert(&mut cx, &mut p)?,
         Format::Anthropic => anthropic::convert(&mut cx, &mut p)?,
-        _ => return Err(ConvertError { diagnostic: Diagnostic::new(Status::InvalidArgument) }),
+        Format::Gemini => gemini::convert(&mut cx, &mut p)?,
+        Format::AiSdk => ai_sdk::convert(&mut cx, &mut p)?,
+        Format::LangChain => langchain::convert(&mut cx, &mut p)?,
     };
     p.finish().map_err(|e| wire_error(e, src, &Path::default()))?;
     let out = cx.out.finish();
@@ -423,7 +453,14 @@ pub fn convert(format: Format, src: &[u8], flags: u32) -> Result<Conversion, Con
     let cut_allowed: Vec<bool> = (0..=n)
         .map(|c| c == 0 || (c <= cx.last_cut && (c == n || out.cut_before.get(c).copied().unwrap_or(false))))
         .collect();
-    Ok(Conversion { transcript: out.bytes, source_index: out.source_index, cut_allowed, losses: out.losses, source_len })
+    Ok(Conversion {
+        transcript: out.bytes,
+        source_index: out.source_index,
+        source_end: out.source_end,
+        cut_allowed,
+        losses: out.losses,
+        source_len,
+    })
 }
 
 /// Reads the top-level array of a source (`LC_CONVERT_SHAPE` when it is not one).
@@ -436,7 +473,7 @@ pub(crate) fn open_array<'a>(cx: &mut Cx<'a>, p: &mut Parser<'a>, what: &'static
                 .with_location(cx.path.location())
                 .with_rule(c"G16.8")
                 .with_expected(what);
-            Err(ConvertError { diagnostic: d })
+            Err(ConvertError::from(d))
         }
         Err(e) => Err(wire_error(e, cx.src, &cx.path)),
     }
@@ -471,8 +508,11 @@ pub(crate) fn object_members<'a>(
     match p.next() {
         Ok(Event::ObjectStart) => {}
         Ok(_) => {
-            let d = Diagnostic::new(Status::ConvertShape).at_offset_in(p.token_start(), cx.src).with_rule(c"G16.8").with_expected(what);
-            return Err(ConvertError { diagnostic: d });
+            let d = Diagnostic::new(Status::ConvertShape)
+                .at_offset_in(p.token_start(), cx.src)
+                .with_rule(c"G16.8")
+                .with_expected(what);
+            return Err(ConvertError::from(d));
         }
         Err(e) => return Err(wire_error(e, cx.src, &cx.path)),
     }
@@ -490,7 +530,7 @@ pub(crate) fn object_members<'a>(
                 .at_offset_in(at, cx.src)
                 .with_rule(c"G16.8")
                 .with_expected(c"a key of the object, once");
-            return Err(ConvertError { diagnostic: d });
+            return Err(ConvertError::from(d));
         }
         seen.push(name.clone());
         if !member(cx, p, &name)? {

@@ -22,6 +22,16 @@ impl Str<'_> {
     }
 }
 
+/// The five usage counters of an assistant message (T5.2).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub(crate) struct Usage {
+    pub(crate) input_tokens: u64,
+    pub(crate) output_tokens: u64,
+    pub(crate) cache_read_tokens: u64,
+    pub(crate) cache_creation_tokens: u64,
+    pub(crate) reasoning_tokens: u64,
+}
+
 /// A role of the wire (T5.2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Role {
@@ -34,6 +44,8 @@ pub(crate) enum Role {
 pub(crate) struct Out {
     pub(crate) bytes: Vec<u8>,
     pub(crate) source_index: Vec<u64>,
+    /// Per wire message: one past the last source message (or item) it holds.
+    pub(crate) source_end: Vec<u64>,
     /// Per wire message: a cut may fall right before it (it starts the wire messages of its
     /// source message, and nothing forbids it).
     pub(crate) cut_before: Vec<bool>,
@@ -41,8 +53,10 @@ pub(crate) struct Out {
     /// Blocks written in the open message.
     blocks: usize,
     /// The source message being converted, whether it has a wire message yet, and the index its
-    /// first wire message has (or will have).
+    /// first wire message has (or will have); `loss_at`, where losses are reported (an item of a
+    /// run that shares the run's wire message).
     source: u64,
+    loss_at: u64,
     source_started: bool,
     source_first: usize,
 }
@@ -57,10 +71,12 @@ impl Out {
         Out {
             bytes,
             source_index: Vec::new(),
+            source_end: Vec::new(),
             cut_before: Vec::new(),
             losses: Vec::new(),
             blocks: 0,
             source: 0,
+            loss_at: 0,
             source_started: false,
             source_first: 0,
         }
@@ -69,6 +85,7 @@ impl Out {
     /// The next source message (or item) is `index`: its first wire message may be cut before.
     pub(crate) fn source(&mut self, index: u64) {
         self.source = index;
+        self.loss_at = index;
         self.source_started = false;
         self.source_first = self.source_index.len();
     }
@@ -91,6 +108,9 @@ impl Out {
         let mut source_index = first.source_index;
         source_index.extend_from_slice(&self.source_index);
         self.source_index = source_index;
+        let mut source_end = first.source_end;
+        source_end.extend_from_slice(&self.source_end);
+        self.source_end = source_end;
         let mut cut_before = first.cut_before;
         cut_before.extend_from_slice(&self.cut_before);
         self.cut_before = cut_before;
@@ -102,7 +122,21 @@ impl Out {
 
     /// A loss at the current source message.
     pub(crate) fn loss(&mut self, code: LossCode) {
-        self.losses.push(Loss { source_index: self.source, code });
+        self.losses.push(Loss { source_index: self.loss_at, code });
+    }
+
+    /// Source item `index` joins the open wire message (a run of Responses items, G16.5): its
+    /// losses are its own, and the message now holds up to it.
+    pub(crate) fn join(&mut self, index: u64) {
+        self.loss_at = index;
+        if let Some(end) = self.source_end.last_mut() {
+            *end = index.saturating_add(1);
+        }
+    }
+
+    /// Reports losses at source item `index` without a wire message of its own (a dropped item).
+    pub(crate) fn drop_item(&mut self, index: u64) {
+        self.loss_at = index;
     }
 
     /// Opens a wire message of `role`, written `{"role":R,"blocks":[`.
@@ -129,6 +163,7 @@ impl Out {
 
     fn open_message(&mut self) {
         self.source_index.push(self.source);
+        self.source_end.push(if self.source == NOT_A_MESSAGE { 0 } else { self.source.saturating_add(1) });
         self.cut_before.push(!self.source_started && self.source != NOT_A_MESSAGE);
         self.source_started = true;
         self.blocks = 0;
@@ -141,7 +176,26 @@ impl Out {
 
     /// Ends an assistant message (no usage in the sources' messages, G16.9).
     pub(crate) fn end_assistant(&mut self) {
-        self.bytes.put(b"],\"usage\":null}");
+        self.end_assistant_usage(None);
+    }
+
+    /// Ends an assistant message with its usage, when the source has it (LangChain, G16.9).
+    pub(crate) fn end_assistant_usage(&mut self, usage: Option<Usage>) {
+        let Some(u) = usage else {
+            self.bytes.put(b"],\"usage\":null}");
+            return;
+        };
+        self.bytes.put(b"],\"usage\":{\"input_tokens\":");
+        crate::json::write::put_u64(&mut self.bytes, u.input_tokens);
+        self.bytes.put(b",\"output_tokens\":");
+        crate::json::write::put_u64(&mut self.bytes, u.output_tokens);
+        self.bytes.put(b",\"cache_read_tokens\":");
+        crate::json::write::put_u64(&mut self.bytes, u.cache_read_tokens);
+        self.bytes.put(b",\"cache_creation_tokens\":");
+        crate::json::write::put_u64(&mut self.bytes, u.cache_creation_tokens);
+        self.bytes.put(b",\"reasoning_tokens\":");
+        crate::json::write::put_u64(&mut self.bytes, u.reasoning_tokens);
+        self.bytes.put(b"}}");
     }
 
     /// Ends a tool message: the id of the call it answers, and whether it is an error.
@@ -176,7 +230,13 @@ impl Out {
 
     /// A `thinking` block (T5.8: the signature format only with a signature, the provider state
     /// only with its format).
-    pub(crate) fn thinking(&mut self, thinking: Str<'_>, signature: Str<'_>, signature_format: &str, state: Option<(&[u8], &str)>) {
+    pub(crate) fn thinking(
+        &mut self,
+        thinking: Str<'_>,
+        signature: Str<'_>,
+        signature_format: &str,
+        state: Option<(&[u8], &str)>,
+    ) {
         self.block_start();
         self.bytes.put(b"{\"type\":\"thinking\",\"thinking\":");
         thinking.put(&mut self.bytes);

@@ -15,8 +15,10 @@ mod fingerprint;
 mod diagnostic;
 mod pairing;
 mod round;
+mod convert;
 mod wasm;
 
+pub use convert::*;
 pub use diagnostic::*;
 pub use fingerprint::*;
 pub use meta::*;

@@ -53,6 +53,9 @@ pub struct CompactionInput {
     src: Box<[u8]>,
     doc: input::Document,
     full_len: FullLen,
+    /// The cuts that fall on the boundaries of the source a converter read (SPEC §16): `None` for
+    /// an input parsed from a wire document, where every cut is a boundary.
+    allowed_cuts: Option<Box<[bool]>>,
 }
 
 /// `lc_compaction_input_encode_within` failed: nothing fits under the limit (F7.4).
@@ -228,7 +231,7 @@ impl CompactionInput {
     /// Decodes and validates a compaction input wire document (W5.2; statuses 100–105).
     pub fn parse(wire: &[u8]) -> Result<CompactionInput> {
         let doc = input::decode(wire, true)?;
-        Ok(CompactionInput { src: wire.into(), doc, full_len: FullLen::default() })
+        Ok(CompactionInput { src: wire.into(), doc, full_len: FullLen::default(), allowed_cuts: None })
     }
 
     /// Validates a wire document without keeping it (same statuses as [`CompactionInput::parse`]).
@@ -294,6 +297,23 @@ impl CompactionInput {
     /// The validated transcript, for walks over it.
     pub(crate) fn transcript(&self) -> &transcript::Transcript {
         &self.doc.transcript
+    }
+
+    /// Restricts the cuts of this input to `allowed` (`allowed[c]` for `c` in `0..=n`; a shorter
+    /// list allows nothing past its end): what an input made from a conversion carries (SPEC §16).
+    pub(crate) fn with_allowed_cuts(mut self, allowed: &[bool]) -> CompactionInput {
+        self.allowed_cuts = Some(allowed.into());
+        self
+    }
+
+    /// Whether cut `c` falls on a boundary of the input's source (always, for an input parsed from
+    /// a wire document; SPEC §16).
+    #[must_use]
+    pub fn cut_allowed(&self, c: usize) -> bool {
+        match &self.allowed_cuts {
+            None => c <= self.doc.transcript.messages,
+            Some(allowed) => allowed.get(c).copied().unwrap_or(false),
+        }
     }
 
     /// How many messages at the start of the transcript are `system` messages.

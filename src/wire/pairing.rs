@@ -280,7 +280,8 @@ impl CompactionInput {
         let n = self.doc.transcript.messages;
         let limit = usize::try_from(keep_last).map_or(0, |k| n.saturating_sub(k));
         let safe = safe_cuts(n, pairs);
-        Ok((0..=limit).rev().find(|&c| safe.get(c).copied().unwrap_or(false)).unwrap_or(0))
+        // Only cuts on the source's boundaries, for an input made from a conversion (SPEC §16).
+        Ok((0..=limit).rev().find(|&c| safe.get(c).copied().unwrap_or(false) && self.cut_allowed(c)).unwrap_or(0))
     }
 
     /// S14.4: whether the cut `cut` (keep messages `[cut, n)`) splits no call/result pair.
@@ -292,7 +293,7 @@ impl CompactionInput {
         let n = self.doc.transcript.messages;
         let cut = usize::try_from(cut).ok().filter(|&c| c <= n).ok_or(Status::InvalidArgument)?;
         let pairs = pairs(self).map_err(|v| crate::Error::at(v.status, v.offset))?;
-        if pairs.iter().any(|&(a, b)| a < cut && cut <= b) {
+        if pairs.iter().any(|&(a, b)| a < cut && cut <= b) || !self.cut_allowed(cut) {
             return Err(Status::CutUnsafe.into());
         }
         Ok(())

@@ -139,6 +139,12 @@ impl Input {
         }
     }
 
+    /// Takes ownership of a handle another function made (`lc_conversion_input`).
+    #[must_use]
+    pub fn from_raw(handle: *mut ffi::lc_compaction_input) -> Input {
+        Input(NonNull::new(handle).expect("a handle is never NULL"))
+    }
+
     /// [`Input::parse`], with `lc_compaction_input_validate` of the same bytes, which must agree.
     pub fn parse_and_validate(wire: &[u8]) -> Result<Input, i32> {
         let validated = input_validate(wire);

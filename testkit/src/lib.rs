@@ -8,6 +8,7 @@
 //! - [`abi`]: checked wrappers over the `extern "C"` functions: every call checks the boundary
 //!   conventions of SPEC §1 and A3.1–A3.6 (out-parameters written only on success, the two-call
 //!   pattern, nothing written into a too-small buffer), and [`abi::Input`] owns a handle.
+//! - [`convert`]: checked wrappers over the converters of docs/SPEC.md §16.
 //! - [`diagnostic`]: checked wrappers over the diagnostics of docs/SPEC.md §13 (the `_diagnose`
 //!   siblings, status classes, the retry message, the instructions, the summary's sections).
 //! - [`round`]: checked wrappers over the round of docs/SPEC.md §15 (bare reply, head,
@@ -22,6 +23,7 @@
 //! only). Nothing here reads a file unless asked (`vectors`), so the crate also runs under Miri
 //! (`tests/ffi_miri.rs`).
 pub mod abi;
+pub mod convert;
 pub mod corpus;
 pub mod diagnostic;
 pub mod fuzz;

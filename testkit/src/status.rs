@@ -77,6 +77,10 @@ pub const LC_REPLACEMENT_WIRE: i32 = 620;
 pub const LC_REPLACEMENT_PREFIX_CHANGED: i32 = 621;
 pub const LC_REPLACEMENT_TAIL_CHANGED: i32 = 622;
 pub const LC_REPLACEMENT_ADJACENT_USER: i32 = 623;
+/// docs/SPEC.md §16 (this project's).
+pub const LC_CONVERT_WIRE: i32 = 700;
+pub const LC_CONVERT_SHAPE: i32 = 701;
+pub const LC_CONVERT_LOSS: i32 = 702;
 
 /// SPEC §3, copied from the spec text: (value, name, reason string).
 pub const SPEC_STATUS_TABLE: &[(i32, &str, &str)] = &[
@@ -156,6 +160,9 @@ pub const PROJECT_STATUS_TABLE: &[(i32, &str, &str)] = &[
     (621, "LC_REPLACEMENT_PREFIX_CHANGED", "prefix_changed"),
     (622, "LC_REPLACEMENT_TAIL_CHANGED", "tail_changed"),
     (623, "LC_REPLACEMENT_ADJACENT_USER", "adjacent_user"),
+    (700, "LC_CONVERT_WIRE", "convert_wire"),
+    (701, "LC_CONVERT_SHAPE", "convert_shape"),
+    (702, "LC_CONVERT_LOSS", "convert_loss"),
 ];
 
 /// docs/SPEC.md C13.3, copied from the spec text: the class of every code (0 ok, 1 retry,

@@ -1,0 +1,424 @@
+//! The Vercel AI SDK's `ModelMessage[]` as JSON (SPEC §16.7; v5 to v7 part shapes): system, user,
+//! assistant and tool messages; reasoning parts whose signatures live in `providerOptions`; each
+//! `tool-result` as a `tool` message of its own; provider-executed tools and approvals dropped and
+//! reported.
+
+use super::chat::known;
+use super::input;
+use super::media::{self, DataUrl};
+use super::out::{Role, Str};
+use super::tree::{NodeId, Value};
+use super::{Conv, Cx, LossCode, open_array};
+use crate::json::{JStr, Parser};
+
+pub(super) fn convert<'a>(cx: &mut Cx<'a>, p: &mut Parser<'a>) -> Conv<u64> {
+    open_array(cx, p, c"a JSON array of ModelMessage objects")?;
+    let mut i = 0u64;
+    while cx.next_element(p)? {
+        cx.path.index(i as usize);
+        cx.out.source(i);
+        let r = message(cx);
+        cx.path.pop(1);
+        r?;
+        i += 1;
+    }
+    Ok(i)
+}
+
+fn message<'a>(cx: &mut Cx<'a>) -> Conv<()> {
+    let m = 0;
+    if cx.tree.value(m) != Value::Object {
+        return Err(cx.shape(m, c"a message object"));
+    }
+    cx.no_duplicates(m)?;
+    let role = cx.required_str(m, "role")?.decode_bytes().unwrap_or_default().into_owned();
+    options(cx, m, &[])?;
+    let content =
+        cx.tree.get(m, "content").ok_or_else(|| cx.field_error(m, "content", c"a string or an array of parts"))?;
+    cx.path.name("content");
+    let r = match role.as_slice() {
+        b"system" => match cx.tree.value(content) {
+            Value::String(s) => {
+                cx.out.begin(Role::System);
+                cx.out.text(Str::Json(s));
+                cx.out.end();
+                Ok(())
+            }
+            _ => Err(cx.shape(content, c"a string")),
+        },
+        b"user" => {
+            cx.out.begin(Role::User);
+            let r = parts(cx, content, Role::User);
+            cx.out.end();
+            r
+        }
+        b"assistant" => {
+            cx.out.begin(Role::Assistant);
+            let r = parts(cx, content, Role::Assistant);
+            cx.out.end_assistant();
+            r
+        }
+        b"tool" => tool_message(cx, content),
+        _ => Err(cx.field_error(m, "role", c"system, user, assistant or tool")),
+    };
+    cx.path.pop(1);
+    r
+}
+
+/// A message's or part's `providerOptions`: cache hints are `dropped_cache_control`; other options
+/// (except the keys in `used`, which went into a block) are `dropped_provider_options`.
+fn options<'a>(cx: &mut Cx<'a>, id: NodeId, used: &[&str]) -> Conv<()> {
+    let Some(o) = cx.tree.get(id, "providerOptions") else { return Ok(()) };
+    let mut cache = false;
+    let mut other = false;
+    for ns in cx.tree.children(o) {
+        for c in cx.tree.children(ns) {
+            let Some(key) = cx.tree.key(c) else { continue };
+            if known(&key, &["cacheControl", "cache_control", "promptCacheBreakpoint"]) {
+                cache = true;
+            } else if !known(&key, used) {
+                other = true;
+            }
+        }
+    }
+    if cache {
+        cx.loss(LossCode::DroppedCacheControl, o)?;
+    }
+    if other {
+        cx.loss(LossCode::DroppedProviderOptions, o)?;
+    }
+    Ok(())
+}
+
+fn parts<'a>(cx: &mut Cx<'a>, content: NodeId, role: Role) -> Conv<()> {
+    match cx.tree.value(content) {
+        Value::String(s) => {
+            cx.out.text(Str::Json(s));
+            Ok(())
+        }
+        Value::Array => {
+            let list: Vec<NodeId> = cx.tree.children(content).collect();
+            // Provider-executed calls and their results pair on the provider's side.
+            for (k, part) in list.into_iter().enumerate() {
+                cx.path.index(k);
+                let r = self::part(cx, part, role);
+                cx.path.pop(1);
+                r?;
+            }
+            Ok(())
+        }
+        _ => Err(cx.shape(content, c"a string or an array of parts")),
+    }
+}
+
+/// The member `name` of the namespace object `ns` of a `providerOptions`.
+fn option<'a>(cx: &Cx<'a>, part: NodeId, ns: &str, name: &str) -> Option<JStr<'a>> {
+    let o = cx.tree.get(part, "providerOptions")?;
+    let n = cx.tree.get(o, ns)?;
+    match cx.tree.value(cx.tree.get(n, name)?) {
+        Value::String(s) => Some(s),
+        _ => None,
+    }
+}
+
+/// `providerOptions` without the member `used` of namespace `ns` (`None` when nothing is left).
+fn options_without(cx: &Cx<'_>, part: NodeId, used: Option<(&str, &str)>) -> Option<Vec<u8>> {
+    let o = cx.tree.get(part, "providerOptions")?;
+    let mut out = Vec::from(&b"{"[..]);
+    for ns in cx.tree.children(o) {
+        let Some(ns_key) = cx.tree.key(ns) else { continue };
+        let mut members = Vec::new();
+        for c in cx.tree.children(ns) {
+            let Some(key) = cx.tree.key(c) else { continue };
+            if let Some((u_ns, u_key)) = used
+                && known(&ns_key, &[u_ns])
+                && known(&key, &[u_key])
+            {
+                continue;
+            }
+            if !members.is_empty() {
+                members.push(b',');
+            }
+            members.push(b'"');
+            members.extend_from_slice(key.raw());
+            members.extend_from_slice(b"\":");
+            members.extend_from_slice(cx.tree.span(c).of(cx.src));
+        }
+        if members.is_empty() {
+            continue;
+        }
+        if out.len() > 1 {
+            out.push(b',');
+        }
+        out.push(b'"');
+        out.extend_from_slice(ns_key.raw());
+        out.extend_from_slice(b"\":{");
+        out.extend_from_slice(&members);
+        out.push(b'}');
+    }
+    out.push(b'}');
+    (out.len() > 2).then_some(out)
+}
+
+const GOOGLE: &[&str] = &["google", "googleVertex", "vertex"];
+
+fn part<'a>(cx: &mut Cx<'a>, part: NodeId, role: Role) -> Conv<()> {
+    if cx.tree.value(part) != Value::Object {
+        return Err(cx.shape(part, c"a part object"));
+    }
+    cx.no_duplicates(part)?;
+    let kind = cx.required_str(part, "type")?.decode_bytes().unwrap_or_default().into_owned();
+    match (kind.as_slice(), role) {
+        (b"text", _) => {
+            let text = cx.required_str(part, "text")?;
+            let signature = GOOGLE.iter().find_map(|ns| option(cx, part, ns, "thoughtSignature"));
+            options(cx, part, &["thoughtSignature"])?;
+            if let Some(s) = signature {
+                cx.out.thinking(Str::Text(""), Str::Json(s), "gemini.thought_signature", None);
+            }
+            cx.out.text(Str::Json(text));
+        }
+        (b"reasoning", Role::Assistant) => {
+            let text = cx.required_str(part, "text")?;
+            let (signature, format, used) = if let Some(s) = option(cx, part, "anthropic", "signature") {
+                (Some(s), "anthropic", Some(("anthropic", "signature")))
+            } else if let Some(s) = option(cx, part, "openai", "reasoningEncryptedContent") {
+                (Some(s), "openai.encrypted_content", Some(("openai", "reasoningEncryptedContent")))
+            } else if let Some((ns, s)) =
+                GOOGLE.iter().find_map(|ns| option(cx, part, ns, "thoughtSignature").map(|s| (*ns, s)))
+            {
+                (Some(s), "gemini.thought_signature", Some((ns, "thoughtSignature")))
+            } else {
+                (None, "", None)
+            };
+            if let Some(data) = option(cx, part, "anthropic", "redactedData") {
+                let mut state = Vec::from(&b"{\"data\":"[..]);
+                crate::json::write::put_json_str(&mut state, data.raw(), data.has_escapes());
+                state.push(b'}');
+                cx.out.thinking(Str::Text(""), Str::Text(""), "", Some((&state, "anthropic.redacted_thinking")));
+                return Ok(());
+            }
+            let rest = options_without(cx, part, used);
+            let state = rest.as_deref().map(|s| (s, "ai_sdk.provider_options"));
+            cx.out.thinking(Str::Json(text), signature.map_or(Str::Text(""), Str::Json), format, state);
+        }
+        (b"tool-call", Role::Assistant) => {
+            if cx.bool_field(part, "providerExecuted")? {
+                return cx.loss(LossCode::ServerToolUnrepresentable, part);
+            }
+            let id = cx.required_str(part, "toolCallId")?;
+            let name = cx.required_str(part, "toolName")?;
+            let at = cx.tree.get(part, "input").or_else(|| cx.tree.get(part, "args"));
+            let at = at.ok_or_else(|| cx.field_error(part, "input", c"a JSON value"))?;
+            cx.path.name("input");
+            let input = match cx.tree.value(at) {
+                // v4 and earlier sent `args` as text at times: parse it as Chat's arguments.
+                Value::String(s) => input::from_text(cx, s, at),
+                _ => input::from_value(cx, at),
+            };
+            cx.path.pop(1);
+            let input = input?;
+            let state = options_without(cx, part, None);
+            let state = state.as_deref().map(|s| (s, "ai_sdk.provider_options"));
+            cx.out.tool_use(Str::Json(id), Str::Json(name), &input, state);
+        }
+        (b"tool-result", Role::Assistant) => cx.loss(LossCode::ServerToolUnrepresentable, part)?,
+        (b"tool-approval-request", _) | (b"tool-approval-response", _) => {
+            cx.loss(LossCode::ToolApprovalDropped, part)?
+        }
+        (b"custom", _) => {
+            let kind = cx.str_field(part, "kind")?;
+            if kind.is_some_and(|k| k.raw() == b"openai.compaction") {
+                cx.last_cut = cx.last_cut.min(cx.out.first_of_source());
+                cx.loss(LossCode::CompactionItemUnrepresentable, part)?;
+            } else {
+                cx.loss(LossCode::UnknownContentDropped, part)?;
+            }
+        }
+        (b"image" | b"file" | b"reasoning-file", _) => {
+            options(cx, part, &[])?;
+            media_part(cx, part, kind.as_slice())?;
+        }
+        _ => cx.loss(LossCode::UnknownContentDropped, part)?,
+    }
+    Ok(())
+}
+
+/// An `image`, `file` or `reasoning-file` part: bytes (base64 text, a data URL, or the tagged
+/// `{type: "data"}`), a URL, a provider file reference, or text.
+fn media_part<'a>(cx: &mut Cx<'a>, part: NodeId, kind: &[u8]) -> Conv<()> {
+    let field = if kind == b"image" { "image" } else { "data" };
+    let data = cx.tree.get(part, field).ok_or_else(|| cx.field_error(part, field, c"bytes, a URL or a reference"))?;
+    let media_type = cx.str_field(part, "mediaType")?.or(cx.str_field(part, "mimeType")?);
+    let is_image = kind == b"image" || media_type.is_some_and(|m| m.raw().starts_with(b"image"));
+    let mt = media_type.map_or(Str::Text(""), Str::Json);
+    let name = cx.str_field(part, "filename")?.map_or(Str::Text(""), Str::Json);
+    cx.path.name(if kind == b"image" { "image" } else { "data" });
+    let r = (|| {
+        match cx.tree.value(data) {
+            Value::String(s) => {
+                let raw = s.decode_bytes().unwrap_or_default();
+                match media::data_url(&raw) {
+                    Some(Ok(DataUrl::Bytes { media_type, bytes })) => {
+                        media::put_bytes(cx, Str::Text(&media_type), &bytes, name)
+                    }
+                    Some(Ok(DataUrl::Text { media_type, text })) => {
+                        cx.out.document(Str::Text(&media_type), name, None, Str::Text(&text))
+                    }
+                    Some(Err(())) => return Err(cx.shape(data, c"base64, a URL or a base64 data URL")),
+                    None if raw.starts_with(b"http://") || raw.starts_with(b"https://") => {
+                        media::put_reference(cx, mt, Str::Json(s), is_image, data)?;
+                    }
+                    None => {
+                        let bytes = media::base64_bytes(&raw)
+                            .ok_or_else(|| cx.shape(data, c"base64, a URL or a base64 data URL"))?;
+                        if is_image && media_type.is_none() {
+                            cx.out.image(Str::Text(""), Str::Text(""), Some(&bytes));
+                        } else {
+                            media::put_bytes(cx, mt, &bytes, name);
+                        }
+                    }
+                }
+            }
+            Value::Object => {
+                let tag = cx.required_str(data, "type")?.decode_bytes().unwrap_or_default().into_owned();
+                match tag.as_slice() {
+                    b"data" => {
+                        let text = cx.required_str(data, "data")?;
+                        let bytes = media::base64_bytes(&text.decode_bytes().unwrap_or_default())
+                            .ok_or_else(|| cx.field_error(data, "data", c"base64"))?;
+                        media::put_bytes(cx, mt, &bytes, name);
+                    }
+                    b"url" => {
+                        let url = cx.required_str(data, "url")?;
+                        media::put_reference(cx, mt, Str::Json(url), is_image, data)?;
+                    }
+                    b"reference" => {
+                        let reference = cx
+                            .tree
+                            .get(data, "reference")
+                            .ok_or_else(|| cx.field_error(data, "reference", c"an object"))?;
+                        let mut pairs: Vec<(String, String)> = cx
+                            .tree
+                            .children(reference)
+                            .filter_map(|c| {
+                                let key = cx.tree.key(c)?.decode().ok()?.into_owned();
+                                let Value::String(v) = cx.tree.value(c) else { return None };
+                                Some((key, v.decode().ok()?.into_owned()))
+                            })
+                            .collect();
+                        pairs.sort();
+                        let url = format!(
+                            "file-id:{}",
+                            pairs.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(",")
+                        );
+                        media::put_reference(cx, mt, Str::Text(&url), is_image, data)?;
+                    }
+                    b"text" => {
+                        let text = cx.required_str(data, "text")?;
+                        cx.out.document(
+                            media_type.map_or(Str::Text("text/plain"), Str::Json),
+                            name,
+                            None,
+                            Str::Json(text),
+                        );
+                    }
+                    _ => return Err(cx.field_error(data, "type", c"data, url, reference or text")),
+                }
+            }
+            _ => return Err(cx.shape(data, c"bytes, a URL or a reference")),
+        }
+        Ok(())
+    })();
+    cx.path.pop(1);
+    r
+}
+
+/// A `tool` message: each `tool-result` a `tool` message of its own (G16.1).
+fn tool_message<'a>(cx: &mut Cx<'a>, content: NodeId) -> Conv<()> {
+    if cx.tree.value(content) != Value::Array {
+        return Err(cx.shape(content, c"an array of tool-result parts"));
+    }
+    let list: Vec<NodeId> = cx.tree.children(content).collect();
+    for (k, part) in list.into_iter().enumerate() {
+        cx.path.index(k);
+        let r = tool_result(cx, part);
+        cx.path.pop(1);
+        r?;
+    }
+    Ok(())
+}
+
+fn tool_result<'a>(cx: &mut Cx<'a>, part: NodeId) -> Conv<()> {
+    if cx.tree.value(part) != Value::Object {
+        return Err(cx.shape(part, c"a part object"));
+    }
+    cx.no_duplicates(part)?;
+    let kind = cx.required_str(part, "type")?.decode_bytes().unwrap_or_default().into_owned();
+    if kind.as_slice() != b"tool-result" {
+        return match kind.as_slice() {
+            b"tool-approval-response" => cx.loss(LossCode::ToolApprovalDropped, part),
+            _ => cx.loss(LossCode::UnknownContentDropped, part),
+        };
+    }
+    let id = cx.required_str(part, "toolCallId")?;
+    options(cx, part, &[])?;
+    cx.out.begin_tool();
+    let mut is_error = false;
+    // v5+: `output` is a tagged union; v4: `result` and `isError`.
+    if let Some(o) = cx.tree.get(part, "output") {
+        cx.path.name("output");
+        let r = (|| -> Conv<bool> {
+            let tag = cx.required_str(o, "type")?.decode_bytes().unwrap_or_default().into_owned();
+            match tag.as_slice() {
+                b"text" | b"error-text" => {
+                    let v = cx.required_str(o, "value")?;
+                    cx.out.text(Str::Json(v));
+                }
+                b"json" | b"error-json" => {
+                    let v = cx.tree.get(o, "value").ok_or_else(|| cx.field_error(o, "value", c"a JSON value"))?;
+                    let text = String::from_utf8_lossy(cx.tree.span(v).of(cx.src)).into_owned();
+                    cx.out.text(Str::Text(&text));
+                }
+                b"execution-denied" => {
+                    let reason = cx.str_field(o, "reason")?;
+                    cx.out.text(reason.map_or(Str::Text("Tool execution denied."), Str::Json));
+                }
+                b"content" => {
+                    let v = cx
+                        .tree
+                        .get(o, "value")
+                        .ok_or_else(|| cx.field_error(o, "value", c"an array of content parts"))?;
+                    for item in cx.tree.children(v).collect::<Vec<_>>() {
+                        let t = cx.required_str(item, "type")?.decode_bytes().unwrap_or_default().into_owned();
+                        match t.as_slice() {
+                            b"text" => {
+                                let text = cx.required_str(item, "text")?;
+                                cx.out.text(Str::Json(text));
+                            }
+                            b"media" | b"image-data" | b"file-data" => {
+                                let mt = cx.str_field(item, "mediaType")?.map_or(Str::Text(""), Str::Json);
+                                let bytes = super::anthropic::base64_field(cx, item, "data")?;
+                                media::put_bytes(cx, mt, &bytes, Str::Text(""));
+                            }
+                            b"file" | b"image" => {
+                                media_part(cx, item, if t.as_slice() == b"image" { b"image" } else { b"file" })?
+                            }
+                            _ => cx.loss(LossCode::UnknownContentDropped, item)?,
+                        }
+                    }
+                }
+                _ => cx.loss(LossCode::UnknownContentDropped, o)?,
+            }
+            Ok(tag.starts_with(b"error") || tag.as_slice() == b"execution-denied")
+        })();
+        cx.path.pop(1);
+        is_error = r?;
+    } else if let Some(v) = cx.tree.get(part, "result") {
+        let text = String::from_utf8_lossy(cx.tree.span(v).of(cx.src)).into_owned();
+        cx.out.text(Str::Text(&text));
+        is_error = cx.bool_field(part, "isError")?;
+    }
+    cx.out.end_tool(Str::Json(id), is_error);
+    Ok(())
+}

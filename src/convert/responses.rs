@@ -1,0 +1,416 @@
+//! OpenAI Responses `{"input": [...] or "text", "instructions": ...}` (SPEC §16.3): a run of
+//! consecutive model-side items (output messages, reasoning, calls) is one wire assistant message,
+//! so parallel calls pair as S14.3 wants; outputs are `tool` messages; hosted tools, compaction
+//! items and item references are dropped and reported.
+
+use super::chat::known;
+use super::input;
+use super::media::{self, DataUrl, detail_set};
+use super::out::{NOT_A_MESSAGE, Role, Str};
+use super::tree::{NodeId, Value};
+use super::{Conv, Cx, LossCode, object_members};
+use crate::json::{Event, Parser};
+
+/// Hosted calls: they pair on OpenAI's side; the wire cannot carry them.
+const HOSTED: &[&[u8]] = &[
+    b"web_search_call",
+    b"file_search_call",
+    b"code_interpreter_call",
+    b"image_generation_call",
+    b"mcp_call",
+    b"mcp_list_tools",
+    b"mcp_approval_request",
+    b"mcp_approval_response",
+    b"tool_search_call",
+    b"tool_search_output",
+    b"program",
+    b"program_output",
+    b"additional_tools",
+];
+
+/// Calls the client executes, with the wire name of the tool and the field holding its input.
+const CLIENT_CALLS: &[(&[u8], &str, &str)] = &[
+    (b"local_shell_call", "local_shell", "action"),
+    (b"shell_call", "shell", "action"),
+    (b"apply_patch_call", "apply_patch", "operation"),
+    (b"computer_call", "computer", "action"),
+];
+
+const OUTPUTS: &[&[u8]] = &[
+    b"function_call_output",
+    b"custom_tool_call_output",
+    b"local_shell_call_output",
+    b"shell_call_output",
+    b"apply_patch_call_output",
+    b"computer_call_output",
+];
+
+pub(super) fn convert<'a>(cx: &mut Cx<'a>, p: &mut Parser<'a>) -> Conv<u64> {
+    let mut count = 0u64;
+    let mut system = None;
+    object_members(cx, p, c"an object with input (and instructions)", |cx, p, name| match name {
+        b"instructions" => {
+            system = Some(super::system_parameter(cx, p, "instructions", |cx| match cx.tree.value(0) {
+                Value::String(s) => {
+                    cx.out.source(NOT_A_MESSAGE);
+                    cx.out.begin(Role::System);
+                    cx.out.text(Str::Json(s));
+                    cx.out.end();
+                    Ok(())
+                }
+                Value::Null => Ok(()),
+                _ => Err(cx.shape(0, c"a string")),
+            })?);
+            Ok(true)
+        }
+        b"input" => {
+            cx.path.name("input");
+            let first = p.next().map_err(|e| super::wire_error(e, cx.src, &cx.path))?;
+            if let Event::String(s) = first {
+                s.check_utf8().map_err(|e| super::wire_error(e, cx.src, &cx.path))?;
+                cx.out.source(0);
+                cx.out.begin(Role::User);
+                cx.out.text(Str::Json(s));
+                cx.out.end();
+                count = 1;
+            } else if first == Event::ArrayStart {
+                let mut run = false;
+                while cx.next_element(p)? {
+                    cx.path.index(count as usize);
+                    let r = item(cx, count, &mut run);
+                    cx.path.pop(1);
+                    r?;
+                    count += 1;
+                }
+                if run {
+                    cx.out.end_assistant();
+                }
+            } else {
+                let e = cx.shape_at(p.token_start(), c"a string or an array of items");
+                cx.path.pop(1);
+                return Err(e);
+            }
+            cx.path.pop(1);
+            Ok(true)
+        }
+        _ => Ok(false),
+    })?;
+    if let Some(system) = system {
+        cx.out.prepend(system);
+    }
+    Ok(count)
+}
+
+/// Opens the assistant run if none is open, or joins item `i` to it.
+fn assistant_side(cx: &mut Cx<'_>, i: u64, run: &mut bool) {
+    if *run {
+        cx.out.join(i);
+    } else {
+        cx.out.source(i);
+        cx.out.begin(Role::Assistant);
+        *run = true;
+    }
+}
+
+fn end_run(cx: &mut Cx<'_>, run: &mut bool) {
+    if core::mem::take(run) {
+        cx.out.end_assistant();
+    }
+}
+
+fn item<'a>(cx: &mut Cx<'a>, i: u64, run: &mut bool) -> Conv<()> {
+    let it = 0;
+    if cx.tree.value(it) != Value::Object {
+        return Err(cx.shape(it, c"an item object"));
+    }
+    cx.no_duplicates(it)?;
+    let kind = cx.str_field(it, "type")?.map(|t| t.decode_bytes().unwrap_or_default().into_owned());
+    let role = cx.str_field(it, "role")?.map(|r| r.decode_bytes().unwrap_or_default().into_owned());
+    match (kind.as_deref(), role.as_deref()) {
+        (None | Some(b"message"), Some(b"assistant")) => {
+            assistant_side(cx, i, run);
+            output_message(cx, it)
+        }
+        (None | Some(b"message"), Some(role)) => {
+            let wire = match role {
+                b"user" => Role::User,
+                b"system" | b"developer" => Role::System,
+                _ => return Err(cx.field_error(it, "role", c"user, system, developer or assistant")),
+            };
+            end_run(cx, run);
+            cx.out.source(i);
+            cx.out.begin(wire);
+            input_content(cx, it)?;
+            cx.out.end();
+            Ok(())
+        }
+        (Some(b"reasoning"), _) => {
+            assistant_side(cx, i, run);
+            reasoning(cx, it)
+        }
+        (Some(b"function_call"), _) => {
+            assistant_side(cx, i, run);
+            let id = cx.required_str(it, "call_id")?;
+            let name = cx.required_str(it, "name")?;
+            if cx.tree.get(it, "namespace").is_some() || cx.tree.get(it, "caller").is_some() {
+                cx.loss(LossCode::DroppedUnknownField, it)?;
+            }
+            let arguments = cx.required_str(it, "arguments")?;
+            let at = cx.tree.get(it, "arguments").unwrap_or(it);
+            cx.path.name("arguments");
+            let input = input::from_text(cx, arguments, at);
+            cx.path.pop(1);
+            let input = input?;
+            cx.out.tool_use(Str::Json(id), Str::Json(name), &input, None);
+            Ok(())
+        }
+        (Some(b"custom_tool_call"), _) => {
+            assistant_side(cx, i, run);
+            let id = cx.required_str(it, "call_id")?;
+            let name = cx.required_str(it, "name")?;
+            let text = cx.required_str(it, "input")?;
+            let mut input = Vec::new();
+            crate::json::write::put_json_str(&mut input, text.raw(), text.has_escapes());
+            cx.out.tool_use(Str::Json(id), Str::Json(name), &input, Some((b"{}", "openai.custom_tool_call")));
+            Ok(())
+        }
+        (Some(kind), _) if CLIENT_CALLS.iter().any(|(k, ..)| *k == kind) => {
+            let Some(&(_, name, field)) = CLIENT_CALLS.iter().find(|(k, ..)| *k == kind) else { return Ok(()) };
+            assistant_side(cx, i, run);
+            let id = cx.required_str(it, "call_id")?;
+            let at = cx.tree.get(it, field).or_else(|| cx.tree.get(it, "actions"));
+            let at = at.ok_or_else(|| cx.field_error(it, "action", c"a JSON value"))?;
+            let input = input::from_value(cx, at)?;
+            cx.out.tool_use(Str::Json(id), Str::Text(name), &input, None);
+            Ok(())
+        }
+        (Some(kind), _) if OUTPUTS.contains(&kind) => {
+            end_run(cx, run);
+            cx.out.source(i);
+            output(cx, it, kind)
+        }
+        (Some(kind), _) if HOSTED.contains(&kind) => {
+            cx.out.drop_item(i);
+            cx.loss(LossCode::ServerToolUnrepresentable, it)
+        }
+        (Some(b"compaction" | b"compaction_trigger"), _) => {
+            // A server-side summary of what came before: no cut may summarise it away (G16.8).
+            end_run(cx, run);
+            cx.out.drop_item(i);
+            cx.last_cut = cx.last_cut.min(cx.out.source_index.len());
+            cx.loss(LossCode::CompactionItemUnrepresentable, it)
+        }
+        (Some(b"item_reference"), _) => {
+            cx.out.drop_item(i);
+            cx.loss(LossCode::ItemReferenceUnresolvable, it)
+        }
+        _ => {
+            cx.out.drop_item(i);
+            cx.loss(LossCode::UnknownContentDropped, it)
+        }
+    }
+}
+
+/// The content of an input message: a string, or `input_text` / `input_image` / `input_file`
+/// parts.
+fn input_content<'a>(cx: &mut Cx<'a>, m: NodeId) -> Conv<()> {
+    let Some(c) = cx.tree.get(m, "content") else { return Ok(()) };
+    cx.path.name("content");
+    let r = match cx.tree.value(c) {
+        Value::String(s) => {
+            cx.out.text(Str::Json(s));
+            Ok(())
+        }
+        Value::Array => parts(cx, c),
+        _ => Err(cx.shape(c, c"a string or an array of content parts")),
+    };
+    cx.path.pop(1);
+    r
+}
+
+fn parts<'a>(cx: &mut Cx<'a>, list: NodeId) -> Conv<()> {
+    let parts: Vec<NodeId> = cx.tree.children(list).collect();
+    for (k, part) in parts.into_iter().enumerate() {
+        cx.path.index(k);
+        let r = content_part(cx, part);
+        cx.path.pop(1);
+        r?;
+    }
+    Ok(())
+}
+
+fn content_part<'a>(cx: &mut Cx<'a>, part: NodeId) -> Conv<()> {
+    if cx.tree.value(part) != Value::Object {
+        return Err(cx.shape(part, c"a content part object"));
+    }
+    cx.no_duplicates(part)?;
+    let kind = cx.required_str(part, "type")?.decode_bytes().unwrap_or_default().into_owned();
+    if cx.tree.get(part, "prompt_cache_breakpoint").is_some() {
+        cx.loss(LossCode::DroppedCacheControl, part)?;
+    }
+    match kind.as_slice() {
+        b"input_text" | b"output_text" | b"text" => {
+            let text = cx.required_str(part, "text")?;
+            if cx.tree.get(part, "annotations").is_some_and(|a| cx.tree.len(a) > 0) {
+                cx.loss(LossCode::DroppedCitations, part)?;
+            }
+            if cx.tree.get(part, "logprobs").is_some_and(|a| cx.tree.len(a) > 0) {
+                cx.loss(LossCode::DroppedLogprobs, part)?;
+            }
+            cx.out.text(Str::Json(text));
+        }
+        b"refusal" => {
+            let text = cx.required_str(part, "refusal")?;
+            cx.out.refusal(Str::Json(text));
+        }
+        b"input_image" => {
+            if detail_set(cx, part) {
+                cx.loss(LossCode::DroppedMediaOptions, part)?;
+            }
+            if let Some(url) = cx.str_field(part, "image_url")? {
+                let raw = url.decode_bytes().unwrap_or_default();
+                match media::data_url(&raw) {
+                    Some(Ok(DataUrl::Bytes { media_type, bytes })) => {
+                        cx.out.image(Str::Text(&media_type), Str::Text(""), Some(&bytes));
+                    }
+                    Some(_) => return Err(cx.field_error(part, "image_url", c"a URL or a base64 data URL")),
+                    None => cx.out.image(Str::Text(""), Str::Json(url), None),
+                }
+            } else if let Some(id) = cx.str_field(part, "file_id")? {
+                let url = format!("file-id:openai:{}", id.decode().unwrap_or_default());
+                cx.out.image(Str::Text(""), Str::Text(&url), None);
+            } else {
+                return Err(cx.shape(part, c"an input_image with image_url or file_id"));
+            }
+        }
+        b"input_file" => {
+            let name = cx.str_field(part, "filename")?.map_or(Str::Text(""), Str::Json);
+            if let Some(data) = cx.str_field(part, "file_data")? {
+                let raw = data.decode_bytes().unwrap_or_default();
+                match media::data_url(&raw) {
+                    Some(Ok(DataUrl::Bytes { media_type, bytes })) => {
+                        media::put_bytes(cx, Str::Text(&media_type), &bytes, name)
+                    }
+                    Some(Ok(DataUrl::Text { media_type, text })) => {
+                        cx.out.document(Str::Text(&media_type), name, None, Str::Text(&text));
+                    }
+                    Some(Err(())) => return Err(cx.field_error(part, "file_data", c"a base64 data URL or base64")),
+                    None => match media::base64_bytes(&raw) {
+                        Some(bytes) => cx.out.document(Str::Text(""), name, Some(&bytes), Str::Text("")),
+                        None => return Err(cx.field_error(part, "file_data", c"a base64 data URL or base64")),
+                    },
+                }
+            } else if let Some(url) = cx.str_field(part, "file_url")? {
+                media::put_reference(cx, Str::Text(""), Str::Json(url), false, part)?;
+            } else if let Some(id) = cx.str_field(part, "file_id")? {
+                let url = format!("file-id:openai:{}", id.decode().unwrap_or_default());
+                media::put_reference(cx, Str::Text(""), Str::Text(&url), false, part)?;
+            } else {
+                return Err(cx.shape(part, c"an input_file with file_data, file_url or file_id"));
+            }
+        }
+        _ => cx.loss(LossCode::UnknownContentDropped, part)?,
+    }
+    Ok(())
+}
+
+/// An assistant message item: a string (easy input) or output parts.
+fn output_message<'a>(cx: &mut Cx<'a>, m: NodeId) -> Conv<()> {
+    input_content(cx, m)
+}
+
+/// A `reasoning` item: a thinking block whose signature is the encrypted content and whose
+/// provider state is the item without it (`openai.reasoning`).
+fn reasoning<'a>(cx: &mut Cx<'a>, it: NodeId) -> Conv<()> {
+    let join = |cx: &Cx<'a>, list: Option<NodeId>| -> String {
+        let mut text = String::new();
+        for (k, part) in
+            list.map(|l| cx.tree.children(l).collect::<Vec<_>>()).unwrap_or_default().into_iter().enumerate()
+        {
+            if let Some(Value::String(s)) = cx.tree.get(part, "text").map(|t| cx.tree.value(t)) {
+                if k > 0 {
+                    text.push_str("\n\n");
+                }
+                text.push_str(&s.decode().unwrap_or_default());
+            }
+        }
+        text
+    };
+    let content = cx.tree.get(it, "content").filter(|c| cx.tree.len(*c) > 0);
+    let text = if content.is_some() { join(cx, content) } else { join(cx, cx.tree.get(it, "summary")) };
+    let signature = cx.str_field(it, "encrypted_content")?;
+    let mut state = Vec::from(&b"{"[..]);
+    for c in cx.tree.children(it) {
+        let Some(key) = cx.tree.key(c) else { continue };
+        if known(&key, &["type", "encrypted_content", "status"]) {
+            continue;
+        }
+        if state.len() > 1 {
+            state.push(b',');
+        }
+        state.push(b'"');
+        state.extend_from_slice(key.raw());
+        state.extend_from_slice(b"\":");
+        state.extend_from_slice(cx.tree.span(c).of(cx.src));
+    }
+    state.push(b'}');
+    cx.out.thinking(
+        Str::Text(&text),
+        signature.map_or(Str::Text(""), Str::Json),
+        "openai.encrypted_content",
+        Some((&state, "openai.reasoning")),
+    );
+    Ok(())
+}
+
+/// An output item: a `tool` message answering its call.
+fn output<'a>(cx: &mut Cx<'a>, it: NodeId, kind: &[u8]) -> Conv<()> {
+    // `local_shell_call_output` names its call by `id` (the call's call_id); accept `call_id` too.
+    let id = match cx.str_field(it, "call_id")? {
+        Some(id) => id,
+        None if kind == b"local_shell_call_output" => cx.required_str(it, "id")?,
+        None => return Err(cx.field_error(it, "call_id", c"a JSON string")),
+    };
+    if cx.tree.get(it, "acknowledged_safety_checks").is_some_and(|a| cx.tree.len(a) > 0) {
+        cx.loss(LossCode::DroppedUnknownField, it)?;
+    }
+    cx.out.begin_tool();
+    if let Some(o) = cx.tree.get(it, "output") {
+        cx.path.name("output");
+        let r = match cx.tree.value(o) {
+            Value::String(s) => {
+                cx.out.text(Str::Json(s));
+                Ok(())
+            }
+            Value::Array if kind == b"function_call_output" || kind == b"custom_tool_call_output" => parts(cx, o),
+            Value::Object if kind == b"computer_call_output" => {
+                // A screenshot: an image, by data URL, URL or file id.
+                if let Some(url) = cx.str_field(o, "image_url")? {
+                    let raw = url.decode_bytes().unwrap_or_default();
+                    match media::data_url(&raw) {
+                        Some(Ok(DataUrl::Bytes { media_type, bytes })) => {
+                            cx.out.image(Str::Text(&media_type), Str::Text(""), Some(&bytes));
+                        }
+                        Some(_) => return Err(cx.field_error(o, "image_url", c"a URL or a base64 data URL")),
+                        None => cx.out.image(Str::Text(""), Str::Json(url), None),
+                    }
+                } else if let Some(id) = cx.str_field(o, "file_id")? {
+                    let url = format!("file-id:openai:{}", id.decode().unwrap_or_default());
+                    cx.out.image(Str::Text(""), Str::Text(&url), None);
+                }
+                Ok(())
+            }
+            Value::Null => Ok(()),
+            // Structured output of a client tool (shell results): its JSON as text.
+            _ => {
+                let text = String::from_utf8_lossy(cx.tree.span(o).of(cx.src)).into_owned();
+                cx.out.text(Str::Text(&text));
+                Ok(())
+            }
+        };
+        cx.path.pop(1);
+        r?;
+    }
+    cx.out.end_tool(Str::Json(id), false);
+    Ok(())
+}
