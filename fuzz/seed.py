@@ -146,6 +146,14 @@ def seeds():
             out["request_fingerprint"].append(r["canonical_json"].encode("utf-8"))
     out["request_fingerprint"] += files("fingerprint_*.json")
 
+    # The converters: every SDK-built fixture, plain and strict.
+    for path in sorted((ROOT / "tests" / "convert" / "fixtures").glob("*.json")):
+        doc = json.loads(path.read_text(encoding="utf-8"))
+        target = FORMATS.get(doc["format"])
+        if target:
+            source = json.dumps(doc["source"]).encode("utf-8")
+            out[target] += [b"\x00" + source, b"\x01" + source]
+
     for target in TARGETS:
         committed = FUZZ / "seeds" / target
         if committed.is_dir():
@@ -153,8 +161,11 @@ def seeds():
     return out
 
 
+FORMATS = {"openai_chat": "convert_openai_chat", "openai_responses": "convert_openai_responses",
+           "anthropic": "convert_anthropic", "gemini": "convert_gemini", "ai_sdk": "convert_ai_sdk",
+           "langchain": "convert_langchain"}
 TARGETS = ["summary_xml", "input_parse", "output_validate", "compaction_policy", "context_observation",
-           "context_config", "request_fingerprint", "limits", "compaction_reply", "replacement"]
+           "context_config", "request_fingerprint", "limits", "compaction_reply", "replacement"] + list(FORMATS.values())
 
 
 def main():

@@ -270,7 +270,7 @@ fn media_part<'a>(cx: &mut Cx<'a>, part: NodeId, kind: &[u8]) -> Conv<()> {
                         media::put_reference(cx, mt, Str::Json(s), is_image, data)?;
                     }
                     None => {
-                        let bytes = media::base64_bytes(&raw)
+                        let bytes = media::canonical_base64(&raw)
                             .ok_or_else(|| cx.shape(data, c"base64, a URL or a base64 data URL"))?;
                         if is_image && media_type.is_none() {
                             cx.out.image(Str::Text(""), Str::Text(""), Some(&bytes));
@@ -285,7 +285,7 @@ fn media_part<'a>(cx: &mut Cx<'a>, part: NodeId, kind: &[u8]) -> Conv<()> {
                 match tag.as_slice() {
                     b"data" => {
                         let text = cx.required_str(data, "data")?;
-                        let bytes = media::base64_bytes(&text.decode_bytes().unwrap_or_default())
+                        let bytes = media::canonical_base64(&text.decode_bytes().unwrap_or_default())
                             .ok_or_else(|| cx.field_error(data, "data", c"base64"))?;
                         media::put_bytes(cx, mt, &bytes, name);
                     }

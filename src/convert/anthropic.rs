@@ -359,5 +359,5 @@ fn document<'a>(cx: &mut Cx<'a>, b: NodeId) -> Conv<()> {
 /// A base64 field (`LC_CONVERT_SHAPE` when it is not base64).
 pub(super) fn base64_field<'a>(cx: &mut Cx<'a>, id: NodeId, name: &'static str) -> Conv<Vec<u8>> {
     let text = cx.required_str(id, name)?;
-    media::base64_bytes(&text.decode_bytes().unwrap_or_default()).ok_or_else(|| cx.field_error(id, name, c"base64"))
+    media::canonical_base64(&text.decode_bytes().unwrap_or_default()).ok_or_else(|| cx.field_error(id, name, c"base64"))
 }

@@ -157,7 +157,7 @@ fn part<'a>(cx: &mut Cx<'a>, part: NodeId, assistant: bool) -> Conv<()> {
             cx.path.name("input_audio");
             let data = cx.required_str(audio, "data")?;
             let format = cx.str_field(audio, "format")?;
-            let bytes = media::base64_bytes(&data.decode_bytes().unwrap_or_default());
+            let bytes = media::canonical_base64(&data.decode_bytes().unwrap_or_default());
             let Some(bytes) = bytes else {
                 let e = cx.field_error(audio, "data", c"base64");
                 cx.path.pop(1);
@@ -226,7 +226,7 @@ fn file<'a>(cx: &mut Cx<'a>, part: NodeId) -> Conv<()> {
                     cx.out.document(Str::Text(&media_type), name, None, Str::Text(&text));
                 }
                 Some(Err(())) => return Err(cx.field_error(file, "file_data", c"a base64 data URL or base64")),
-                None => match media::base64_bytes(&raw) {
+                None => match media::canonical_base64(&raw) {
                     Some(bytes) => cx.out.document(Str::Text(""), name, Some(&bytes), Str::Text("")),
                     None => return Err(cx.field_error(file, "file_data", c"a base64 data URL or base64")),
                 },
@@ -434,7 +434,7 @@ fn audio<'a>(cx: &mut Cx<'a>, m: NodeId) -> Conv<()> {
             cx.out.text(Str::Json(t));
         }
         match data {
-            Some(d) => match media::base64_bytes(&d.decode_bytes().unwrap_or_default()) {
+            Some(d) => match media::canonical_base64(&d.decode_bytes().unwrap_or_default()) {
                 Some(bytes) => cx.out.audio(Str::Text(""), Some(&bytes)),
                 None => return Err(cx.field_error(a, "data", c"base64")),
             },

@@ -234,7 +234,7 @@ fn part<'a>(
         let r = (|| {
             let media_type = str_of(cx, data, "mimeType", "mime_type")?.map_or(Str::Text(""), Str::Json);
             let text = cx.required_str(data, "data")?;
-            let bytes = media::base64_bytes(&text.decode_bytes().unwrap_or_default())
+            let bytes = media::canonical_base64(&text.decode_bytes().unwrap_or_default())
                 .ok_or_else(|| cx.field_error(data, "data", c"base64"))?;
             let name = str_of(cx, data, "displayName", "display_name")?.map_or(Str::Text(""), Str::Json);
             media::put_bytes(cx, media_type, &bytes, name);
@@ -305,7 +305,7 @@ fn function_response<'a>(cx: &mut Cx<'a>, r: NodeId, open: &mut Vec<(Vec<u8>, St
                 if let Some(data) = field(cx, part, "inlineData", "inline_data")? {
                     let media_type = str_of(cx, data, "mimeType", "mime_type")?.map_or(Str::Text(""), Str::Json);
                     let text = cx.required_str(data, "data")?;
-                    let bytes = media::base64_bytes(&text.decode_bytes().unwrap_or_default())
+                    let bytes = media::canonical_base64(&text.decode_bytes().unwrap_or_default())
                         .ok_or_else(|| cx.field_error(data, "data", c"base64"))?;
                     media::put_bytes(cx, media_type, &bytes, Str::Text(""));
                 }

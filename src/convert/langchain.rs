@@ -398,7 +398,7 @@ fn standard_media<'a>(cx: &mut Cx<'a>, b: NodeId, kind: &[u8]) -> Conv<()> {
             None
         });
     if let Some(data) = data {
-        let bytes = media::base64_bytes(&data.decode_bytes().unwrap_or_default())
+        let bytes = media::canonical_base64(&data.decode_bytes().unwrap_or_default())
             .ok_or_else(|| cx.field_error(b, "base64", c"base64"))?;
         if image && media_type.is_none() {
             cx.out.image(Str::Text(""), Str::Text(""), Some(&bytes));

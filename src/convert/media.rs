@@ -4,10 +4,29 @@
 use super::out::Str;
 use super::{Conv, Cx, tree::NodeId};
 
-/// The bytes of base64 text in the standard or the URL-safe alphabet, padded or not, with CR and
-/// LF ignored (T5.6 allows them); `None` for anything else (a space, a mixed alphabet, padding
-/// in the middle, a length no padding explains).
-pub(crate) fn base64_bytes(text: &[u8]) -> Option<Vec<u8>> {
+/// The canonical form (E7.5: standard alphabet, padded, no line break, unused bits zero) of base64
+/// text in the standard or the URL-safe alphabet, padded or not, with CR and LF ignored (T5.6
+/// allows them); `None` for anything else (a space, a mixed alphabet, padding in the middle, a
+/// length no padding explains). Text already canonical (what providers send) is copied as it is.
+pub(crate) fn canonical_base64(text: &[u8]) -> Option<Vec<u8>> {
+    use crate::json::PlainRun;
+    use crate::wire::base64::{self, AlphabetRun};
+    if let Some(checked) = base64::check(text, AlphabetRun::scan(text)) {
+        if checked.canonical {
+            return Some(text.to_vec());
+        }
+        let mut out = Vec::with_capacity(text.len());
+        base64::put_canonical(&mut out, text, false);
+        return Some(out);
+    }
+    let bytes = decode_any(text)?;
+    let mut out = Vec::with_capacity(bytes.len().div_ceil(3) * 4);
+    base64::encode(&bytes, &mut out);
+    Some(out)
+}
+
+/// [`canonical_base64`]'s slow path: decodes either alphabet, padded or not.
+fn decode_any(text: &[u8]) -> Option<Vec<u8>> {
     let mut out = Vec::with_capacity(text.len() / 4 * 3 + 3);
     let (mut acc, mut bits) = (0u32, 0u32);
     let (mut standard, mut url_safe) = (false, false);
@@ -57,6 +76,7 @@ pub(crate) fn base64_bytes(text: &[u8]) -> Option<Vec<u8>> {
 /// A `data:` URL: its media type and, for a base64 payload, the bytes; for a plain payload, its
 /// percent-decoded text. `None` when `url` is not a data URL.
 pub(crate) enum DataUrl {
+    /// `bytes`: the payload as canonical base64 ([`canonical_base64`]).
     Bytes { media_type: String, bytes: Vec<u8> },
     Text { media_type: String, text: String },
 }
@@ -75,7 +95,7 @@ pub(crate) fn data_url(url: &[u8]) -> Option<Result<DataUrl, ()>> {
     let Ok(media_type) = core::str::from_utf8(media_type) else { return Some(Err(())) };
     let media_type = media_type.to_owned();
     if base64 {
-        return Some(base64_bytes(payload).map(|bytes| DataUrl::Bytes { media_type, bytes }).ok_or(()));
+        return Some(canonical_base64(payload).map(|bytes| DataUrl::Bytes { media_type, bytes }).ok_or(()));
     }
     let text = percent_decode(payload);
     Some(String::from_utf8(text).map(|text| DataUrl::Text { media_type, text }).map_err(|_| ()))
@@ -122,7 +142,8 @@ pub(crate) fn kind_of(media_type: &[u8]) -> Kind {
     }
 }
 
-/// Writes inline bytes of `media_type` as the block its kind calls for; `name` names a document.
+/// Writes inline bytes of `media_type` (as canonical base64) as the block its kind calls for;
+/// `name` names a document.
 pub(crate) fn put_bytes(cx: &mut Cx<'_>, media_type: Str<'_>, bytes: &[u8], name: Str<'_>) {
     let kind = match media_type {
         Str::Json(s) => kind_of(&s.decode_bytes().unwrap_or_default()),

@@ -276,13 +276,14 @@ impl Out {
         self.bytes.push(b'}');
     }
 
-    /// `"data":` and the bytes (E7.5): standard padded base64, or `null`.
+    /// The bytes (E7.5): `data` is their canonical base64 text (`media::canonical_base64`), or
+    /// `None` for `null`.
     fn data(&mut self, data: Option<&[u8]>) {
         match data {
             None => self.bytes.put(b"null"),
-            Some(bytes) => {
+            Some(base64) => {
                 self.bytes.push(b'"');
-                crate::wire::base64::encode(bytes, &mut self.bytes);
+                self.bytes.put(base64);
                 self.bytes.push(b'"');
             }
         }

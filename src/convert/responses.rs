@@ -295,7 +295,7 @@ fn content_part<'a>(cx: &mut Cx<'a>, part: NodeId) -> Conv<()> {
                         cx.out.document(Str::Text(&media_type), name, None, Str::Text(&text));
                     }
                     Some(Err(())) => return Err(cx.field_error(part, "file_data", c"a base64 data URL or base64")),
-                    None => match media::base64_bytes(&raw) {
+                    None => match media::canonical_base64(&raw) {
                         Some(bytes) => cx.out.document(Str::Text(""), name, Some(&bytes), Str::Text("")),
                         None => return Err(cx.field_error(part, "file_data", c"a base64 data URL or base64")),
                     },

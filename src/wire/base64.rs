@@ -219,7 +219,7 @@ pub(crate) fn decode(text: &[u8]) -> Vec<u8> {
 }
 
 /// Standard base64 with padding, no line breaks (E7.5): the test model of the streaming writer,
-/// and the converters' encoder of decoded media (SPEC §16).
+/// and the converters' encoder of media decoded from the URL-safe alphabet (SPEC §16).
 pub(crate) fn encode(bytes: &[u8], out: &mut Vec<u8>) {
     let sym = |v: u32| ALPHABET.get((v & 63) as usize).copied().unwrap_or(b'A');
     let mut chunks = bytes.chunks_exact(3);

@@ -14,7 +14,7 @@ use testkit::fuzz;
 use testkit::status::{SUMMARY_CODES, check_status};
 
 /// Runs `target` on every seed of `fuzz/seeds/<name>/`; a failing seed is named in the panic.
-fn replay(name: &str, target: fn(&[u8])) {
+fn replay(name: &str, target: impl Fn(&[u8]) + std::panic::RefUnwindSafe) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz").join("seeds").join(name);
     let mut files: Vec<_> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("{}: {e}", dir.display()))
@@ -54,6 +54,20 @@ fn compaction_reply() {
 #[test]
 fn replacement() {
     replay("replacement", fuzz::target_replacement);
+}
+
+#[test]
+fn convert() {
+    for (code, target) in [
+        (1, "convert_openai_chat"),
+        (2, "convert_openai_responses"),
+        (3, "convert_anthropic"),
+        (4, "convert_gemini"),
+        (5, "convert_ai_sdk"),
+        (6, "convert_langchain"),
+    ] {
+        replay(target, |data| fuzz::target_convert(code, data));
+    }
 }
 
 #[test]

@@ -25,7 +25,7 @@ pub use policy::{
     QUALITIES, config_around, target_compaction_policy, target_context_config, target_context_observation,
 };
 pub use reader::Reader;
-pub use round::{envelope_for, target_compaction_reply, target_replacement};
+pub use round::{envelope_for, target_compaction_reply, target_convert, target_replacement};
 pub use summary::target_summary_xml;
 pub use wire::{target_input_parse, target_output_validate};
 

@@ -173,3 +173,49 @@ pub fn target_replacement(data: &[u8]) {
         assert_eq!(after, LC_OK, "the same bytes failed their check");
     }
 }
+
+/// `lc_transcript_convert` of `format` (SPEC §16) on any bytes.
+///
+/// Input: a flags byte (its low bit is `LC_CONVERT_STRICT`), then the source document.
+///
+/// Invariants: the status is `LC_OK`, `LC_CONVERT_WIRE`, `LC_CONVERT_SHAPE` or (strict)
+/// `LC_CONVERT_LOSS`, with a diagnosis that has an offset; on `LC_OK` the accessors keep the
+/// two-call pattern (see `testkit::convert::convert`), `cut_allowed` has n + 1 entries with the
+/// ends allowed, every allowed cut has a source cut that never decreases, strict conversion gives
+/// the same transcript when there is no loss, and the transcript parses as a wire transcript
+/// (the input around it is `LC_OK` or, for no message, `LC_INPUT_TRANSCRIPT`).
+pub fn target_convert(format: i32, data: &[u8]) {
+    let mut reader = Reader::new(data);
+    let flags = u32::from(reader.u8() & 1);
+    let src = reader.rest();
+    match crate::convert::convert(format, src, flags) {
+        Err((rc, d)) => {
+            let allowed = [crate::status::LC_CONVERT_WIRE, crate::status::LC_CONVERT_SHAPE, crate::status::LC_CONVERT_LOSS];
+            assert!(allowed.contains(&rc), "lc_transcript_convert returned {}", name(rc));
+            assert!(rc != crate::status::LC_CONVERT_LOSS || flags == 1, "a loss refused without the strict flag");
+            assert!(d.offset().is_some(), "a refusal without an offset");
+        }
+        Ok(c) => {
+            let n = c.source_index.len();
+            assert!(c.cut_allowed[0] && c.cut_allowed[n] || !c.cut_allowed[n], "cut 0 must be allowed");
+            let mut last = 0;
+            for cut in 0..=n {
+                if c.cut_allowed[cut] {
+                    let s = c.source_cut(cut).expect("an allowed cut has a source cut");
+                    assert!(s >= last, "source cuts go back");
+                    last = s;
+                }
+            }
+            if flags == 1 {
+                assert!(c.losses.is_empty(), "strict, yet losses");
+            } else if c.losses.is_empty() {
+                let strict = crate::convert::convert(format, src, 1).expect("no loss: strict converts too");
+                assert_eq!(strict.transcript, c.transcript, "strict changed the transcript");
+            }
+            match c.input("p", "m", 100, 1, None) {
+                Ok(_) => {}
+                Err(rc) => assert_eq!((rc, n), (crate::status::LC_INPUT_TRANSCRIPT, 0), "the wire gives {}", name(rc)),
+            }
+        }
+    }
+}
