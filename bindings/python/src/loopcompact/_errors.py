@@ -16,6 +16,7 @@ from typing import Any, Callable, ClassVar, List, Optional, Type
 from . import _native
 from ._constants import LIMIT_UNKNOWN, LOCATION_CAP, OFFSET_UNKNOWN, Section, Status, StatusClass
 from ._native import lc_diagnostic
+from ._text import utf8
 
 _lib = _native.lib
 
@@ -129,9 +130,9 @@ class Diagnostic:
         d.column = self.column or 0
         d.limit = LIMIT_UNKNOWN if self.limit is None else self.limit
         d.actual = LIMIT_UNKNOWN if self.actual is None else self.actual
-        d.rule = self.rule.encode("utf-8")
-        d.expected = self.expected.encode("utf-8")
-        d.location = self.location.encode("utf-8")[: LOCATION_CAP - 1]
+        d.rule = utf8(self.rule)
+        d.expected = utf8(self.expected)
+        d.location = utf8(self.location)[: LOCATION_CAP - 1]
         return d
 
     @property
