@@ -8,17 +8,23 @@
  * Linking: pkg-config --cflags --libs loopcompact (shared), or --static for libloopcompact.a.
  * Check lc_abi_version() == LC_ABI_VERSION once at start-up.
  *
- * Functions, in the order a host calls them (SPEC §2):
- *   meta              lc_version, lc_abi_version, lc_status_name, lc_status_reason, lc_status_message
- *   summary (§4)      lc_summary_xml_validate
- *   input (§5, §7)    lc_compaction_input_parse, lc_compaction_input_free, lc_compaction_input_validate,
- *                     lc_compaction_input_encode_within
- *   output (§6)       lc_compaction_output_validate
- *   policies (§8)     lc_compaction_policy_validate, lc_context_observation_validate,
- *                     lc_context_config_validate
- *   limits (§9)       lc_context_limits_resolve, lc_occupancy_basis_points, lc_pressure_level,
- *                     lc_replacement_check
- *   fingerprint (§10) lc_request_fingerprint
+ * Functions, in the order a host calls them (SPEC §2, §13, §14); every function is listed here:
+ *   meta (§3, C13.3)   lc_version, lc_abi_version, lc_status_name, lc_status_reason,
+ *                      lc_status_message, lc_status_class
+ *   summary (§4, §13)  lc_summary_instructions, lc_summary_xml_validate, lc_summary_xml_diagnose,
+ *                      lc_retry_message, lc_summary_sections, lc_summary_section_text
+ *   input (§5, §7)     lc_compaction_input_parse, lc_compaction_input_free,
+ *                      lc_compaction_input_validate, lc_compaction_input_diagnose,
+ *                      lc_compaction_input_encode_within
+ *   transcript (§14)   lc_transcript_pairing_check, lc_transcript_safe_cut, lc_transcript_cut_check
+ *   output (§6)        lc_compaction_output_validate, lc_compaction_output_diagnose
+ *   policies (§8)      lc_compaction_policy_validate, lc_compaction_policy_diagnose,
+ *                      lc_context_observation_validate, lc_context_observation_diagnose,
+ *                      lc_context_config_validate, lc_context_config_diagnose
+ *   limits (§9, §14)   lc_context_limits_resolve, lc_occupancy_basis_points, lc_pressure_level,
+ *                      lc_replacement_check, lc_compaction_progress_check,
+ *                      lc_compaction_threshold_check
+ *   fingerprint (§10)  lc_request_fingerprint, lc_request_fingerprint_diagnose
  *
  * Buffers (SPEC §1): inputs are borrowed (pointer, length) byte buffers, read during the call only,
  * never assumed NUL-terminated; (NULL, 0) is the empty buffer, (NULL, n > 0) is LC_ERR_NULL_ARGUMENT,
