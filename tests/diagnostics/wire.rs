@@ -113,7 +113,7 @@ fn input_cases() -> Vec<Case> {
     let x = edit(INPUT, r#""provider": "acme""#, r#""provider": 5"#);
     add(Case::new("J5.8 provider not a string", x.clone(), WIRE, Off::At(find(&x, "5,"), 4, 25))
         .rule("J5.8")
-        .expects("a JSON string")
+        .expects("a non-empty JSON string")
         .at("model.provider"));
     let x = edit(INPUT, r#""revision": 7"#, r#""revision": -1"#);
     add(Case::new("J5.6 negative revision", x.clone(), WIRE, Off::At(find(&x, "-1"), 3, 25))
@@ -219,10 +219,22 @@ fn input_cases() -> Vec<Case> {
         .at("basis.through_event_id"));
     let x = edit(INPUT, r#""provider": "acme""#, r#""provider": """#);
     let at = find(&x, "\"\",");
+    // W5.2 step 8: provider and model are non-empty (a JSON string alone would be no news).
     add(Case::new("W5.2 empty provider", x, MODEL, Off::Within(at, at + 2))
         .rule("W5.2")
-        .expected(Text::Any)
+        .expects("a non-empty JSON string")
         .at("model.provider"));
+    let x = edit(INPUT, r#""model": "m1""#, r#""model": """#);
+    let at = find(&x, "\"\"}");
+    add(Case::new("W5.2 empty model", x, MODEL, Off::Within(at, at + 2))
+        .rule("W5.2")
+        .expects("a non-empty JSON string")
+        .at("model.model"));
+    let x = edit(INPUT, r#""model": "m1""#, r#""model": null"#);
+    add(Case::new("W5.2 null model", x, WIRE, Off::Any)
+        .rule("W5.2")
+        .expects("a non-empty JSON string")
+        .at("model.model"));
     let x = edit(INPUT, r#""version": 1"#, r#""version": 2"#);
     let at = find(&x, "2,");
     add(Case::new("W5.2 version 2", x, WIRE, Off::Within(at, at + 1)).rule("W5.2").expected(Text::Any).at("version"));
