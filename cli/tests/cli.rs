@@ -577,9 +577,9 @@ fn text_verdicts_say_at_only_before_a_position() {
     );
 }
 
-/// Runs the tool through `sh` with its standard input set up by `redirect` (`<&-` closes it).
+/// Runs the tool through `/bin/sh` with its standard input set up by `redirect` (`<&-` closes it).
 fn run_redirected(args: &[&str], redirect: &str) -> Output {
-    Command::new("sh")
+    Command::new("/bin/sh")
         .arg("-c")
         .arg(format!("exec \"$0\" \"$@\" {redirect}"))
         .arg(BIN)

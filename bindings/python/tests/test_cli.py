@@ -232,8 +232,9 @@ def test_text_verdicts_say_at_only_before_a_position() -> None:
 
 
 def redirected(argv: List[str], redirect: str) -> Run:
-    """Runs ``argv`` through sh with its standard input set up by ``redirect`` (``<&-`` closes it)."""
-    done = subprocess.run(["sh", "-c", f'exec "$0" "$@" {redirect}', *argv], capture_output=True, cwd=REPO, check=False)
+    """Runs ``argv`` through /bin/sh (the test venv's PATH has no sh) with its standard input set
+    up by ``redirect`` (``<&-`` closes it)."""
+    done = subprocess.run(["/bin/sh", "-c", f'exec "$0" "$@" {redirect}', *argv], capture_output=True, cwd=REPO, check=False)
     return done.returncode, done.stdout, done.stderr
 
 
