@@ -1,8 +1,8 @@
 //! Transcript safety (SPEC §14) against parsing, through the C ABI: the pairing check and the safe
 //! cut on a 1 MiB transcript must cost well under a tenth of parsing it. The transcript is
-//! `../shared/bench/make_transcript.py`'s realistic one when `../shared` and python3 are there
-//! (thinking with signatures, tool_use with JSON input, tool logs, images), else the project's
-//! own corpus; the benchmark says which.
+//! `benches/gen/make_transcript.py`'s realistic one when python3 is there (thinking with
+//! signatures, tool_use with JSON input, tool logs, images), else the project's own corpus; the
+//! benchmark says which.
 
 use std::hint::black_box;
 use std::ptr;

@@ -1,8 +1,8 @@
 //! Throughput of the summary grammar (SPEC §4) on realistic valid summaries of 4 KB and 1 MB,
 //! through the C ABI (`lc_summary_xml_validate`) and the safe API (`summary::validate`): the
-//! project's corpus, and the summaries of `../shared/bench/make_summary.py` (`realistic/`, entity
-//! and character references on every line) when `../shared/bench` and python3 are there; without
-//! them the `realistic/` benchmarks print one line saying so and are omitted.
+//! project's corpus, and the summaries of `benches/gen/make_summary.py` (`realistic/`, entity
+//! and character references on every line) when python3 is there; without it the `realistic/`
+//! benchmarks print one line saying so and are omitted.
 
 use std::hint::black_box;
 

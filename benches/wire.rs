@@ -1,9 +1,8 @@
 //! Compaction input parse+validate on a 1 MB transcript, output validation of a 4 KB summary reply,
 //! and fitting (SPEC §5–§7), through the C ABI and the Rust API, on the project's corpus; and
-//! parse+validate through the C ABI on the 1 MiB transcript of `../shared/bench/make_transcript.py`
+//! parse+validate through the C ABI on the 1 MiB transcript of `benches/gen/make_transcript.py`
 //! (`input/realistic/`: thinking with signatures, tool_use with JSON input, tool logs, images) when
-//! `../shared/bench` and python3 are there; without them those benchmarks print one line saying so
-//! and are omitted.
+//! python3 is there; without it those benchmarks print one line saying so and are omitted.
 
 use std::hint::black_box;
 use std::ptr;

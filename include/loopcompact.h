@@ -8,22 +8,29 @@
  * Linking: pkg-config --cflags --libs loopcompact (shared), or --static for libloopcompact.a.
  * Check lc_abi_version() == LC_ABI_VERSION once at start-up.
  *
- * Functions, in the order a host calls them (SPEC §2):
- *   meta              lc_version, lc_abi_version, lc_status_name, lc_status_reason, lc_status_message
- *   summary (§4)      lc_summary_xml_validate
- *   input (§5, §7)    lc_compaction_input_parse, lc_compaction_input_free, lc_compaction_input_validate,
- *                     lc_compaction_input_encode_within
- *   output (§6)       lc_compaction_output_validate
- *   policies (§8)     lc_compaction_policy_validate, lc_context_observation_validate,
- *                     lc_context_config_validate
- *   limits (§9)       lc_context_limits_resolve, lc_occupancy_basis_points, lc_pressure_level,
- *                     lc_replacement_check
- *   fingerprint (§10) lc_request_fingerprint
- *   round (§15)       lc_compaction_input_encode_head_within, lc_compaction_reply_validate,
- *                     lc_compaction_reply_diagnose, lc_replacement_build, lc_replacement_verify
- *   convert (§16)     lc_transcript_convert, lc_conversion_free, lc_conversion_transcript,
- *                     lc_conversion_source_index, lc_conversion_cut_allowed, lc_conversion_source_cut,
- *                     lc_conversion_losses, lc_loss_name, lc_conversion_input
+ * Functions, in the order a host calls them (SPEC §2, §13, §14); every function is listed here:
+ *   meta (§3, C13.3)   lc_version, lc_abi_version, lc_status_name, lc_status_reason,
+ *                      lc_status_message, lc_status_class
+ *   summary (§4, §13)  lc_summary_instructions, lc_summary_xml_validate, lc_summary_xml_diagnose,
+ *                      lc_retry_message, lc_summary_sections, lc_summary_section_text
+ *   input (§5, §7)     lc_compaction_input_parse, lc_compaction_input_free,
+ *                      lc_compaction_input_validate, lc_compaction_input_diagnose,
+ *                      lc_compaction_input_encode_within
+ *   transcript (§14)   lc_transcript_pairing_check, lc_transcript_safe_cut, lc_transcript_cut_check
+ *   output (§6)        lc_compaction_output_validate, lc_compaction_output_diagnose
+ *   policies (§8)      lc_compaction_policy_validate, lc_compaction_policy_diagnose,
+ *                      lc_context_observation_validate, lc_context_observation_diagnose,
+ *                      lc_context_config_validate, lc_context_config_diagnose
+ *   limits (§9, §14)   lc_context_limits_resolve, lc_occupancy_basis_points, lc_pressure_level,
+ *                      lc_replacement_check, lc_compaction_progress_check,
+ *                      lc_compaction_threshold_check
+ *   fingerprint (§10)  lc_request_fingerprint, lc_request_fingerprint_diagnose
+ *   round (§15)        lc_compaction_input_encode_head_within, lc_compaction_reply_validate,
+ *                      lc_compaction_reply_diagnose, lc_replacement_build, lc_replacement_verify
+ *   convert (§16)      lc_transcript_convert, lc_conversion_free, lc_conversion_transcript,
+ *                      lc_conversion_source_index, lc_conversion_cut_allowed,
+ *                      lc_conversion_source_cut, lc_conversion_losses, lc_loss_name,
+ *                      lc_conversion_input
  *
  * Buffers (SPEC §1): inputs are borrowed (pointer, length) byte buffers, read during the call only,
  * never assumed NUL-terminated; (NULL, 0) is the empty buffer, (NULL, n > 0) is LC_ERR_NULL_ARGUMENT,
@@ -37,9 +44,11 @@
  * Threads: no global or thread-local state, no init call, no callbacks: any function may be called
  * from any thread at any time. A panic never crosses the boundary (LC_ERR_PANIC).
  *
- * Ownership: the library allocates only the opaque lc_compaction_input handle, created by
- * lc_compaction_input_parse and released by lc_compaction_input_free (NULL is a no-op). A handle is
- * immutable and may be shared between threads. Everything else is the caller's memory.
+ * Ownership: the library allocates only opaque handles: lc_compaction_input (from
+ * lc_compaction_input_parse or lc_conversion_input, released by lc_compaction_input_free) and
+ * lc_conversion (from lc_transcript_convert, released by lc_conversion_free); freeing NULL is a
+ * no-op. A handle is immutable and may be shared between threads. Everything else is the caller's
+ * memory.
  */
 
 #ifndef LOOPCOMPACT_H
@@ -1054,7 +1063,9 @@ lc_status lc_transcript_safe_cut(const struct lc_compaction_input *input, uint64
  * pair (SPEC S14.4).
  *
  * Returns `LC_OK`; `LC_CUT_UNSAFE`; the pairing check's status when the transcript fails it;
- * `LC_ERR_INVALID_ARGUMENT` for a `cut` above the message count.
+ * `LC_ERR_INVALID_ARGUMENT` for a `cut` above the message count. The arguments are checked first
+ * (SPEC A3.1, S14.4): a `cut` above the message count is `LC_ERR_INVALID_ARGUMENT` even on a
+ * transcript that fails the pairing check.
  *
  * # Safety
  * `input` is a live handle.

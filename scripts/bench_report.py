@@ -51,17 +51,15 @@ for line in lines("go.txt"):
     if m:
         go[m.group(1)] = {"ns": float(m.group(2)), "mbs": float(m.group(3)) if m.group(3) else None}
 
-# Why the benchmarks on ../shared/bench's generated inputs did not run, as the benchmarks print it
-# ("...: omitted: <why>"), or because ../shared/bench is not there; None when they should have run
-# (then a missing one makes the run incomplete, like any other).
+# Why the benchmarks on benches/gen's generated inputs did not run, as the benchmarks print it
+# ("...: omitted: <why>", python3 missing); None when they should have run (then a missing one
+# makes the run incomplete, like any other).
 omitted = None
 for f in sorted(run.glob("criterion-*.txt")) + [run / "go.txt"]:
     for line in lines(f.name):
         m = re.search(r"omitted: (.+)$", line)
         if m and omitted is None:
             omitted = m.group(1).strip()
-if omitted is None and not (root.parent / "shared" / "bench").is_dir():
-    omitted = "../shared/bench absent"
 
 openssl = {}
 sizes = []

@@ -315,8 +315,10 @@ const KEYS: &[(&str, &CStr)] = &[
     ("basis", c"a JSON object"),
     ("revision", c"an unsigned integer"),
     ("through_event_id", c"a canonical UUID string"),
-    ("model", c"a JSON string"),
-    ("provider", c"a JSON string"),
+    // W5.2 step 8: `model.model` and `model.provider` are non-empty (`model` at the top level is
+    // the object, see `expected_of`).
+    ("model", c"a non-empty JSON string"),
+    ("provider", c"a non-empty JSON string"),
     ("request_fingerprint", c"64 lower-case hex characters"),
     ("transcript", c"a non-empty JSON array of messages"),
     ("max_summary_tokens", c"a positive integer"),

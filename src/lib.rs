@@ -50,6 +50,7 @@
 //! - [`diagnostic`]: where and what of a failure, the retry message, the summariser's instructions
 //!   (SPEC §13).
 //! - `json` (private): strict JSON reading, object layouts declared once, canonical writing.
+//! - `testing` (unit tests only): the helpers of the unit tests inside the crate.
 //! - [`ffi`]: the C ABI (SPEC §1, §2), the only module with `unsafe` code: it converts and calls one
 //!   core function per export.
 #![deny(unsafe_code)]
@@ -82,17 +83,13 @@ pub mod status;
 pub mod summary;
 pub mod wire;
 
-/// A xorshift64 generator for the unit tests' random inputs: deterministic, so a failing case
-/// fails again.
+// The unit tests' helpers (`testing::xorshift`). The alias serves the unit tests of
+// json/parser.rs, lanes.rs and wire/base64.rs, which still name `crate::xorshift`; it goes when
+// they name `crate::testing::xorshift` too.
 #[cfg(test)]
-pub(crate) fn xorshift(mut state: u64) -> impl FnMut() -> u64 {
-    move || {
-        state ^= state << 13;
-        state ^= state >> 7;
-        state ^= state << 17;
-        state
-    }
-}
+mod testing;
+#[cfg(test)]
+pub(crate) use testing::xorshift;
 
 pub use diagnostic::Diagnostic;
 pub use error::{Error, Result};

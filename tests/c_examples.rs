@@ -8,8 +8,10 @@
 //! C++ examples (`examples/cpp/NAME.cpp`) are built the same way with
 //! `c++ -std=c++17 -Wall -Wextra -Werror -pedantic` and run from the same table.
 //!
-//! `scripts/sanitize` reuses this table: `LOOPCOMPACT_CFLAGS` adds compiler flags (the sanitizers) and
-//! `LOOPCOMPACT_RUNNER` runs each example under a wrapper (valgrind); both are unset in a plain run.
+//! `scripts/sanitize` reuses this table: `LOOPCOMPACT_CFLAGS` adds compiler flags (the sanitizers),
+//! `LOOPCOMPACT_RUNNER` runs each example under a wrapper (valgrind) and `LOOPCOMPACT_LIB_DIR` links
+//! the examples against the `libloopcompact.so` of another directory (`target/release` of
+//! `cargo build --release`: the library that ships); all three are unset in a plain run.
 //!
 //! The cdylib is `target/<profile>/deps/libloopcompact.so`: `cargo test` builds the library target with
 //! all its crate types (cdylib, staticlib, rlib) in one rustc call before linking this test against
@@ -560,28 +562,52 @@ fn extra_cflags() -> Vec<String> {
 
 /// The command that runs an example: the executable itself, or `LOOPCOMPACT_RUNNER`
 /// (whitespace-separated, e.g. `valgrind --error-exitcode=99`) with the executable as its argument.
+/// Without `LD_LIBRARY_PATH`: cargo sets it to this build's `deps/`, and the loader searches it
+/// before the run path, so an example linked against `LOOPCOMPACT_LIB_DIR` would load the library
+/// of `deps/` instead ([`check_loaded_library`] makes sure it does not).
 fn example_command(exe: &Path) -> Command {
     let runner = std::env::var("LOOPCOMPACT_RUNNER").unwrap_or_default();
     let mut words = runner.split_whitespace();
-    match words.next() {
+    let mut command = match words.next() {
         Some(program) => {
             let mut command = Command::new(program);
             command.args(words).arg(exe);
             command
         }
         None => Command::new(exe),
-    }
+    };
+    command.env_remove("LD_LIBRARY_PATH");
+    command
 }
 
-/// Compiles every example once per test process; returns the directory holding the executables.
-fn built_examples() -> &'static Path {
-    static BUILT: OnceLock<PathBuf> = OnceLock::new();
+/// Checks that `exe`, started as [`example_command`] starts it, loads the `libloopcompact.so` of
+/// `lib_dir` (glibc's loader lists what it would load under `LD_TRACE_LOADED_OBJECTS`).
+fn check_loaded_library(exe: &Path, lib_dir: &Path) {
+    let output = Command::new(exe)
+        .env_remove("LD_LIBRARY_PATH")
+        .env("LD_TRACE_LOADED_OBJECTS", "1")
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {}: {e}", exe.display()));
+    let listing = String::from_utf8_lossy(&output.stdout);
+    let want = format!("libloopcompact.so => {} ", lib_dir.join("libloopcompact.so").display());
+    assert!(listing.contains(&want), "{} does not load {want}:\n{listing}", exe.display());
+}
+
+/// Compiles every example once per test process; returns the directory holding the executables
+/// and the directory of the library they load.
+fn built_examples() -> &'static (PathBuf, PathBuf) {
+    static BUILT: OnceLock<(PathBuf, PathBuf)> = OnceLock::new();
     BUILT.get_or_init(|| {
         // `cargo test` builds the library (all its crate types) as a dependency of this test, into
         // `deps/` beside the test executable; only `cargo build` copies it up to the profile
-        // directory. The copy in `deps/` is the one built with the rlib this test links.
+        // directory. The copy in `deps/` is the one built with the rlib this test links, unless
+        // LOOPCOMPACT_LIB_DIR names another build.
         let deps = profile_dir().join("deps");
-        let lib_dir = if deps.join("libloopcompact.so").is_file() { deps } else { profile_dir() };
+        let lib_dir = match std::env::var_os("LOOPCOMPACT_LIB_DIR") {
+            Some(dir) => std::path::absolute(PathBuf::from(dir)).unwrap(),
+            None if deps.join("libloopcompact.so").is_file() => deps,
+            None => profile_dir(),
+        };
         assert!(
             lib_dir.join("libloopcompact.so").is_file(),
             "{} has no libloopcompact.so (the cdylib crate type)",
@@ -615,7 +641,7 @@ fn built_examples() -> &'static Path {
                 String::from_utf8_lossy(&output.stderr)
             );
         }
-        out_dir
+        (out_dir, lib_dir)
     })
 }
 
@@ -651,7 +677,10 @@ fn every_sample_summary_has_a_run() {
 
 #[test]
 fn examples_build_and_run() {
-    let dir = built_examples();
+    let (dir, lib_dir) = built_examples();
+    for source in example_sources() {
+        check_loaded_library(&dir.join(stem(&source)), lib_dir);
+    }
     let mut failures = Vec::new();
     for run in RUNS {
         let stdin = match run.stdin {

@@ -1,7 +1,10 @@
 //! The contract shipped with the code: `docs/SPEC.md` §0–§12 and the bundled vectors
 //! (`tests/vectors/`) must equal `../shared/SPEC.md` and `../shared/vectors` wherever `../shared`
 //! exists, so that a clone without it still builds and tests against the current contract. From
-//! §13 on, `docs/SPEC.md` is the project's own (what it adds beyond the reference).
+//! §13 on, `docs/SPEC.md` is the project's own (what it adds beyond the reference). The generators
+//! of the realistic benchmark inputs (`benches/gen/`) must equal `../shared/bench`'s too, byte for
+//! byte, so that their output (and the "realistic" rows of BENCHMARKS.md) is the same for every
+//! size.
 //!
 //! A plain `main` (harness = false): each check prints one line, and a check skipped because
 //! `../shared` is absent says so on its own line instead of passing silently.
@@ -10,6 +13,8 @@ use std::path::{Path, PathBuf};
 
 const VECTOR_FILES: [&str; 5] =
     ["summary_xml.jsonl", "input.jsonl", "output.jsonl", "policy.jsonl", "fingerprint.jsonl"];
+
+const BENCH_GENERATORS: [&str; 2] = ["make_transcript.py", "make_summary.py"];
 
 fn manifest() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -54,6 +59,19 @@ fn vectors_equal_shared(shared: &Path) -> Result<String, String> {
     Ok(format!("tests/vectors equal ../shared/vectors ({} files)", VECTOR_FILES.len()))
 }
 
+/// The generators the benchmarks run (`benches/gen/`, which BENCHMARKS.md cites) against the
+/// reference's (`../shared/bench`): the same script gives the same bytes for every size.
+fn bench_generators_equal_shared(shared: &Path) -> Result<String, String> {
+    for file in BENCH_GENERATORS {
+        let ours = read(&manifest().join("benches/gen").join(file))?;
+        let theirs = read(&shared.join("bench").join(file))?;
+        if ours != theirs {
+            return Err(format!("benches/gen/{file} differs from ../shared/bench/{file}: copy it again"));
+        }
+    }
+    Ok(format!("benches/gen equals ../shared/bench ({} generators)", BENCH_GENERATORS.len()))
+}
+
 fn vectors_well_formed() -> Result<String, String> {
     let mut rows = 0;
     for file in VECTOR_FILES {
@@ -81,9 +99,10 @@ fn vectors_well_formed() -> Result<String, String> {
 fn main() {
     let (mut passed, mut failed, mut skipped) = (0, 0, 0);
     let shared = shared();
-    let checks: [(&str, Option<Result<String, String>>); 3] = [
+    let checks: [(&str, Option<Result<String, String>>); 4] = [
         ("spec", shared.as_deref().map(spec_equals_shared)),
         ("vectors", shared.as_deref().map(vectors_equal_shared)),
+        ("bench generators", shared.as_deref().map(bench_generators_equal_shared)),
         ("well-formed", Some(vectors_well_formed())),
     ];
     for (name, outcome) in checks {

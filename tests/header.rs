@@ -370,6 +370,37 @@ fn every_export_is_declared() {
     }
 }
 
+/// The `lc_` names of the function index in the header's opening comment (cbindgen.toml `header`):
+/// the lines from "Functions, in the order a host calls them" to the next empty comment line.
+fn indexed_functions(header: &str) -> Vec<String> {
+    let mut lines = header.lines().skip_while(|line| !line.contains("Functions, in the order a host calls them"));
+    assert!(lines.next().is_some(), "the header's opening comment has no function index");
+    let mut names = Vec::new();
+    for line in lines.take_while(|line| line.trim_end() != " *") {
+        let line = line
+            .strip_prefix(" *")
+            .unwrap_or_else(|| panic!("the function index ends without an empty comment line: {line}"));
+        for word in line.split(|c: char| !(c.is_ascii_alphanumeric() || c == '_')) {
+            if word.starts_with("lc_") {
+                names.push(word.to_owned());
+            }
+        }
+    }
+    names
+}
+
+#[test]
+fn the_function_index_lists_every_declared_function_once() {
+    let header = committed();
+    let declared = declared_functions(&header);
+    let indexed = indexed_functions(&header);
+    let unique: BTreeSet<String> = indexed.iter().cloned().collect();
+    assert_eq!(unique.len(), indexed.len(), "a function appears twice in the header's function index: {indexed:?}");
+    let missing: Vec<_> = declared.difference(&unique).collect();
+    assert!(missing.is_empty(), "the header's function index (cbindgen.toml `header`) does not list {missing:?}");
+    let unknown: Vec<_> = unique.difference(&declared).collect();
+    assert!(unknown.is_empty(), "the header's function index lists {unknown:?}, which the header does not declare");
+}
 #[test]
 fn small_enums_are_header_constants_with_the_cores_values() {
     use loopcompact::limits::PressureLevel;

@@ -29,14 +29,14 @@ fn main() {
             }
         }
         "realistic_summary" => {
-            // A file written by ../shared/bench/make_summary.py (path in LOOPCOMPACT_SUMMARY).
+            // A file written by benches/gen/make_summary.py (path in LOOPCOMPACT_SUMMARY).
             let xml = std::fs::read(std::env::var("LOOPCOMPACT_SUMMARY").expect("LOOPCOMPACT_SUMMARY")).unwrap();
             for _ in 0..iterations {
                 let _ = black_box(loopcompact::summary::validate(black_box(&xml)));
             }
         }
         "realistic_transcript" => {
-            // A file written by ../shared/bench/make_transcript.py (path in LOOPCOMPACT_WIRE).
+            // A file written by benches/gen/make_transcript.py (path in LOOPCOMPACT_WIRE).
             let wire = std::fs::read(std::env::var("LOOPCOMPACT_WIRE").expect("LOOPCOMPACT_WIRE")).unwrap();
             for _ in 0..iterations {
                 CompactionInput::validate(black_box(&wire)).unwrap();

@@ -170,7 +170,7 @@ fn json_shapes(n: usize) {
         ),
     ];
     let mut transcripts = transcripts;
-    // The realistic transcript of ../shared/bench as Python's `json.dumps(indent=2)` writes it.
+    // The realistic transcript of benches/gen as Python's `json.dumps(indent=2)` writes it.
     if let Ok(wire) = testkit::corpus::generated("make_transcript.py", n) {
         transcripts.push(("make_transcript.py (realistic)", wire.clone()));
         transcripts.push(("the same, pretty-printed", pretty_printed(&wire)));
@@ -289,7 +289,7 @@ fn main() {
         }),
     ];
     let mut shapes = shapes;
-    // The realistic summary of ../shared/bench (entity and character references on every line).
+    // The realistic summary of benches/gen (entity and character references on every line).
     if let Ok(xml) = testkit::corpus::generated("make_summary.py", n) {
         shapes.push(("make_summary.py (realistic)", xml));
     }

@@ -8,9 +8,9 @@ package loopcompact_test
 //
 // (-cpu=1,2 also shows how the parallel variants scale.)
 //
-// The *Realistic* benchmarks run on the summary of ../shared/bench/make_summary.py (outside the
-// repository, with entity and character references on every line); where it or python3 is
-// missing they print one line saying so and are skipped. The fingerprint benchmarks run on the
+// The *Realistic* benchmarks run on the summary of benches/gen/make_summary.py (the repository's
+// generator, with entity and character references on every line); where it (the module outside
+// its repository) or python3 is missing they print one line saying so and are skipped. The fingerprint benchmarks run on the
 // 943-byte worked example of SPEC R10.7, read from docs/SPEC.md.
 
 import (
@@ -94,8 +94,8 @@ var (
 	summary1MB = realisticSummary(1 << 20)
 )
 
-// sharedBench holds the generators of realistic benchmark inputs (outside the repository).
-const sharedBench = "../../../shared/bench"
+// benchInputs holds the generators of realistic benchmark inputs (benches/gen of the repository).
+const benchInputs = "../../benches/gen"
 
 var realistic struct {
 	once       sync.Once
@@ -106,9 +106,9 @@ var realistic struct {
 // realisticSummary4KB is `make_summary.py 4096`'s output, or nil and the reason it is missing.
 func realisticSummary4KB() ([]byte, string) {
 	realistic.once.Do(func() {
-		script := filepath.Join(sharedBench, "make_summary.py")
+		script := filepath.Join(benchInputs, "make_summary.py")
 		if _, err := os.Stat(script); err != nil {
-			realistic.omitted = "../shared/bench absent"
+			realistic.omitted = "benches/gen absent (the module outside its repository)"
 			return
 		}
 		out, err := exec.Command("python3", script, "4096").Output()

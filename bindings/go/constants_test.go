@@ -43,8 +43,9 @@ func TestEveryHeaderConstantIsUsed(t *testing.T) {
 	}
 }
 
-// Issue 13: no host-side copy of a header value (`LevelNormal = 1`). Every constant of the package
-// is a C.LC_ define (or a string).
+// TestNoConstantIsWrittenByHand checks that every numeric constant of the package (non-test files)
+// is a C.LC_ define of the header, so no header value is copied by hand (`LevelNormal = 1`), where
+// it could drift from the library's; string constants are allowed.
 func TestNoConstantIsWrittenByHand(t *testing.T) {
 	files, err := filepath.Glob("*.go")
 	if err != nil {

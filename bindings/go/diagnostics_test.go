@@ -155,8 +155,11 @@ func TestDiagnoseOutput(t *testing.T) {
 	checkDiag(t, "byte limit", err, diagWant{lc.StatusSummaryByteLimit, lc.SectionNone, unknown, 0, 0, "O6.2", "", "", n - 1, n, "expected"})
 	_, err = in.ValidateOutput(reply, 33, 1<<20) // max_summary_tokens is 32
 	checkDiag(t, "token limit", err, diagWant{lc.StatusSummaryTokenLimit, lc.SectionNone, unknown, 0, 0, "O6.2", "", "", 32, 33, "expected"})
-	_, err = in.ValidateOutput([]byte(strings.Replace(string(reply), `"revision":3`, `"revision":4`, 1)), 10, 1<<20)
-	checkDiag(t, "identity", err, diagWant{lc.StatusSummaryIdentity, lc.SectionNone, unknown, 0, 0, "", "", "basis.revision", noLimit, noLimit, "offset,line,column,rule,expected"})
+	other := strings.Replace(string(reply), `"revision":3`, `"revision":4`, 1)
+	_, err = in.ValidateOutput([]byte(other), 10, 1<<20)
+	// C13.4: at the first byte of the differing value (the reply is one line of ASCII).
+	at := uint64(strings.Index(other, `"revision":4`) + len(`"revision":`))
+	checkDiag(t, "identity", err, diagWant{lc.StatusSummaryIdentity, lc.SectionNone, at, 1, at + 1, "", "", "basis.revision", noLimit, noLimit, "rule,expected"})
 	// The summary itself: offsets into the decoded summary. testSummary's `<state>` is at
 	// 22 + len(`<goal>ship &amp; verify</goal>`) 30 + len(`<constraints></constraints>`) 27 +
 	// len(`<decisions></decisions>`) 23 = 102.

@@ -4,7 +4,8 @@
 //! the matching C function and prints the verdict: the status name, reason, message and, where the
 //! library knows it, where the problem is (byte offset, line, column, section, rule, location:
 //! docs/SPEC.md §13). `--json` prints one JSON object instead. Exit status: 0 valid, 1 rejected by
-//! a check, 2 usage or I/O error (message on stderr, or a JSON object with `--json`).
+//! a check, 2 usage or I/O error (message on stderr, or a JSON object with `--json`); a closed or
+//! unreadable standard input is an I/O error, not an empty document.
 //!
 //! Like the library, the tool never echoes input bytes in a verdict; only `output` prints the
 //! decoded summary on success and `section` a section's text, which is the data asked for (A3.8).
@@ -74,7 +75,8 @@ A rejection prints NAME (CODE), the reason, where (byte offset, line, column, se
 location) where known, and the message. Offsets count bytes of the file, except for a summary
 inside an output reply: there they count bytes of the decoded summary text.
 
-exit status: 0 valid, 1 rejected, 2 usage or I/O error
+exit status: 0 valid, 1 rejected, 2 usage or I/O error (a closed or unreadable standard input
+read as - is an I/O error; an empty one is the empty document)
 ";
 
 /// A usage or I/O problem: reported on stderr (or as JSON with `--json`), exit status 2.
@@ -430,7 +432,7 @@ impl Inputs {
             if std::mem::replace(&mut self.stdin_used, true) {
                 return Err(usage("standard input (-) can be used for one file only"));
             }
-            std::io::stdin().lock().take(self.limit.saturating_add(1)).read_to_end(&mut bytes)
+            standard_input().and_then(|stdin| stdin.take(self.limit.saturating_add(1)).read_to_end(&mut bytes))
         } else {
             std::fs::File::open(name).and_then(|f| f.take(self.limit.saturating_add(1)).read_to_end(&mut bytes))
         };
@@ -443,6 +445,42 @@ impl Inputs {
         }
         Ok(bytes)
     }
+}
+
+/// Standard input as a file of its own, so that reading it reports every error: std's `Stdin`
+/// reads a descriptor that is not open for reading (`0>file`, EBADF) as an empty input, which
+/// would be checked as the empty document. A standard input closed when the tool started is an
+/// error too (`closed_at_start`).
+#[cfg(unix)]
+fn standard_input() -> std::io::Result<std::fs::File> {
+    use std::os::fd::AsFd;
+    if closed_at_start() {
+        return Err(std::io::Error::other("it is closed"));
+    }
+    Ok(std::fs::File::from(std::io::stdin().as_fd().try_clone_to_owned()?))
+}
+
+#[cfg(not(unix))]
+fn standard_input() -> std::io::Result<std::io::Stdin> {
+    Ok(std::io::stdin())
+}
+
+/// Whether standard input was closed when the tool started. Rust's runtime opens /dev/null
+/// read-write on a closed descriptor 0 before `main` (so that no file the tool opens becomes its
+/// standard input); a shell's `</dev/null` opens it read-only. So /dev/null open read-write on
+/// descriptor 0 is taken for a closed standard input (an explicit `<>/dev/null` too). Linux only:
+/// elsewhere a closed standard input still reads as empty.
+#[cfg(unix)]
+fn closed_at_start() -> bool {
+    if !cfg!(target_os = "linux") {
+        return false;
+    }
+    let null = std::fs::read_link("/proc/self/fd/0").is_ok_and(|target| target == std::path::Path::new("/dev/null"));
+    let flags = std::fs::read_to_string("/proc/self/fdinfo/0").ok().and_then(|info| {
+        info.lines().find_map(|line| line.strip_prefix("flags:")).and_then(|f| u32::from_str_radix(f.trim(), 8).ok())
+    });
+    // O_ACCMODE and O_RDWR.
+    null && flags.is_some_and(|flags| flags & 0o3 == 0o2)
 }
 
 /// Prints the verdict and returns the exit status: 0 valid, 1 rejected.
@@ -540,36 +578,39 @@ fn human_verdict(
         }
         Err(_) => {
             let reason = if status.reason().is_empty() { "-" } else { status.reason() };
-            let mut at = Vec::new();
+            // `at` introduces the position when there is one; the other facts follow after commas.
+            let mut position = Vec::new();
             if let Some(offset) = d.offset() {
-                at.push(format!("byte {offset}"));
+                position.push(format!("byte {offset}"));
             }
             if d.line() > 0 {
-                at.push(format!("line {}, column {}", d.line(), d.column()));
+                position.push(format!("line {}, column {}", d.line(), d.column()));
             }
+            let at = if position.is_empty() { String::new() } else { format!(" at {}", position.join(", ")) };
+            let mut facts = Vec::new();
             if let Some(section) = d.section() {
-                at.push(format!("section {}", section_name(section)));
+                facts.push(format!("section {}", section_name(section)));
             }
             if !d.rule().is_empty() {
-                at.push(format!("rule {}", d.rule()));
+                facts.push(format!("rule {}", d.rule()));
             }
             if !d.location().is_empty() {
-                at.push(format!("location {}", d.location()));
+                facts.push(format!("location {}", d.location()));
             }
             if !d.expected().is_empty() {
-                at.push(format!("expected {}", d.expected()));
+                facts.push(format!("expected {}", d.expected()));
             }
             if let (Some(limit), Some(actual)) = (d.limit(), d.actual()) {
-                at.push(format!("limit {limit}, actual {actual}"));
+                facts.push(format!("limit {limit}, actual {actual}"));
             }
-            at.push(format!("class {}", status.class().name()));
+            facts.push(format!("class {}", status.class().name()));
             writeln!(
                 out,
-                "{}: rejected: {} ({}) reason {reason} at {}: {}",
+                "{}: rejected: {} ({}) reason {reason}{at}, {}: {}",
                 verdict.document,
                 status.name(),
                 status.code(),
-                at.join(", "),
+                facts.join(", "),
                 status.message(),
             )?;
             if let Some(retry) = retry {

@@ -544,3 +544,75 @@ fn loop_guard() {
     assert_eq!(v["name"], "LC_COMPACTION_THRESHOLD_UNREACHABLE");
     expect_exit(&["threshold", "examples/data/policy_valid.json", "--limit", "100000", "--fixed", "0"], b"", 0);
 }
+
+// ---- how a text verdict reads, and standard input that cannot be read ---------------------------
+
+#[test]
+fn text_verdicts_say_at_only_before_a_position() {
+    // O6.2 step 2 (no usage reported) has no offset: the facts follow the reason after a comma.
+    let (_, input, result) = output_files("valid");
+    let args = ["output", "--input", path_str(&input), path_str(&result), "--tokens", "0", "--max-bytes", "100000"];
+    let output = expect_exit(&args, b"", 1);
+    let message = loopcompact::Status::SummaryTokenUsage.message();
+    assert_eq!(
+        stdout(&output),
+        format!(
+            "output: rejected: LC_SUMMARY_TOKEN_USAGE (204) reason token_usage, rule O6.2, class discard: {message}\n"
+        )
+    );
+    // O6.2 step 1: limit and actual, no offset either.
+    let args = ["output", "--input", path_str(&input), path_str(&result), "--tokens", "1", "--max-bytes", "10"];
+    let text = stdout(&expect_exit(&args, b"", 1));
+    assert!(
+        text.starts_with(
+            "output: rejected: LC_SUMMARY_BYTE_LIMIT (203) reason byte_limit, rule O6.2, limit 10, actual "
+        ),
+        "{text}"
+    );
+    // With an offset, `at` introduces the position.
+    let text = stdout(&expect_exit(&["summary", "-"], b"<a/>", 1));
+    assert!(
+        text.starts_with("summary: rejected: LC_SUMMARY_XML_ROOT (207) reason xml_root at byte 0, line 1, column 1, "),
+        "{text}"
+    );
+}
+
+/// Runs the tool through `/bin/sh` with its standard input set up by `redirect` (`<&-` closes it).
+fn run_redirected(args: &[&str], redirect: &str) -> Output {
+    Command::new("/bin/sh")
+        .arg("-c")
+        .arg(format!("exec \"$0\" \"$@\" {redirect}"))
+        .arg(BIN)
+        .args(args)
+        .current_dir(manifest_dir())
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run sh: {e}"))
+}
+
+#[test]
+fn closed_or_unreadable_standard_input_is_an_error() {
+    let write_only = temp_file("write_only_stdin", b"");
+    let unreadable = format!("0>{}", path_str(&write_only));
+    for (redirect, why) in [("<&-", "it is closed"), (unreadable.as_str(), "Bad file descriptor (os error 9)")] {
+        let output = run_redirected(&["summary", "-"], redirect);
+        let args = ["summary", "-", redirect];
+        assert_eq!(output.status.code(), Some(2), "{}", describe(&args, &output));
+        assert!(output.stdout.is_empty(), "{}", describe(&args, &output));
+        assert_eq!(
+            String::from_utf8_lossy(&output.stderr),
+            format!("loopcompact: cannot read standard input: {why}\n")
+        );
+        let output = run_redirected(&["--json", "summary", "-"], redirect);
+        let v: Value =
+            serde_json::from_slice(&output.stdout).unwrap_or_else(|e| panic!("{e}: {}", describe(&args, &output)));
+        assert_eq!((output.status.code(), &v["ok"]), (Some(2), &Value::Bool(false)));
+        assert_eq!(v["error"], format!("cannot read standard input: {why}"));
+    }
+    // Only reading it is an error: a closed standard input does not stop a check of a file.
+    let output = run_redirected(&["summary", "examples/data/summary_valid.xml"], "<&-");
+    assert_eq!(stdout(&output), "summary: valid (LC_OK)\n", "{}", describe(&["<&-"], &output));
+    // An empty one (a shell's </dev/null) is the empty document: a verdict, not an error.
+    let output = run_redirected(&["summary", "-"], "</dev/null");
+    assert_eq!(output.status.code(), Some(1), "{}", describe(&["</dev/null"], &output));
+    assert!(stdout(&output).starts_with("summary: rejected: LC_SUMMARY_XML_ROOT (207)"));
+}

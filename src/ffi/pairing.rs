@@ -69,7 +69,9 @@ pub unsafe extern "C" fn lc_transcript_safe_cut(
 /// pair (SPEC S14.4).
 ///
 /// Returns `LC_OK`; `LC_CUT_UNSAFE`; the pairing check's status when the transcript fails it;
-/// `LC_ERR_INVALID_ARGUMENT` for a `cut` above the message count.
+/// `LC_ERR_INVALID_ARGUMENT` for a `cut` above the message count. The arguments are checked first
+/// (SPEC A3.1, S14.4): a `cut` above the message count is `LC_ERR_INVALID_ARGUMENT` even on a
+/// transcript that fails the pairing check.
 ///
 /// # Safety
 /// `input` is a live handle.

@@ -279,7 +279,7 @@ mod tests {
     /// repetitions of every length against the buffer, after and before pieces of every length.
     #[test]
     fn hash_sink_hashes_repetitions_as_their_bytes() {
-        let mut next = crate::xorshift(0x8F1B_BCDC_BB6E_92C5);
+        let mut next = crate::testing::xorshift(0x8F1B_BCDC_BB6E_92C5);
         for _ in 0..3_000 {
             let mut sink = HashSink::new();
             let mut all = Vec::new();

@@ -491,7 +491,7 @@ fn stop_array_end_accepts_exactly_the_canonical_arrays() {
         "\\b\\f",
     ];
     let separators = [",", ",", ",", ", ", " ,"];
-    let mut random = crate::xorshift(0x0123_4567_89AB_CDEFu64);
+    let mut random = crate::testing::xorshift(0x0123_4567_89AB_CDEFu64);
     let mut next = move |n: usize| (random() % n as u64) as usize;
     for round in 0..20_000 {
         let count = next(12);

@@ -377,7 +377,7 @@ mod tests {
             Some(out)
         }
         let pieces: [&[u8]; 10] = [b"a", b"example", b"%25", b"%c3", b"%41", b"%2", b"\xc3\xa9", b" ", b"/", b"-._~"];
-        let mut next = crate::xorshift(0x94D0_49BB_1331_11EB);
+        let mut next = crate::testing::xorshift(0x94D0_49BB_1331_11EB);
         for _ in 0..20_000 {
             let mut host = Vec::new();
             while host.len() < (next() % 100) as usize {
@@ -400,7 +400,7 @@ mod tests {
     /// refused.
     #[test]
     fn ipv6_text_is_never_longer_than_its_bound() {
-        let mut next = crate::xorshift(0xBF58_476D_1CE4_E5B9);
+        let mut next = crate::testing::xorshift(0xBF58_476D_1CE4_E5B9);
         let mut longest = 0;
         for _ in 0..50_000 {
             let ipv4 = next().is_multiple_of(2);

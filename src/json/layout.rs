@@ -218,7 +218,7 @@ mod tests {
     /// 16 bytes are left, and nothing where fewer are.
     #[test]
     fn key_table_finds_what_the_scan_and_lookup_find() {
-        let mut next = crate::xorshift(0x2545_f491_4f6c_dd1d);
+        let mut next = crate::testing::xorshift(0x2545_f491_4f6c_dd1d);
         let tails: [&[u8]; 6] = [b"\":1,", b"\"", b"x\":", b"\\u0061\":", b"\x01\"", b"\" : {\"t\":[]}"];
         let mut found = 0;
         for _ in 0..200_000 {

@@ -441,7 +441,7 @@ mod tests {
             "1", "-2", "0", "3.25", "-0.1234567", "6e9", "7E-1", ",", ",", ",", " ", "[", "]", "-", "1.",
             "01", r#"{"k":5}"#, r#"{"k":5,6}"#, r#"{"k":[1]}"#, r#"{"k":[[1]]]"#,
         ];
-        let mut next = crate::xorshift(0x6A09_E667_F3BC_C909);
+        let mut next = crate::testing::xorshift(0x6A09_E667_F3BC_C909);
         for _ in 0..100_000 {
             let mut doc = String::from("[");
             for _ in 0..next() % 30 {

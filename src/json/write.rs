@@ -490,7 +490,7 @@ mod tests {
             "\\\\",
             "0123456789abcdef",
         ];
-        let mut next = crate::xorshift(0x6A09_E667_F3BC_C908);
+        let mut next = crate::testing::xorshift(0x6A09_E667_F3BC_C908);
         for _ in 0..5_000 {
             let mut raw = String::from("{");
             for k in 0..(next() % 12) {
@@ -571,7 +571,7 @@ mod tests {
             "<&>",
             "\u{e9}\u{2029}",
         ];
-        let mut next = crate::xorshift(0xBB67_AE85_84CA_A73B);
+        let mut next = crate::testing::xorshift(0xBB67_AE85_84CA_A73B);
         for _ in 0..3_000 {
             let body: String = (0..next() % 200).map(|_| pieces[(next() % 14) as usize]).collect();
             let decoded = crate::json::JStr::new(0, body.as_bytes(), true, false).decode().unwrap();

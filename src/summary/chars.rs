@@ -499,7 +499,7 @@ mod tests {
             b"\x01",
             b"<",
         ];
-        let mut next = crate::xorshift(0x2545_F491_4F6C_DD1Du64);
+        let mut next = crate::testing::xorshift(0x2545_F491_4F6C_DD1Du64);
         for _ in 0..40_000 {
             let mut xml = Vec::new();
             let len = (next() % 400) as usize;

@@ -21,13 +21,17 @@ crate::json::layout! {
     }
 }
 
-/// A reply that passed steps 4–7: its identity, and the summary token (UTF-8 not yet checked).
+/// A reply that passed steps 4–7: its identity, where each identity value starts (for a
+/// diagnosis of step 8), and the summary token (UTF-8 not yet checked).
 struct Reply<'o> {
     revision: u64,
+    revision_at: usize,
     through_event_id: [u8; 36],
+    through_event_id_at: usize,
     provider: JStr<'o>,
     model: JStr<'o>,
     request_fingerprint: [u8; 64],
+    request_fingerprint_at: usize,
     summary: DeferredUtf8<'o>,
 }
 
@@ -68,30 +72,34 @@ fn read(output: &[u8]) -> Result<Reply<'_>> {
     let request_fingerprint = lower_hex_64(&identity.request_fingerprint.decode().map_err(wire)?).ok_or(whole)?;
     Ok(Reply {
         revision: identity.revision,
+        revision_at: identity.revision_at,
         through_event_id,
+        through_event_id_at: identity.through_event_id.span().start,
         provider: identity.provider,
         model: identity.model,
         request_fingerprint,
+        request_fingerprint_at: identity.request_fingerprint.span().start,
         summary,
     })
 }
 
-/// Step 8: the first identity field of the reply that differs from the input's, as a location.
-fn mismatch(input: &CompactionInput, reply: &Reply<'_>) -> Option<&'static str> {
+/// Step 8: the first identity field of the reply that differs from the input's, as a location,
+/// and where its value starts in the reply (C13.4: inside the quotes of a string).
+fn mismatch(input: &CompactionInput, reply: &Reply<'_>) -> Option<(&'static str, usize)> {
     let doc = &input.doc;
     let same_text = |ours: crate::json::Text, theirs: JStr<'_>| -> bool {
         matches!((ours.token(&input.src).decode(), theirs.decode()), (Ok(a), Ok(b)) if a == b)
     };
     if reply.revision != doc.revision {
-        Some("basis.revision")
+        Some(("basis.revision", reply.revision_at))
     } else if reply.through_event_id != doc.through_event_id {
-        Some("basis.through_event_id")
+        Some(("basis.through_event_id", reply.through_event_id_at))
     } else if !same_text(doc.provider, reply.provider) {
-        Some("model.provider")
+        Some(("model.provider", reply.provider.span().start))
     } else if !same_text(doc.model, reply.model) {
-        Some("model.model")
+        Some(("model.model", reply.model.span().start))
     } else if reply.request_fingerprint != doc.request_fingerprint {
-        Some("request_fingerprint")
+        Some(("request_fingerprint", reply.request_fingerprint_at))
     } else {
         None
     }
@@ -162,10 +170,10 @@ pub(crate) fn diagnose(
             crate::diagnostic::field_diagnostic(status, rule, field)
         }
         Status::SummaryWire => json_diagnostic(status, error.offset(), output, c"O6.2", false),
-        Status::SummaryIdentity => {
-            let field = read(output).ok().and_then(|reply| mismatch(input, &reply)).unwrap_or("");
-            plain.with_location(Location::path(field))
-        }
+        Status::SummaryIdentity => match read(output).ok().and_then(|reply| mismatch(input, &reply)) {
+            Some((field, at)) => plain.at_offset_in(at, output).with_location(Location::path(field)),
+            None => plain,
+        },
         _ => {
             // Step 9: the summary's own diagnosis, over its decoded text.
             let text = read(output).ok().map(|reply| {

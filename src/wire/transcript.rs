@@ -423,10 +423,18 @@ struct BlockFields<'a> {
     name: Text,
     thinking: Text,
     signature: Text,
-    /// Optional strings: `None` for absent or `null`.
-    signature_format: Option<Text>,
+    /// The optional format strings, the empty text for absent or `null`: T5.8 keeps a format only
+    /// when it is a non-empty string, so absent, `null` and `""` mean the same.
+    ///
+    /// A valgrind workaround, not `Option<Text>` on purpose (keep it): `Text` has no niche, so a
+    /// `None` leaves the payload uninitialised, and the optimiser tested `!format.is_empty()`
+    /// before the `Some` it depends on (legal: the result was used only for a `Some`). The release
+    /// library then branched on uninitialised stack bytes on every parse, which memcheck reports
+    /// to every C program that links it (Miri finds no undefined behaviour in the source). A plain
+    /// `Text` is always initialised; scripts/sanitize runs the release library under valgrind.
+    signature_format: Text,
     provider_state: Option<RawValue>,
-    provider_state_format: Option<Text>,
+    provider_state_format: Text,
     id: Text,
     input: Option<RawValue>,
     tool_use_id: Text,
@@ -457,9 +465,11 @@ fn block<'a, V: Visit>(
             BlockField::Name => f.name = p.str()?.text(),
             BlockField::Thinking => f.thinking = p.str()?.text(),
             BlockField::Signature => f.signature = p.str()?.text(),
-            BlockField::SignatureFormat => f.signature_format = p.str_or_null()?.map(|s| s.text()),
+            BlockField::SignatureFormat => f.signature_format = p.str_or_null()?.map(|s| s.text()).unwrap_or_default(),
             BlockField::ProviderState => f.provider_state = Some(p.raw(&mut w.keys)?),
-            BlockField::ProviderStateFormat => f.provider_state_format = p.str_or_null()?.map(|s| s.text()),
+            BlockField::ProviderStateFormat => {
+                f.provider_state_format = p.str_or_null()?.map(|s| s.text()).unwrap_or_default();
+            }
             BlockField::Id => f.id = p.str()?.text(),
             BlockField::Input => f.input = Some(p.raw(&mut w.keys)?),
             BlockField::ToolUseId => {
@@ -510,8 +520,9 @@ fn block<'a, V: Visit>(
     }
     // T5.8: the provider-state pair is kept only when the state is present and the format is a
     // non-empty string.
-    let provider_state = match (f.provider_state, f.provider_state_format) {
-        (Some(state), Some(format)) if !format.is_empty() => Some(ProviderState { state, format }),
+    let format = f.provider_state_format;
+    let provider_state = match f.provider_state {
+        Some(state) if !format.is_empty() => Some(ProviderState { state, format }),
         _ => None,
     };
     let block = match kind {
@@ -524,7 +535,7 @@ fn block<'a, V: Visit>(
             thinking: f.thinking,
             signature: f.signature,
             // T5.8: kept only with a non-empty signature; E7.4 writes it only when non-empty.
-            signature_format: f.signature_format.filter(|s| !f.signature.is_empty() && !s.is_empty()),
+            signature_format: (!f.signature.is_empty() && !f.signature_format.is_empty()).then_some(f.signature_format),
             provider_state,
         },
         Kind::ToolUse => Block::ToolUse { id: f.id, name: f.name, input: f.input.ok_or(invalid)?, provider_state },

@@ -113,7 +113,7 @@ fn input_cases() -> Vec<Case> {
     let x = edit(INPUT, r#""provider": "acme""#, r#""provider": 5"#);
     add(Case::new("J5.8 provider not a string", x.clone(), WIRE, Off::At(find(&x, "5,"), 4, 25))
         .rule("J5.8")
-        .expects("a JSON string")
+        .expects("a non-empty JSON string")
         .at("model.provider"));
     let x = edit(INPUT, r#""revision": 7"#, r#""revision": -1"#);
     add(Case::new("J5.6 negative revision", x.clone(), WIRE, Off::At(find(&x, "-1"), 3, 25))
@@ -219,10 +219,22 @@ fn input_cases() -> Vec<Case> {
         .at("basis.through_event_id"));
     let x = edit(INPUT, r#""provider": "acme""#, r#""provider": """#);
     let at = find(&x, "\"\",");
+    // W5.2 step 8: provider and model are non-empty (a JSON string alone would be no news).
     add(Case::new("W5.2 empty provider", x, MODEL, Off::Within(at, at + 2))
         .rule("W5.2")
-        .expected(Text::Any)
+        .expects("a non-empty JSON string")
         .at("model.provider"));
+    let x = edit(INPUT, r#""model": "m1""#, r#""model": """#);
+    let at = find(&x, "\"\"}");
+    add(Case::new("W5.2 empty model", x, MODEL, Off::Within(at, at + 2))
+        .rule("W5.2")
+        .expects("a non-empty JSON string")
+        .at("model.model"));
+    let x = edit(INPUT, r#""model": "m1""#, r#""model": null"#);
+    add(Case::new("W5.2 null model", x, WIRE, Off::Any)
+        .rule("W5.2")
+        .expects("a non-empty JSON string")
+        .at("model.model"));
     let x = edit(INPUT, r#""version": 1"#, r#""version": 2"#);
     let at = find(&x, "2,");
     add(Case::new("W5.2 version 2", x, WIRE, Off::Within(at, at + 1)).rule("W5.2").expected(Text::Any).at("version"));
@@ -334,38 +346,77 @@ fn output_cases() -> Vec<Row> {
         10,
     );
 
-    // O6.2 step 8: the first field that differs, in C13.4's order.
+    // O6.2 step 8: the first field that differs, in C13.4's order, at the first byte of its value
+    // in the reply (inside the quotes of a string, C13.4).
     let s = json_string(SUMMARY);
     let identity = status::LC_SUMMARY_IDENTITY;
     let other_event = "7c9e6679-7425-40de-944b-e07fc1f90ae8";
     let other_fp = REQUEST_FINGERPRINT.replace("1f20", "1f21");
-    for (name, x, location) in [
-        ("O6.2 identity: revision", reply_with("8", EVENT_ID, "acme", "m1", REQUEST_FINGERPRINT, &s), "basis.revision"),
+    // The value after `marker` (a key with its colon, or a string's opening quote).
+    let after = |x: &str, marker: &str| {
+        let at = find(x, marker) + marker.len();
+        Off::At(at, 1, at as u64 + 1)
+    };
+    let rows = [
+        (
+            "O6.2 identity: revision",
+            reply_with("8", EVENT_ID, "acme", "m1", REQUEST_FINGERPRINT, &s),
+            "basis.revision",
+            "\"revision\":",
+        ),
         (
             "O6.2 identity: zero revision (O6.3)",
             reply_with("0", EVENT_ID, "acme", "m1", REQUEST_FINGERPRINT, &s),
             "basis.revision",
+            "\"revision\":",
         ),
         (
             "O6.2 identity: event id",
             reply_with("7", other_event, "acme", "m1", REQUEST_FINGERPRINT, &s),
             "basis.through_event_id",
+            "\"through_event_id\":\"",
         ),
         (
             "O6.2 identity: provider case",
             reply_with("7", EVENT_ID, "Acme", "m1", REQUEST_FINGERPRINT, &s),
             "model.provider",
+            "\"provider\":\"",
         ),
-        ("O6.2 identity: model", reply_with("7", EVENT_ID, "acme", "m2", REQUEST_FINGERPRINT, &s), "model.model"),
-        ("O6.2 identity: fingerprint", reply_with("7", EVENT_ID, "acme", "m1", &other_fp, &s), "request_fingerprint"),
+        (
+            "O6.2 identity: model",
+            reply_with("7", EVENT_ID, "acme", "m2", REQUEST_FINGERPRINT, &s),
+            "model.model",
+            "\"model\":\"",
+        ),
+        (
+            "O6.2 identity: fingerprint",
+            reply_with("7", EVENT_ID, "acme", "m1", &other_fp, &s),
+            "request_fingerprint",
+            "\"request_fingerprint\":\"",
+        ),
         (
             "O6.2 identity: revision and model",
             reply_with("8", EVENT_ID, "acme", "m2", REQUEST_FINGERPRINT, &s),
             "basis.revision",
+            "\"revision\":",
         ),
-        ("O6.2 identity: model and fingerprint", reply_with("7", EVENT_ID, "acme", "m2", &other_fp, &s), "model.model"),
-    ] {
-        add(Case::new(name, x, identity, Off::Any).rule("O6.2").at(location), 100, u64::MAX);
+        (
+            "O6.2 identity: model and fingerprint",
+            reply_with("7", EVENT_ID, "acme", "m2", &other_fp, &s),
+            "model.model",
+            "\"model\":\"",
+        ),
+        // An escaped value that decodes to another id: still at the first byte inside its quotes.
+        (
+            "O6.2 identity: escaped provider",
+            reply_with("7", EVENT_ID, "\\u0061cmf", "m1", REQUEST_FINGERPRINT, &s),
+            "model.provider",
+            "\"provider\":\"",
+        ),
+    ];
+    for (name, x, location, marker) in rows {
+        let at = after(&x, marker);
+        add(Case::new(name, x, identity, at).rule("O6.2").at(location), 100, u64::MAX);
     }
 
     // O6.2 steps 4-7: the reply's own wire errors.

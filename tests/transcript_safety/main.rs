@@ -270,6 +270,14 @@ fn cuts_need_a_well_paired_transcript_and_their_pointers() {
     let input = parse(&[user("q"), assistant(&["a"])]);
     assert_eq!(safe_cut(&input, 0), Err(UNANSWERED));
     assert_eq!(cut_check(&input, 0), UNANSWERED);
+    assert_eq!(cut_check(&input, 2), UNANSWERED, "cut = n is a cut, and the pairing check decides");
+    // S14.4, A3.1: the argument first. A cut above the message count is the call's fault, whatever
+    // the transcript holds.
+    for cut in [3, 4, u64::MAX] {
+        assert_eq!(cut_check(&input, cut), INVALID_ARGUMENT, "cut {cut}");
+    }
+    // A keep_last above n is no error: it keeps everything (S14.4), so the pairing status stands.
+    assert_eq!(safe_cut(&input, u64::MAX), Err(UNANSWERED));
     // SAFETY: NULL pointers are the cases under test.
     unsafe {
         assert_eq!(lc_transcript_safe_cut(input.as_ptr(), 0, ptr::null_mut()), NULL_ARGUMENT);

@@ -1,5 +1,5 @@
 // npm run bench: the WebAssembly package in Node against the native library, in one run, on the
-// same realistic inputs (shared/bench/make_summary.py and make_transcript.py, 1 MiB each, and the
+// same realistic inputs (benches/gen/make_summary.py and make_transcript.py, 1 MiB each, and the
 // first request-fingerprint vector), timed the same way (bench/native/src/main.rs): batches of calls
 // of at least 200 ms, the median batch. Also the sizes of the .wasm (raw, gzip -9) and the tarball.
 //
@@ -8,7 +8,7 @@
 //   npm run bench -- --write --variants       # also builds and times 9 build variants (minutes)
 //
 // Environment: LOOPCOMPACT_BENCH_INPUTS (the folder of make_summary.py and make_transcript.py;
-// default ../shared/bench beside the checkout), CARGO.
+// default benches/gen of this checkout), CARGO.
 
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -25,7 +25,7 @@ import { time } from "./time.mjs";
 const here = dirname(fileURLToPath(import.meta.url));
 const pkg = resolve(here, "..");
 const root = resolve(pkg, "..", "..");
-const inputs = process.env.LOOPCOMPACT_BENCH_INPUTS ?? resolve(root, "..", "shared", "bench");
+const inputs = process.env.LOOPCOMPACT_BENCH_INPUTS ?? resolve(root, "benches", "gen");
 const write = process.argv.includes("--write");
 const ROUNDS = 3;
 // Build variants to compare (opt-level, simd128), each built and timed in a child process.
@@ -131,7 +131,7 @@ try {
     `Produced by \`cd bindings/js && npm run build && npm run bench -- --write${variants.length > 0 ? " --variants" : ""}\` (not by \`scripts/bench\`):`,
     "the package's wasm in Node against the native library (`bench/native`, the same C ABI calls:",
     "the `_diagnose` functions the package uses) in the same run, on the same 1 MiB inputs of",
-    "`shared/bench/make_summary.py` and `make_transcript.py` and the first fingerprint vector. A",
+    "`benches/gen/make_summary.py` and `make_transcript.py` and the first fingerprint vector. A",
     "figure is the median of 7 batches of at least 200 ms, the best of 3 rounds in which native and",
     "wasm alternate (this is a shared 2-core machine). Times per call include copying the input into",
     "wasm memory (and for a `string`, encoding it as UTF-8).",

@@ -130,6 +130,44 @@ def test_documents_of_every_type() -> None:
         lc.validate_summary(42)  # type: ignore[arg-type]
 
 
+def test_lone_surrogates_become_u_fffd() -> None:
+    # A str with a surrogate code point (U+D800-U+DFFF) cannot be UTF-8; it is sent with U+FFFD in
+    # its place, as SPEC J5.4 decodes a lone surrogate escape and the JS package's TextEncoder
+    # does. Never a UnicodeEncodeError: that exception carries the whole document (an echo).
+    fffd = "\ufffd".encode("utf-8")
+    summary = VALID_SUMMARY.decode().replace("ship", "sh\ud800p")
+    lc.validate_summary(summary)
+    assert lc.summary_section_text(summary, lc.Section.GOAL) == "sh\ufffdp"
+    assert lc.summary_sections(summary) == lc.summary_sections(VALID_SUMMARY.replace(b"ship", b"sh" + fffd + b"p"))
+    # A low surrogate, two in a row (a Python str holds code points, so a "pair" is two lone
+    # ones), and one at each end.
+    for text, want in (("\udc00", fffd), ("\ud83d\ude00", fffd * 2), ("\udfff\u00e9\ud800", fffd + "é".encode() + fffd)):
+        got = lc.summary_section_text(VALID_SUMMARY.decode().replace("ship", text), lc.Section.GOAL)
+        assert got.encode("utf-8") == want
+    # A rejected document: the library's error, at the byte offset of the U+FFFD text (three
+    # bytes for the one surrogate before <state/>, at 39 without it), with nothing of the document.
+    bad = BAD_STRUCTURE.replace("ship", "ship\ud800")
+    with pytest.raises(lc.SummaryError) as info:
+        lc.validate_summary(bad)
+    e = info.value
+    assert e.name == "LC_SUMMARY_XML_STRUCTURE" and (e.offset, e.column) == (42, 41)
+    assert e.__cause__ is None and e.__context__ is None
+    assert "ship" not in str(e) and all("ship" not in str(a) for a in e.args)
+    # The input and reply wires, through the handle too.
+    row = first_row("output.jsonl", name="valid")
+    marked = row["input_wire"].replace('"type":"text","text":"', '"type":"text","text":"\udbff', 1)
+    assert marked != row["input_wire"]
+    lc.validate_input(marked)
+    with lc.Input(marked) as handle:
+        assert fffd in handle.encode_within(1 << 20)
+        reply = row["output"].replace("<goal>", "<goal>\ud800", 1)
+        assert reply != row["output"]
+        assert "\ufffd" in handle.validate_output(reply, row["output_tokens"], row["max_output_bytes"] + 3)
+    # A diagnosis built by hand goes into lc_retry_message the same way.
+    d = lc.Diagnostic(status=208, status_class=lc.StatusClass.RETRY, expected="\ud800", location="\udc00")
+    assert d.retry_message().startswith("Your summary was rejected")
+
+
 def test_integer_arguments_are_range_checked() -> None:
     # ctypes would wrap these silently; the package refuses them.
     with pytest.raises(ValueError):

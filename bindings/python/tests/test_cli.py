@@ -206,3 +206,50 @@ def test_same_on_every_vector(tmp_path: Path) -> None:
     for args in runs:
         same(["--json", "--retry-message", *args])
         same(args)
+
+
+# ---- how a text verdict reads, and standard input that cannot be read -----------------------------
+
+def test_text_verdicts_say_at_only_before_a_position() -> None:
+    # O6.2 step 2 (no usage reported) has no offset: the facts follow the reason after a comma.
+    args = ["output", "--input", str(EXAMPLES / "input_valid.json"), str(EXAMPLES / "result_valid.json"),
+            "--tokens", "0", "--max-bytes", "100000"]
+    code, out, _ = python_cli(args)
+    assert code == 1 and out.decode() == (
+        f"output: rejected: LC_SUMMARY_TOKEN_USAGE (204) reason token_usage, rule O6.2, class discard: {lc.status_message(204)}\n"
+    )
+    # With an offset, "at" introduces the position.
+    code, out, _ = python_cli(["summary", "-"], stdin=b"<a/>")
+    assert out.decode().startswith("summary: rejected: LC_SUMMARY_XML_ROOT (207) reason xml_root at byte 0, line 1, column 1, ")
+    # The exceptions read the same way.
+    with lc.Input((EXAMPLES / "input_valid.json").read_bytes()) as handle:
+        with pytest.raises(lc.OutputError) as info:
+            handle.validate_output((EXAMPLES / "result_valid.json").read_bytes(), 0, 100000)
+    assert str(info.value) == f"LC_SUMMARY_TOKEN_USAGE (204), rule O6.2: {lc.status_message(204)}"
+    with pytest.raises(lc.SummaryError) as info2:
+        lc.validate_summary("<a/>")
+    assert str(info2.value).startswith("LC_SUMMARY_XML_ROOT (207) at byte 0, line 1, column 1, section root, ")
+
+
+def redirected(argv: List[str], redirect: str) -> Run:
+    """Runs ``argv`` through /bin/sh (the test venv's PATH has no sh) with its standard input set
+    up by ``redirect`` (``<&-`` closes it)."""
+    done = subprocess.run(["/bin/sh", "-c", f'exec "$0" "$@" {redirect}', *argv], capture_output=True, cwd=REPO, check=False)
+    return done.returncode, done.stdout, done.stderr
+
+
+def test_closed_or_unreadable_standard_input_is_an_error(tmp_path: Path) -> None:
+    tools = [[sys.executable, "-m", "loopcompact"]] + ([[RUST]] if RUST is not None else [])
+    write_only = tmp_path / "write_only_stdin"
+    write_only.write_bytes(b"")
+    for tool in tools:
+        for redirect, why in (("<&-", "it is closed"), (f"0>{write_only}", "Bad file descriptor (os error 9)")):
+            error = f"cannot read standard input: {why}"
+            assert redirected([*tool, "summary", "-"], redirect) == (2, b"", f"loopcompact: {error}\n".encode())
+            code, out, _ = redirected([*tool, "--json", "summary", "-"], redirect)
+            assert code == 2 and json.loads(out) == {"ok": False, "error": error}
+        # Only reading it is an error: a closed standard input does not stop a check of a file.
+        assert redirected([*tool, "summary", "examples/data/summary_valid.xml"], "<&-")[:2] == (0, b"summary: valid (LC_OK)\n")
+        # An empty one (a shell's </dev/null) is the empty document: a verdict, not an error.
+        code, out, _ = redirected([*tool, "summary", "-"], "</dev/null")
+        assert code == 1 and out.startswith(b"summary: rejected: LC_SUMMARY_XML_ROOT (207)")

@@ -84,7 +84,7 @@ def section(rows: List[Dict[str, object]], peak: Dict[str, object], command: str
         f"Produced by `{command}` (scripts/bench keeps this section): the installed wheel's library",
         "timed from C (`bindings/python/tools/bench_c.c`, no Python), through the bare ctypes function,",
         f"and through the package's API; the same calls, the three in turn for {ROUNDS} rounds, the best",
-        "round of each, in one run. Inputs: `../shared/bench/make_summary.py 4096` and",
+        "round of each, in one run. Inputs: `benches/gen/make_summary.py 4096` and",
         "`make_transcript.py 1048576`.",
         "",
         f"- date: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; Python {platform.python_version()}, "

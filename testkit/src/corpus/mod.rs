@@ -8,17 +8,14 @@ pub mod wire;
 use std::path::Path;
 use std::process::Command;
 
-/// `../shared/bench/<script> <size>`'s output (the realistic generators that sit beside the
-/// checkout), or why there is none: `../shared` may be absent, and so may python3.
+/// `benches/gen/<script> <size>`'s output (the realistic generators of the benchmarks, run with
+/// python3), or why there is none: python3 may be missing.
 pub fn generated(script: &str, size: usize) -> Result<Vec<u8>, String> {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../shared/bench").join(script);
-    if !path.is_file() {
-        return Err("../shared/bench absent".into());
-    }
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../benches/gen").join(script);
     match Command::new("python3").arg(&path).arg(size.to_string()).output() {
         Ok(out) if out.status.success() => Ok(out.stdout),
-        Ok(out) => Err(format!("python3 {script} {size}: {}", out.status)),
-        Err(e) => Err(format!("python3 {script} {size}: {e}")),
+        Ok(out) => Err(format!("python3 benches/gen/{script} {size}: {}", out.status)),
+        Err(e) => Err(format!("python3 benches/gen/{script} {size}: {e}")),
     }
 }
 

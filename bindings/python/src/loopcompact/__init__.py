@@ -6,7 +6,10 @@ the contract, ``docs/SPEC.md`` of the source repository; "SPEC §N" is its secti
 
 Documents are ``str`` (encoded as UTF-8), ``bytes``, ``bytearray`` or ``memoryview`` (any
 C-contiguous buffer; ``bytes``, ``bytearray`` and writable views are passed without a copy);
-``None`` is the empty buffer, passed as ``(NULL, 0)``. A rejection raises the
+``None`` is the empty buffer, passed as ``(NULL, 0)``. A lone surrogate in a string document
+(U+D800-U+DFFF, which UTF-8 cannot hold) is sent as U+FFFD, exactly as SPEC J5.4 decodes a lone
+surrogate escape (``\ud800``): every host gives the same text the same verdict, and no error
+carries the text. (A Python ``str`` holds code points, so each surrogate in it is lone.) A rejection raises the
 :class:`LoopcompactError` subclass of its domain, carrying where the problem is::
 
     import loopcompact as lc
@@ -57,6 +60,7 @@ from ._errors import (
     status_reason,
 )
 from ._native import lc_compaction_input, lc_context_limits, lc_resolved_limits, lc_span
+from ._text import utf8
 
 __version__ = "0.1.0"
 
@@ -123,7 +127,7 @@ def _buffer(data: Document, what: str) -> Tuple[Any, int]:
     if isinstance(data, bytes):
         return data, len(data)
     if isinstance(data, str):
-        encoded = data.encode("utf-8")
+        encoded = utf8(data)
         return encoded, len(encoded)
     if data is None:
         return None, 0

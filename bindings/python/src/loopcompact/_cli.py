@@ -2,7 +2,7 @@
 library this package carries.
 
 The same commands, options, output (text and ``--json``) and exit statuses (0 valid, 1 rejected,
-2 usage or I/O error), so scripts can use either; tests/test_cli.py runs both on the same files
+2 usage or I/O error, a closed or unreadable standard input included), so scripts can use either; tests/test_cli.py runs both on the same files
 and compares every byte. Like the library, it never echoes input bytes in a verdict; only
 ``output`` prints the decoded summary and ``section`` a section's text, the data asked for.
 """
@@ -87,7 +87,8 @@ A rejection prints NAME (CODE), the reason, where (byte offset, line, column, se
 location) where known, and the message. Offsets count bytes of the file, except for a summary
 inside an output reply: there they count bytes of the decoded summary text.
 
-exit status: 0 valid, 1 rejected, 2 usage or I/O error
+exit status: 0 valid, 1 rejected, 2 usage or I/O error (a closed or unreadable standard input
+read as - is an I/O error; an empty one is the empty document)
 """
 
 _SECTIONS = (Section.GOAL, Section.CONSTRAINTS, Section.DECISIONS, Section.STATE, Section.OPEN_ITEMS)
@@ -192,8 +193,9 @@ class Inputs:
     """Reads the files named on the command line, at most ``limit`` bytes each; standard input
     can be read only once."""
 
-    def __init__(self, limit: int, stdin: BinaryIO) -> None:
+    def __init__(self, limit: int, stdin: Optional[BinaryIO]) -> None:
         self.limit = limit
+        #: None when standard input was closed at start-up (Python's ``sys.stdin`` is then None).
         self.stdin = stdin
         self.stdin_used = False
 
@@ -206,6 +208,8 @@ class Inputs:
                 if self.stdin_used:
                     raise usage("standard input (-) can be used for one file only")
                 self.stdin_used = True
+                if self.stdin is None:
+                    raise Fatal("cannot read standard input: it is closed")
                 data = _read_at_most(self.stdin, want)
             else:
                 with open(name, "rb") as f:
@@ -245,7 +249,7 @@ class Options:
         self.read_limit = DEFAULT_READ_LIMIT
 
 
-def run(args: Sequence[str], stdin: BinaryIO, stdout: BinaryIO) -> int:
+def run(args: Sequence[str], stdin: Optional[BinaryIO], stdout: BinaryIO) -> int:
     for i, arg in enumerate(args):
         try:
             arg.encode("utf-8")
@@ -504,8 +508,8 @@ def human_verdict(document: str, result: Union[Success, Diagnostic], d: Diagnost
     if isinstance(result, Sections):
         return "".join(f"{_section_name(s.section)} offset {s.offset} length {s.length}\n" for s in result)
     reason = d.reason or "-"
-    at = ", ".join([*d.where(), f"class {d.status_class.name.lower()}"])
-    text = f"{document}: rejected: {d.name} ({d.status}) reason {reason} at {at}: {d.message}\n"
+    facts = d.describe([f"class {d.status_class.name.lower()}"])
+    text = f"{document}: rejected: {d.name} ({d.status}) reason {reason}{facts}: {d.message}\n"
     return text + (f"{retry}\n" if retry is not None else "")
 
 
@@ -518,8 +522,11 @@ def main(
     """Runs the tool on ``argv`` (default ``sys.argv[1:]``) and returns its exit status."""
     args = list(sys.argv[1:] if argv is None else argv)
     out = stdout or sys.stdout.buffer
+    if stdin is None and sys.stdin is not None:
+        stdin = sys.stdin.buffer
     try:
-        return run(args, stdin or sys.stdin.buffer, out)
+        # stdin is None here when standard input was closed at start-up: an error only if read.
+        return run(args, stdin, out)
     except Fatal as e:
         message = str(e)
         if "--json" in args:

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 import ctypes
 from dataclasses import dataclass
-from typing import Any, Callable, ClassVar, List, Optional, Type
+from typing import Any, Callable, ClassVar, List, Optional, Sequence, Type
 
 from . import _native
 from ._constants import LIMIT_UNKNOWN, LOCATION_CAP, OFFSET_UNKNOWN, Section, Status, StatusClass
 from ._native import lc_diagnostic
+from ._text import utf8
 
 _lib = _native.lib
 
@@ -129,9 +130,9 @@ class Diagnostic:
         d.column = self.column or 0
         d.limit = LIMIT_UNKNOWN if self.limit is None else self.limit
         d.actual = LIMIT_UNKNOWN if self.actual is None else self.actual
-        d.rule = self.rule.encode("utf-8")
-        d.expected = self.expected.encode("utf-8")
-        d.location = self.location.encode("utf-8")[: LOCATION_CAP - 1]
+        d.rule = utf8(self.rule)
+        d.expected = utf8(self.expected)
+        d.location = utf8(self.location)[: LOCATION_CAP - 1]
         return d
 
     @property
@@ -152,11 +153,18 @@ class Diagnostic:
 
     def where(self) -> List[str]:
         """The known parts of the position, in the order the CLI prints them."""
+        return self._position() + self._facts()
+
+    def _position(self) -> List[str]:
         parts = []
         if self.offset is not None:
             parts.append(f"byte {self.offset}")
         if self.line:
             parts.append(f"line {self.line}, column {self.column}")
+        return parts
+
+    def _facts(self) -> List[str]:
+        parts = []
         if self.section != Section.NONE:
             parts.append(f"section {_section_name(self.section)}")
         if self.rule:
@@ -169,15 +177,21 @@ class Diagnostic:
             parts.append(f"limit {self.limit}, actual {self.actual}")
         return parts
 
+    def describe(self, more: Sequence[str] = ()) -> str:
+        """The known facts as the CLI and ``str()`` print them after the status: ``" at byte 39,
+        line 1, column 40, section constraints, rule X4.18"``, or without a position
+        ``", rule O6.2"`` (``at`` only introduces a position); ``more`` comes last."""
+        position = self._position()
+        facts = [*self._facts(), *more]
+        return (f" at {', '.join(position)}" if position else "") + "".join(f", {fact}" for fact in facts)
+
     def retry_message(self) -> str:
         """The message for the summariser about this failure (SPEC C13.5, ``lc_retry_message``):
         what was wrong and where; for a status not of class RETRY, that no retry is useful."""
         return retry_message(self)
 
     def __str__(self) -> str:
-        where = self.where()
-        at = f" at {', '.join(where)}" if where else ""
-        return f"{self.name} ({self.status}){at}: {self.message}"
+        return f"{self.name} ({self.status}){self.describe()}: {self.message}"
 
 
 def retry_message(diagnostic: Diagnostic) -> str:
