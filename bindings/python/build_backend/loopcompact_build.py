@@ -80,13 +80,16 @@ __all__ = [
 
 # ---- the constants module ------------------------------------------------------------------------
 
-# Header prefix -> (enum name, docstring). A #define with none of these prefixes, and not a status,
-# becomes a plain integer (or string) constant.
-ENUMS: Sequence[Tuple[str, str, str]] = (
-    ("LC_COUNTER_QUALITY_", "CounterQuality", "Quality of a token counter (SPEC P8.4), ``LC_COUNTER_QUALITY_*``."),
-    ("LC_PRESSURE_", "Pressure", "Context pressure level (SPEC L9.3), ``LC_PRESSURE_*``."),
-    ("LC_CLASS_", "StatusClass", "What a host does next about a status (SPEC C13.3), ``LC_CLASS_*``."),
-    ("LC_SECTION_", "Section", "A summary section (SPEC C13.4), ``LC_SECTION_*``."),
+# Header prefix -> (enum name, base class, docstring). A #define that is not a status (its doc
+# comment says `N (reason "...")`) and has none of these prefixes becomes a plain integer (or
+# string) constant. Statuses are recognised first: `LC_REPLY_TRUNCATED` is a status, not a flag.
+ENUMS: Sequence[Tuple[str, str, str, str]] = (
+    ("LC_COUNTER_QUALITY_", "CounterQuality", "IntEnum", "Quality of a token counter (SPEC P8.4), ``LC_COUNTER_QUALITY_*``."),
+    ("LC_PRESSURE_", "Pressure", "IntEnum", "Context pressure level (SPEC L9.3), ``LC_PRESSURE_*``."),
+    ("LC_CLASS_", "StatusClass", "IntEnum", "What a host does next about a status (SPEC C13.3), ``LC_CLASS_*``."),
+    ("LC_SECTION_", "Section", "IntEnum", "A summary section (SPEC C13.4), ``LC_SECTION_*``."),
+    ("LC_STOP_", "Stop", "IntEnum", "How the summariser's call ended (SPEC R15.1), ``LC_STOP_*``."),
+    ("LC_REPLY_", "Cleanup", "IntFlag", "What cleanup of a reply may remove (SPEC R15.5), the ``LC_REPLY_*`` flags."),
 )
 STATUS_DOC = re.compile(r'^\d+ \(reason "')
 
@@ -111,62 +114,58 @@ def _python_value(value: str) -> str:
     return number.group(1)
 
 
+def scalar_name(name: str) -> str:
+    """The Python name of a plain constant: ``LC_ABI_VERSION`` -> ``ABI_VERSION``."""
+    return re.sub(r"^(LC_|LOOPCOMPACT_)", "", name)
+
+
 def generate_constants(header: str) -> str:
     """The text of ``_constants.py`` for the header text ``header``."""
     statuses: List[Tuple[str, str, str]] = []
-    groups: Dict[str, List[Tuple[str, str, str]]] = {enum: [] for _, enum, _ in ENUMS}
+    groups: Dict[str, List[Tuple[str, str, str]]] = {enum: [] for _, enum, _, _ in ENUMS}
     scalars: List[Tuple[str, str, str]] = []
     for name, value, doc in header_defines(header):
         py = _python_value(value)
-        group = next((enum for prefix, enum, _ in ENUMS if name.startswith(prefix)), None)
-        if group is not None:
-            groups[group].append((name, py, doc))
-        elif STATUS_DOC.match(doc):
+        group = next((enum for prefix, enum, _, _ in ENUMS if name.startswith(prefix)), None)
+        if STATUS_DOC.match(doc):
             statuses.append((name, py, doc))
+        elif group is not None:
+            groups[group].append((name, py, doc))
         else:
             scalars.append((name, py, doc))
     if not statuses or not all(groups.values()):
         raise ValueError("the header has no status codes or misses a group of constants")
 
-    def flat(name: str) -> str:
-        return re.sub(r"^(LC_|LOOPCOMPACT_)", "", name)
-
     out = [
         '"""Constants of the C ABI, generated from include/loopcompact.h: do not edit.',
         "",
         "Rewrite with ``python bindings/python/build_backend/loopcompact_build.py constants``; wheels",
-        "generate it afresh from the header of the library they carry. Each ``#define LC_NAME`` is",
-        "``NAME`` here; the small enums of the header are also ``IntEnum`` classes.",
+        "generate it afresh from the header of the library they carry. Each group of ``#define``s is an",
+        "enum (``LC_SUMMARY_XML_ROOT`` is ``Status.SUMMARY_XML_ROOT``, ``LC_REPLY_TRIM`` is",
+        "``Cleanup.TRIM``); any other ``#define LC_NAME`` is ``NAME`` here.",
         '"""',
         "",
-        "from enum import IntEnum",
-        "from typing import Final, List",
+        "from enum import IntEnum, IntFlag",
+        "from typing import Final",
         "",
     ]
-    exported: List[str] = []
     for name, py, doc in scalars:
-        out += [f"#: {doc}" if doc else f"#: ``{name}``.", f"{flat(name)}: Final = {py}"]
-        exported.append(flat(name))
+        out += [f"#: {doc}" if doc else f"#: ``{name}``.", f"{scalar_name(name)}: Final = {py}"]
     out.append("")
 
-    def enum_block(enum: str, doc: str, members: List[Tuple[str, str, str]], prefix: str) -> None:
-        out.extend(["", f"class {enum}(IntEnum):", f'    """{doc}"""', ""])
+    def enum_block(enum: str, base: str, doc: str, members: List[Tuple[str, str, str]], prefix: str) -> None:
+        out.extend(["", f"class {enum}({base}):", f'    """{doc}"""', ""])
         for name, py, mdoc in members:
             out.append(f"    #: {mdoc}" if mdoc else f"    #: ``{name}``.")
             out.append(f"    {name[len(prefix):]} = {py}")
         out.append("")
-        out.append("")
-        for name, _, _ in members:
-            out.append(f"{flat(name)}: Final = {enum}.{name[len(prefix):]}")
-            exported.append(flat(name))
-        exported.append(enum)
 
-    enum_block("Status", "A status code (``lc_status``): ``LC_OK`` and every code of the status table.", statuses, "LC_")
-    for prefix, enum, doc in ENUMS:
-        enum_block(enum, doc, groups[enum], prefix)
-    out += ["", "", "__all__: List[str] = ["]
-    out += [f'    "{name}",' for name in sorted(exported)]
-    out += ["]", ""]
+    enum_block("Status", "IntEnum", "A status code (``lc_status``): ``LC_OK`` and every code of the status table.", statuses, "LC_")
+    for prefix, enum, base, doc in ENUMS:
+        enum_block(enum, base, doc, groups[enum], prefix)
+    while out[-1] == "":
+        out.pop()
+    out.append("")
     return "\n".join(out)
 
 
