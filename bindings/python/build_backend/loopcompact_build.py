@@ -5,8 +5,8 @@ module. The wheel carries the plain C ABI library (``libloopcompact.so``) next t
 works on every Python 3 (tag ``py3-none-<platform>``); maturin would want pyo3 or cffi bindings
 and setuptools-rust tags wheels per interpreter (``cp311-cp311``), and either one is a build
 dependency to download. This backend needs only the standard library and cargo, so
-``pip install bindings/python`` works offline, and it runs the same
-``cargo build --release --lib`` as every other consumer of the checkout (one build serves all).
+``pip install bindings/python`` works offline, and it runs the same ``cargo build --release`` as
+every other consumer of the checkout (one build serves all).
 
 What a wheel gets:
 
@@ -15,8 +15,11 @@ What a wheel gets:
   the library bundled with them (the checked-in copy, for type checkers and IDEs, is compared with a
   fresh generation by ``tests/test_abi.py``; ``python build_backend/loopcompact_build.py
   constants`` rewrites it);
-- the cdylib from ``cargo build --release --lib --locked``, stripped (``strip --strip-unneeded``,
-  or ``$STRIP``) and renamed to the plain library file name of the platform;
+- the cdylib from ``cargo build --release --locked``, stripped (``strip --strip-unneeded``, or
+  ``$STRIP``) and renamed to the plain library file name of the platform;
+- the command-line tool of ``cli/`` from the same cargo command, stripped, as
+  ``loopcompact/bin/loopcompact``: ``python -m loopcompact`` and the ``loopcompact`` console
+  script (``entry_points.txt``) exec it, so the wheel has no second copy of the tool's logic;
 - the crate's license files (``LICENSE-*``) under ``.dist-info/licenses/``.
 
 The wheel is tagged for the platform it was built on (``linux_x86_64``); ``auditwheel repair``
@@ -61,6 +64,9 @@ else:  # pragma: no cover - pyproject.toml requires tomli there
 HERE = Path(__file__).resolve().parent
 PROJECT = HERE.parent
 PACKAGE = "loopcompact"
+# The package of the command-line tool (cli/): its binary, also named loopcompact, goes into the
+# wheel as loopcompact/bin/loopcompact, which `python -m loopcompact` and the console script exec.
+CLI_PACKAGE = "loopcompact-cli"
 SOURCE = PROJECT / "src" / PACKAGE
 # Paths of the crate that an sdist leaves out: other bindings, fuzzing, CI, the build output.
 SDIST_EXCLUDE = ("bindings/", "fuzz/", ".ci/", "target/")
@@ -236,9 +242,10 @@ def _host_triple() -> str:
     return m.group(1)
 
 
-def build_library(root: Path, glibc: Optional[str] = None) -> Path:
-    """Runs ``cargo build --release --lib --locked`` (with ``glibc``: ``cargo zigbuild`` for the
-    host triple at that glibc version) and returns the path of the cdylib."""
+def build_native(root: Path, glibc: Optional[str] = None) -> Tuple[Path, Path]:
+    """Runs ``cargo build --release --locked`` for the library and the command-line tool (with
+    ``glibc``: ``cargo zigbuild`` for the host triple at that glibc version) and returns the paths
+    of the cdylib and of the tool's executable."""
     if glibc is None:
         command = [_cargo(), "build"]
     else:
@@ -246,18 +253,36 @@ def build_library(root: Path, glibc: Optional[str] = None) -> Path:
         if zigbuild is None:
             raise RuntimeError(f"glibc={glibc} needs cargo-zigbuild and ziglang ({', '.join(ZIG_REQUIREMENTS)})")
         command = [zigbuild, "build", "--target", f"{_host_triple()}.{glibc}"]
-    command += ["--release", "--lib", "--locked", "--message-format=json-render-diagnostics"]
+    command += [
+        "--release",
+        "--locked",
+        "-p",
+        PACKAGE,
+        "--lib",
+        "-p",
+        CLI_PACKAGE,
+        "--bin",
+        PACKAGE,
+        "--message-format=json-render-diagnostics",
+    ]
     print("loopcompact_build:", " ".join(command), file=sys.stderr)
     done = subprocess.run(command, cwd=root, stdout=subprocess.PIPE, check=True)
+    library: Optional[Path] = None
+    tool: Optional[Path] = None
     for line in done.stdout.decode("utf-8").splitlines():
         message = json.loads(line) if line.startswith("{") else {}
         target = message.get("target", {})
-        if message.get("reason") == "compiler-artifact" and target.get("name") == PACKAGE:
-            if "cdylib" in target.get("crate_types", []):
-                for filename in message.get("filenames", []):
-                    if filename.endswith((".so", ".dylib", ".dll")):
-                        return Path(filename)
-    raise RuntimeError("cargo built no cdylib of loopcompact")
+        if message.get("reason") != "compiler-artifact" or target.get("name") != PACKAGE:
+            continue
+        if "bin" in target.get("kind", []) and message.get("executable"):
+            tool = Path(message["executable"])
+        elif "cdylib" in target.get("crate_types", []):
+            for filename in message.get("filenames", []):
+                if filename.endswith((".so", ".dylib", ".dll")):
+                    library = Path(filename)
+    if library is None or tool is None:
+        raise RuntimeError("cargo built no cdylib of loopcompact or no loopcompact executable")
+    return library, tool
 
 
 def library_file_name() -> str:
@@ -269,10 +294,16 @@ def library_file_name() -> str:
     return "libloopcompact.so"
 
 
-def stripped_copy(library: Path, directory: Path) -> Path:
-    """A copy of the library without symbols or debug information beyond what linking needs."""
-    out = directory / library_file_name()
-    shutil.copyfile(library, out)
+def tool_file_name() -> str:
+    """The file name of the command-line tool (``__main__.py`` knows the same names)."""
+    return "loopcompact.exe" if sys.platform == "win32" else "loopcompact"
+
+
+def stripped_copy(binary: Path, out: Path) -> Path:
+    """A copy of the library or executable at ``out`` without symbols or debug information beyond
+    what linking needs."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(binary, out)
     if sys.platform == "win32":
         return out  # debug information lives in the .pdb, which is not shipped
     strip = os.environ.get("STRIP") or shutil.which("strip")
@@ -323,6 +354,13 @@ def metadata_text() -> str:
     return text + body if body else text
 
 
+def entry_points_text() -> str:
+    """``entry_points.txt`` from ``[project.scripts]``: the ``loopcompact`` console script, which
+    runs the tool as ``python -m loopcompact`` does."""
+    scripts = _pyproject().get("scripts", {})
+    return "[console_scripts]\n" + "".join(f"{name} = {target}\n" for name, target in sorted(scripts.items()))
+
+
 def wheel_text(tag: str) -> str:
     return f"Wheel-Version: 1.0\nGenerator: loopcompact_build\nRoot-Is-Purelib: false\nTag: {tag}\n"
 
@@ -369,6 +407,7 @@ def _write_metadata_directory(directory: str, version: str, tag: str) -> str:
     distinfo.mkdir(parents=True, exist_ok=True)
     (distinfo / "METADATA").write_text(metadata_text(), "utf-8")
     (distinfo / "WHEEL").write_text(wheel_text(tag), "utf-8")
+    (distinfo / "entry_points.txt").write_text(entry_points_text(), "utf-8")
     return distinfo.name
 
 
@@ -407,13 +446,15 @@ def build_wheel(
     version = _checked_version(root)
     tag = f"py3-none-{platform_tag()}"
     distinfo = _distinfo(version)
-    library = build_library(root, glibc_setting(config_settings))
+    library, tool = build_native(root, glibc_setting(config_settings))
     files = package_sources((root / "include" / "loopcompact.h").read_text("utf-8"))
     with tempfile.TemporaryDirectory() as tmp:
-        stripped = stripped_copy(library, Path(tmp))
-        files[f"{PACKAGE}/{stripped.name}"] = (stripped.read_bytes(), 0o755)
+        for binary, name in ((library, library_file_name()), (tool, f"bin/{tool_file_name()}")):
+            stripped = stripped_copy(binary, Path(tmp) / name)
+            files[f"{PACKAGE}/{name}"] = (stripped.read_bytes(), 0o755)
     files[f"{distinfo}/METADATA"] = (metadata_text().encode("utf-8"), 0o644)
     files[f"{distinfo}/WHEEL"] = (wheel_text(tag).encode("utf-8"), 0o644)
+    files[f"{distinfo}/entry_points.txt"] = (entry_points_text().encode("utf-8"), 0o644)
     for license_file in license_files(root):
         files[f"{distinfo}/licenses/{license_file.name}"] = (license_file.read_bytes(), 0o644)
     name = f"{PACKAGE}-{version}-{tag}.whl"
@@ -426,17 +467,21 @@ def build_editable(
     config_settings: Optional[Mapping[str, Any]] = None,
     metadata_directory: Optional[str] = None,
 ) -> str:
-    """An editable install: a ``.pth`` file puts ``src/`` on sys.path, and the stripped library is
-    copied into ``src/loopcompact/`` (ignored by git). Rebuild after changing the Rust code."""
+    """An editable install: a ``.pth`` file puts ``src/`` on sys.path, and the stripped library and
+    tool are copied into ``src/loopcompact/`` (ignored by git). Rebuild after changing the Rust
+    code."""
     root = crate_root()
     version = _checked_version(root)
     tag = f"py3-none-{platform_tag()}"
     distinfo = _distinfo(version)
-    stripped_copy(build_library(root), SOURCE)
+    library, tool = build_native(root)
+    stripped_copy(library, SOURCE / library_file_name())
+    stripped_copy(tool, SOURCE / "bin" / tool_file_name())
     files = {
         f"_{PACKAGE}_editable.pth": ((str(SOURCE.parent) + "\n").encode("utf-8"), 0o644),
         f"{distinfo}/METADATA": (metadata_text().encode("utf-8"), 0o644),
         f"{distinfo}/WHEEL": (wheel_text(tag).encode("utf-8"), 0o644),
+        f"{distinfo}/entry_points.txt": (entry_points_text().encode("utf-8"), 0o644),
     }
     name = f"{PACKAGE}-{version}-{tag}.whl"
     write_wheel(Path(wheel_directory) / name, files, distinfo)
@@ -465,7 +510,8 @@ def build_sdist(sdist_directory: str, config_settings: Optional[Mapping[str, Any
             entries.append((sub, path))
         elif path.is_dir():
             for p in sorted(path.rglob("*")):
-                if p.is_file() and "__pycache__" not in p.parts and p.suffix not in (".so", ".dylib", ".dll"):
+                built = p.suffix in (".so", ".dylib", ".dll") or p.parent == SOURCE / "bin"  # an editable install's
+                if p.is_file() and "__pycache__" not in p.parts and not built:
                     entries.append((str(p.relative_to(PROJECT)), p))
     for rel in _crate_files(root):
         entries.append((f"rust/{rel}", root / rel))
