@@ -104,7 +104,7 @@ class Scripted:
 
 
 def reply(text: Union[str, bytes], tokens: int = 100, stop: Optional[str] = "end") -> lc.SummaryReply:
-    return lc.SummaryReply(text=text, output_tokens=tokens, stop=stop)  # type: ignore[arg-type]
+    return lc.SummaryReply(text=text, output_tokens=tokens, stop=stop)
 
 
 def all_distinct(requests: Sequence[lc.SummaryRequest]) -> bool:
@@ -406,7 +406,7 @@ def test_a_value_that_is_not_a_reply_is_a_type_error() -> None:
         result = lc.compact(handle, Scripted({"text": VALID, "output_tokens": 9, "stop": "end"}))
         assert isinstance(result, lc.Compacted) and result.attempts[0].stop == "end"
     with pytest.raises(ValueError):
-        lc.SummaryReply(text=VALID, output_tokens=1, stop="stop")  # type: ignore[arg-type]
+        lc.SummaryReply(text=VALID, output_tokens=1, stop="stop")
     with pytest.raises(TypeError):
         lc.SummaryReply(text=VALID, output_tokens=True)
 

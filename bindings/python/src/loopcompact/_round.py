@@ -39,7 +39,6 @@ _U64_MAX = (1 << 64) - 1
 #: a model shown its bad reply tends to copy it.
 WITHHELD = "[previous summary withheld: it was rejected]"
 
-StopName = Optional[Literal["end", "length"]]
 OnError = Literal["raise", "keep_history"]
 
 
@@ -64,7 +63,10 @@ class SummaryRequest:
     """
 
     system: str
-    messages: Tuple[ChatMessage, ...]
+    # Each a ChatMessage. Typed Any on purpose: the OpenAI and Anthropic SDKs type their message
+    # parameters as TypedDicts whose content is invariant, and LangChain as dict[str, Any], so no
+    # precise type would pass to all three under mypy --strict without a cast.
+    messages: Tuple[Any, ...]
     max_tokens: int
     attempt: int
 
@@ -88,7 +90,9 @@ class SummaryReply:
 
     text: Union[str, bytes]
     output_tokens: int
-    stop: StopName = None
+    # A plain str, so that an adapter's mapping of the provider's reasons (a dict lookup) needs no
+    # cast; any other value than the three is refused here.
+    stop: Optional[str] = None
 
     def __post_init__(self) -> None:
         if not isinstance(self.text, (str, bytes)):
@@ -119,7 +123,7 @@ class Attempt:
     number: int
     request: SummaryRequest
     reply_bytes: int
-    stop: StopName
+    stop: Optional[str]
     status: int
     status_class: StatusClass
     diagnosis: Diagnostic
@@ -302,7 +306,8 @@ def _round(input: "Input", options: _Options) -> Generator[SummaryRequest, objec
 
     for number in range(1, options.attempts + 1):
         first: ChatMessage = {"role": "user", "content": head.decode("utf-8")}
-        request = SummaryRequest(system=system, messages=(first, *retries), max_tokens=max_tokens, attempt=number)
+        messages: Tuple[ChatMessage, ...] = (first, *retries)
+        request = SummaryRequest(system=system, messages=messages, max_tokens=max_tokens, attempt=number)
         answer = yield request
         if isinstance(answer, _Raised):
             done, diagnoses = record()
