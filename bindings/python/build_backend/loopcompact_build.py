@@ -5,8 +5,8 @@ module. The wheel carries the plain C ABI library (``libloopcompact.so``) next t
 works on every Python 3 (tag ``py3-none-<platform>``); maturin would want pyo3 or cffi bindings
 and setuptools-rust tags wheels per interpreter (``cp311-cp311``), and either one is a build
 dependency to download. This backend needs only the standard library and cargo, so
-``pip install bindings/python`` works offline, and it runs the same
-``cargo build --release --lib`` as every other consumer of the checkout (one build serves all).
+``pip install bindings/python`` works offline, and it runs the same ``cargo build --release`` as
+every other consumer of the checkout (one build serves all).
 
 What a wheel gets:
 
@@ -15,8 +15,11 @@ What a wheel gets:
   the library bundled with them (the checked-in copy, for type checkers and IDEs, is compared with a
   fresh generation by ``tests/test_abi.py``; ``python build_backend/loopcompact_build.py
   constants`` rewrites it);
-- the cdylib from ``cargo build --release --lib --locked``, stripped (``strip --strip-unneeded``,
-  or ``$STRIP``) and renamed to the plain library file name of the platform;
+- the cdylib from ``cargo build --release --locked``, stripped (``strip --strip-unneeded``, or
+  ``$STRIP``) and renamed to the plain library file name of the platform;
+- the command-line tool of ``cli/`` from the same cargo command, stripped, as
+  ``loopcompact/bin/loopcompact``: ``python -m loopcompact`` and the ``loopcompact`` console
+  script (``entry_points.txt``) exec it, so the wheel has no second copy of the tool's logic;
 - the crate's license files (``LICENSE-*``) under ``.dist-info/licenses/``.
 
 The wheel is tagged for the platform it was built on (``linux_x86_64``); ``auditwheel repair``
@@ -61,6 +64,9 @@ else:  # pragma: no cover - pyproject.toml requires tomli there
 HERE = Path(__file__).resolve().parent
 PROJECT = HERE.parent
 PACKAGE = "loopcompact"
+# The package of the command-line tool (cli/): its binary, also named loopcompact, goes into the
+# wheel as loopcompact/bin/loopcompact, which `python -m loopcompact` and the console script exec.
+CLI_PACKAGE = "loopcompact-cli"
 SOURCE = PROJECT / "src" / PACKAGE
 # Paths of the crate that an sdist leaves out: other bindings, fuzzing, CI, the build output.
 SDIST_EXCLUDE = ("bindings/", "fuzz/", ".ci/", "target/")
@@ -80,13 +86,16 @@ __all__ = [
 
 # ---- the constants module ------------------------------------------------------------------------
 
-# Header prefix -> (enum name, docstring). A #define with none of these prefixes, and not a status,
-# becomes a plain integer (or string) constant.
-ENUMS: Sequence[Tuple[str, str, str]] = (
-    ("LC_COUNTER_QUALITY_", "CounterQuality", "Quality of a token counter (SPEC P8.4), ``LC_COUNTER_QUALITY_*``."),
-    ("LC_PRESSURE_", "Pressure", "Context pressure level (SPEC L9.3), ``LC_PRESSURE_*``."),
-    ("LC_CLASS_", "StatusClass", "What a host does next about a status (SPEC C13.3), ``LC_CLASS_*``."),
-    ("LC_SECTION_", "Section", "A summary section (SPEC C13.4), ``LC_SECTION_*``."),
+# Header prefix -> (enum name, base class, docstring). A #define that is not a status (its doc
+# comment says `N (reason "...")`) and has none of these prefixes becomes a plain integer (or
+# string) constant. Statuses are recognised first: `LC_REPLY_TRUNCATED` is a status, not a flag.
+ENUMS: Sequence[Tuple[str, str, str, str]] = (
+    ("LC_COUNTER_QUALITY_", "CounterQuality", "IntEnum", "Quality of a token counter (SPEC P8.4), ``LC_COUNTER_QUALITY_*``."),
+    ("LC_PRESSURE_", "Pressure", "IntEnum", "Context pressure level (SPEC L9.3), ``LC_PRESSURE_*``."),
+    ("LC_CLASS_", "StatusClass", "IntEnum", "What a host does next about a status (SPEC C13.3), ``LC_CLASS_*``."),
+    ("LC_SECTION_", "Section", "IntEnum", "A summary section (SPEC C13.4), ``LC_SECTION_*``."),
+    ("LC_STOP_", "Stop", "IntEnum", "How the summariser's call ended (SPEC R15.1), ``LC_STOP_*``."),
+    ("LC_REPLY_", "Cleanup", "IntFlag", "What cleanup of a reply may remove (SPEC R15.5), the ``LC_REPLY_*`` flags."),
 )
 STATUS_DOC = re.compile(r'^\d+ \(reason "')
 
@@ -111,62 +120,58 @@ def _python_value(value: str) -> str:
     return number.group(1)
 
 
+def scalar_name(name: str) -> str:
+    """The Python name of a plain constant: ``LC_ABI_VERSION`` -> ``ABI_VERSION``."""
+    return re.sub(r"^(LC_|LOOPCOMPACT_)", "", name)
+
+
 def generate_constants(header: str) -> str:
     """The text of ``_constants.py`` for the header text ``header``."""
     statuses: List[Tuple[str, str, str]] = []
-    groups: Dict[str, List[Tuple[str, str, str]]] = {enum: [] for _, enum, _ in ENUMS}
+    groups: Dict[str, List[Tuple[str, str, str]]] = {enum: [] for _, enum, _, _ in ENUMS}
     scalars: List[Tuple[str, str, str]] = []
     for name, value, doc in header_defines(header):
         py = _python_value(value)
-        group = next((enum for prefix, enum, _ in ENUMS if name.startswith(prefix)), None)
-        if group is not None:
-            groups[group].append((name, py, doc))
-        elif STATUS_DOC.match(doc):
+        group = next((enum for prefix, enum, _, _ in ENUMS if name.startswith(prefix)), None)
+        if STATUS_DOC.match(doc):
             statuses.append((name, py, doc))
+        elif group is not None:
+            groups[group].append((name, py, doc))
         else:
             scalars.append((name, py, doc))
     if not statuses or not all(groups.values()):
         raise ValueError("the header has no status codes or misses a group of constants")
 
-    def flat(name: str) -> str:
-        return re.sub(r"^(LC_|LOOPCOMPACT_)", "", name)
-
     out = [
         '"""Constants of the C ABI, generated from include/loopcompact.h: do not edit.',
         "",
         "Rewrite with ``python bindings/python/build_backend/loopcompact_build.py constants``; wheels",
-        "generate it afresh from the header of the library they carry. Each ``#define LC_NAME`` is",
-        "``NAME`` here; the small enums of the header are also ``IntEnum`` classes.",
+        "generate it afresh from the header of the library they carry. Each group of ``#define``s is an",
+        "enum (``LC_SUMMARY_XML_ROOT`` is ``Status.SUMMARY_XML_ROOT``, ``LC_REPLY_TRIM`` is",
+        "``Cleanup.TRIM``); any other ``#define LC_NAME`` is ``NAME`` here.",
         '"""',
         "",
-        "from enum import IntEnum",
-        "from typing import Final, List",
+        "from enum import IntEnum, IntFlag",
+        "from typing import Final",
         "",
     ]
-    exported: List[str] = []
     for name, py, doc in scalars:
-        out += [f"#: {doc}" if doc else f"#: ``{name}``.", f"{flat(name)}: Final = {py}"]
-        exported.append(flat(name))
+        out += [f"#: {doc}" if doc else f"#: ``{name}``.", f"{scalar_name(name)}: Final = {py}"]
     out.append("")
 
-    def enum_block(enum: str, doc: str, members: List[Tuple[str, str, str]], prefix: str) -> None:
-        out.extend(["", f"class {enum}(IntEnum):", f'    """{doc}"""', ""])
+    def enum_block(enum: str, base: str, doc: str, members: List[Tuple[str, str, str]], prefix: str) -> None:
+        out.extend(["", f"class {enum}({base}):", f'    """{doc}"""', ""])
         for name, py, mdoc in members:
             out.append(f"    #: {mdoc}" if mdoc else f"    #: ``{name}``.")
             out.append(f"    {name[len(prefix):]} = {py}")
         out.append("")
-        out.append("")
-        for name, _, _ in members:
-            out.append(f"{flat(name)}: Final = {enum}.{name[len(prefix):]}")
-            exported.append(flat(name))
-        exported.append(enum)
 
-    enum_block("Status", "A status code (``lc_status``): ``LC_OK`` and every code of the status table.", statuses, "LC_")
-    for prefix, enum, doc in ENUMS:
-        enum_block(enum, doc, groups[enum], prefix)
-    out += ["", "", "__all__: List[str] = ["]
-    out += [f'    "{name}",' for name in sorted(exported)]
-    out += ["]", ""]
+    enum_block("Status", "IntEnum", "A status code (``lc_status``): ``LC_OK`` and every code of the status table.", statuses, "LC_")
+    for prefix, enum, base, doc in ENUMS:
+        enum_block(enum, base, doc, groups[enum], prefix)
+    while out[-1] == "":
+        out.pop()
+    out.append("")
     return "\n".join(out)
 
 
@@ -237,9 +242,10 @@ def _host_triple() -> str:
     return m.group(1)
 
 
-def build_library(root: Path, glibc: Optional[str] = None) -> Path:
-    """Runs ``cargo build --release --lib --locked`` (with ``glibc``: ``cargo zigbuild`` for the
-    host triple at that glibc version) and returns the path of the cdylib."""
+def build_native(root: Path, glibc: Optional[str] = None) -> Tuple[Path, Path]:
+    """Runs ``cargo build --release --locked`` for the library and the command-line tool (with
+    ``glibc``: ``cargo zigbuild`` for the host triple at that glibc version) and returns the paths
+    of the cdylib and of the tool's executable."""
     if glibc is None:
         command = [_cargo(), "build"]
     else:
@@ -247,18 +253,36 @@ def build_library(root: Path, glibc: Optional[str] = None) -> Path:
         if zigbuild is None:
             raise RuntimeError(f"glibc={glibc} needs cargo-zigbuild and ziglang ({', '.join(ZIG_REQUIREMENTS)})")
         command = [zigbuild, "build", "--target", f"{_host_triple()}.{glibc}"]
-    command += ["--release", "--lib", "--locked", "--message-format=json-render-diagnostics"]
+    command += [
+        "--release",
+        "--locked",
+        "-p",
+        PACKAGE,
+        "--lib",
+        "-p",
+        CLI_PACKAGE,
+        "--bin",
+        PACKAGE,
+        "--message-format=json-render-diagnostics",
+    ]
     print("loopcompact_build:", " ".join(command), file=sys.stderr)
     done = subprocess.run(command, cwd=root, stdout=subprocess.PIPE, check=True)
+    library: Optional[Path] = None
+    tool: Optional[Path] = None
     for line in done.stdout.decode("utf-8").splitlines():
         message = json.loads(line) if line.startswith("{") else {}
         target = message.get("target", {})
-        if message.get("reason") == "compiler-artifact" and target.get("name") == PACKAGE:
-            if "cdylib" in target.get("crate_types", []):
-                for filename in message.get("filenames", []):
-                    if filename.endswith((".so", ".dylib", ".dll")):
-                        return Path(filename)
-    raise RuntimeError("cargo built no cdylib of loopcompact")
+        if message.get("reason") != "compiler-artifact" or target.get("name") != PACKAGE:
+            continue
+        if "bin" in target.get("kind", []) and message.get("executable"):
+            tool = Path(message["executable"])
+        elif "cdylib" in target.get("crate_types", []):
+            for filename in message.get("filenames", []):
+                if filename.endswith((".so", ".dylib", ".dll")):
+                    library = Path(filename)
+    if library is None or tool is None:
+        raise RuntimeError("cargo built no cdylib of loopcompact or no loopcompact executable")
+    return library, tool
 
 
 def library_file_name() -> str:
@@ -270,10 +294,16 @@ def library_file_name() -> str:
     return "libloopcompact.so"
 
 
-def stripped_copy(library: Path, directory: Path) -> Path:
-    """A copy of the library without symbols or debug information beyond what linking needs."""
-    out = directory / library_file_name()
-    shutil.copyfile(library, out)
+def tool_file_name() -> str:
+    """The file name of the command-line tool (``__main__.py`` knows the same names)."""
+    return "loopcompact.exe" if sys.platform == "win32" else "loopcompact"
+
+
+def stripped_copy(binary: Path, out: Path) -> Path:
+    """A copy of the library or executable at ``out`` without symbols or debug information beyond
+    what linking needs."""
+    out.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(binary, out)
     if sys.platform == "win32":
         return out  # debug information lives in the .pdb, which is not shipped
     strip = os.environ.get("STRIP") or shutil.which("strip")
@@ -324,6 +354,13 @@ def metadata_text() -> str:
     return text + body if body else text
 
 
+def entry_points_text() -> str:
+    """``entry_points.txt`` from ``[project.scripts]``: the ``loopcompact`` console script, which
+    runs the tool as ``python -m loopcompact`` does."""
+    scripts = _pyproject().get("scripts", {})
+    return "[console_scripts]\n" + "".join(f"{name} = {target}\n" for name, target in sorted(scripts.items()))
+
+
 def wheel_text(tag: str) -> str:
     return f"Wheel-Version: 1.0\nGenerator: loopcompact_build\nRoot-Is-Purelib: false\nTag: {tag}\n"
 
@@ -370,6 +407,7 @@ def _write_metadata_directory(directory: str, version: str, tag: str) -> str:
     distinfo.mkdir(parents=True, exist_ok=True)
     (distinfo / "METADATA").write_text(metadata_text(), "utf-8")
     (distinfo / "WHEEL").write_text(wheel_text(tag), "utf-8")
+    (distinfo / "entry_points.txt").write_text(entry_points_text(), "utf-8")
     return distinfo.name
 
 
@@ -408,13 +446,15 @@ def build_wheel(
     version = _checked_version(root)
     tag = f"py3-none-{platform_tag()}"
     distinfo = _distinfo(version)
-    library = build_library(root, glibc_setting(config_settings))
+    library, tool = build_native(root, glibc_setting(config_settings))
     files = package_sources((root / "include" / "loopcompact.h").read_text("utf-8"))
     with tempfile.TemporaryDirectory() as tmp:
-        stripped = stripped_copy(library, Path(tmp))
-        files[f"{PACKAGE}/{stripped.name}"] = (stripped.read_bytes(), 0o755)
+        for binary, name in ((library, library_file_name()), (tool, f"bin/{tool_file_name()}")):
+            stripped = stripped_copy(binary, Path(tmp) / name)
+            files[f"{PACKAGE}/{name}"] = (stripped.read_bytes(), 0o755)
     files[f"{distinfo}/METADATA"] = (metadata_text().encode("utf-8"), 0o644)
     files[f"{distinfo}/WHEEL"] = (wheel_text(tag).encode("utf-8"), 0o644)
+    files[f"{distinfo}/entry_points.txt"] = (entry_points_text().encode("utf-8"), 0o644)
     for license_file in license_files(root):
         files[f"{distinfo}/licenses/{license_file.name}"] = (license_file.read_bytes(), 0o644)
     name = f"{PACKAGE}-{version}-{tag}.whl"
@@ -427,17 +467,21 @@ def build_editable(
     config_settings: Optional[Mapping[str, Any]] = None,
     metadata_directory: Optional[str] = None,
 ) -> str:
-    """An editable install: a ``.pth`` file puts ``src/`` on sys.path, and the stripped library is
-    copied into ``src/loopcompact/`` (ignored by git). Rebuild after changing the Rust code."""
+    """An editable install: a ``.pth`` file puts ``src/`` on sys.path, and the stripped library and
+    tool are copied into ``src/loopcompact/`` (ignored by git). Rebuild after changing the Rust
+    code."""
     root = crate_root()
     version = _checked_version(root)
     tag = f"py3-none-{platform_tag()}"
     distinfo = _distinfo(version)
-    stripped_copy(build_library(root), SOURCE)
+    library, tool = build_native(root)
+    stripped_copy(library, SOURCE / library_file_name())
+    stripped_copy(tool, SOURCE / "bin" / tool_file_name())
     files = {
         f"_{PACKAGE}_editable.pth": ((str(SOURCE.parent) + "\n").encode("utf-8"), 0o644),
         f"{distinfo}/METADATA": (metadata_text().encode("utf-8"), 0o644),
         f"{distinfo}/WHEEL": (wheel_text(tag).encode("utf-8"), 0o644),
+        f"{distinfo}/entry_points.txt": (entry_points_text().encode("utf-8"), 0o644),
     }
     name = f"{PACKAGE}-{version}-{tag}.whl"
     write_wheel(Path(wheel_directory) / name, files, distinfo)
@@ -466,7 +510,8 @@ def build_sdist(sdist_directory: str, config_settings: Optional[Mapping[str, Any
             entries.append((sub, path))
         elif path.is_dir():
             for p in sorted(path.rglob("*")):
-                if p.is_file() and "__pycache__" not in p.parts and p.suffix not in (".so", ".dylib", ".dll"):
+                built = p.suffix in (".so", ".dylib", ".dll") or p.parent == SOURCE / "bin"  # an editable install's
+                if p.is_file() and "__pycache__" not in p.parts and not built:
                     entries.append((str(p.relative_to(PROJECT)), p))
     for rel in _crate_files(root):
         entries.append((f"rust/{rel}", root / rel))

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import ctypes
+import enum
 import importlib.metadata
 import os
 import re
@@ -76,9 +77,9 @@ def ctypes_type(ctype: str, typedefs: Dict[str, str]) -> Any:
 
 def test_header_parses() -> None:
     prototypes = header_prototypes(header_text())
-    # SPEC §2 has 19 functions and §13 adds 12: the parse must find them all, or the comparison
-    # below means little.
-    assert len(prototypes) >= 31, sorted(prototypes)
+    # SPEC §2 has 19 functions, §13 adds 12, §14 5 and §15 5: the parse must find them all, or the
+    # comparisons below mean little.
+    assert len(prototypes) >= 41, sorted(prototypes)
     assert prototypes["lc_compaction_output_validate"][1][0] == "const struct lc_compaction_input *"
     assert prototypes["lc_version"] == ("const char *", [])
 
@@ -99,6 +100,27 @@ def test_signatures_match_header() -> None:
 def test_typed_view_names_every_function() -> None:
     annotated = set(_native.Library.__annotations__) - {"path"}
     assert annotated == set(_native.SIGNATURES)
+
+
+#: Functions of the header that no public function of the package calls, each with the reason.
+#: Empty: every C function is reachable from the Python API.
+UNREACHABLE: Dict[str, str] = {}
+
+
+def test_every_function_is_reachable_from_the_api() -> None:
+    """The name table: every ``lc_*`` function of the header is declared in ``_native.SIGNATURES``
+    (above) and called by the package's own code outside ``_native.py``, so that a group of
+    functions the header gains cannot go missing from the Python API unnoticed."""
+    declared = set(header_prototypes(header_text()))
+    package = Path(lc.__file__).resolve().parent
+    called = set()
+    for source in package.glob("*.py"):
+        if source.name != "_native.py":
+            called |= set(re.findall(r"\b_?lib\.(lc_\w+)\(", source.read_text("utf-8")))
+    assert not called - declared, f"calls of functions the header lacks: {sorted(called - declared)}"
+    assert set(UNREACHABLE) <= declared
+    missing = declared - called - set(UNREACHABLE)
+    assert not missing, f"header functions no public API reaches: {sorted(missing)}"
 
 
 def test_structs_match_header() -> None:
@@ -123,25 +145,66 @@ def test_constants_are_generated_from_the_header() -> None:
     )
 
 
+#: The header's plain constants the package exports by name; the rest are internal to the
+#: binding (the version macros are ``lc.__version__`` and ``lc.version()``; the unknown markers and
+#: the location size are how ``Diagnostic`` reads the C struct).
+EXPORTED_SCALARS = {"ABI_VERSION", "FINGERPRINT_LEN", "SMALLEST_SUMMARY_LEN"}
+
+
 def test_every_define_is_a_constant() -> None:
+    """Each ``#define`` is an enum member (``LC_SUMMARY_XML_ROOT`` is ``lc.Status.SUMMARY_XML_ROOT``)
+    or a plain constant of ``_constants``, with the header's value."""
     defines = header_defines()
     defines.pop("LOOPCOMPACT_H", None)
-    assert len(defines) > 80
+    assert len(defines) > 90
+    enums = {"LC_COUNTER_QUALITY_": lc.CounterQuality, "LC_PRESSURE_": lc.Pressure, "LC_CLASS_": lc.StatusClass,
+             "LC_SECTION_": lc.Section, "LC_STOP_": lc.Stop, "LC_REPLY_": lc.Cleanup}
+    # A status is what the library's own table names so (lc_status_name), not a prefix.
+    statuses = {
+        name for name, value in defines.items()
+        if re.fullmatch(r"-?\d+", value) and lc.status_name(int(value)) == name
+    }
+    assert {"LC_OK", "LC_REPLY_TRUNCATED", "LC_REPLACEMENT_ADJACENT_USER"} <= statuses
+    seen = set()
     for name, value in defines.items():
-        python = re.sub(r"^(LC_|LOOPCOMPACT_)", "", name)
-        assert python in lc.__all__, name
-        got = getattr(lc, python)
         expected: object = value.strip('"') if value.startswith('"') else int(re.sub(r"[uUlL]+$", "", value))
+        if name in statuses:
+            got: object = lc.Status[name[len("LC_"):]]
+        else:
+            prefix = next((p for p in enums if name.startswith(p)), None)
+            if prefix is not None:
+                got = enums[prefix][name[len(prefix):]]
+            else:
+                got = getattr(_constants, re.sub(r"^(LC_|LOOPCOMPACT_)", "", name))
         assert got == expected, name
+        seen.add(name)
+    assert seen == set(defines)
+    # Exactly the statuses of the header, and the enums nothing beyond their group.
+    assert {f"LC_{s.name}" for s in lc.Status} == statuses
+    for prefix, enum in enums.items():
+        assert {f"{prefix}{m.name}" for m in enum} == {n for n in defines if n.startswith(prefix) and n not in statuses}
+
+
+def test_the_package_exports_enums_not_flat_constants() -> None:
+    exported = set(lc.__all__)
+    for name in ("Status", "StatusClass", "Section", "Stop", "Pressure", "CounterQuality", "Cleanup"):
+        assert name in exported and hasattr(lc, name)
+    assert EXPORTED_SCALARS <= exported
+    for flat in ("SUMMARY_XML_ROOT", "CLASS_RETRY", "SECTION_GOAL", "PRESSURE_COMPACT", "OK", "LOCATION_CAP"):
+        assert flat not in exported and not hasattr(lc, flat), flat
+    assert all(hasattr(lc, name) for name in lc.__all__)
+    assert issubclass(lc.Cleanup, enum.IntFlag) and lc.Cleanup.TRIM | lc.Cleanup.UNFENCE == 3
+    for group in (lc.Status, lc.StatusClass, lc.Section, lc.Stop, lc.Pressure, lc.CounterQuality):
+        assert issubclass(group, enum.IntEnum), group
 
 
 def test_enums() -> None:
     assert [s.name for s in lc.Section] == ["NONE", "GOAL", "CONSTRAINTS", "DECISIONS", "STATE", "OPEN_ITEMS", "ROOT"]
-    assert lc.SECTION_GOAL is lc.Section.GOAL and int(lc.Section.GOAL) == 1
-    assert lc.CLASS_RETRY is lc.StatusClass.RETRY and int(lc.StatusClass.RETRY) == 1
-    assert lc.PRESSURE_COMPACT is lc.Pressure.COMPACT and int(lc.Pressure.COMPACT) == 2
-    assert lc.COUNTER_QUALITY_HEURISTIC is lc.CounterQuality.HEURISTIC and int(lc.CounterQuality.HEURISTIC) == 3
-    assert lc.SUMMARY_XML_ROOT is lc.Status.SUMMARY_XML_ROOT and int(lc.Status.SUMMARY_XML_ROOT) == 207
+    assert int(lc.Section.GOAL) == 1 and int(lc.StatusClass.RETRY) == 1 and int(lc.Pressure.COMPACT) == 2
+    assert int(lc.CounterQuality.HEURISTIC) == 3 and int(lc.Status.SUMMARY_XML_ROOT) == 207
+    assert [s.name for s in lc.Stop] == ["UNKNOWN", "END", "LENGTH"] and int(lc.Stop.LENGTH) == 2
+    assert (int(lc.Cleanup.TRIM), int(lc.Cleanup.UNFENCE)) == (1, 2)
+    assert int(lc.Status.REPLY_TRUNCATED) == 600 and lc.SMALLEST_SUMMARY_LEN == 114
     # Every status of the enum is a status of the library, with the same name.
     for status in lc.Status:
         assert lc.status_name(status) == f"LC_{status.name}"
@@ -156,7 +219,7 @@ def _toml(path: Path) -> Dict[str, Any]:
 def test_versions_agree() -> None:
     crate = _toml(REPO / "Cargo.toml")["package"]["version"]
     project = _toml(PROJECT / "pyproject.toml")["project"]["version"]
-    assert crate == project == lc.__version__ == lc.VERSION_STRING == lc.version()
+    assert crate == project == lc.__version__ == _constants.VERSION_STRING == lc.version()
     assert lc.abi_version() == lc.ABI_VERSION
     if INSTALLED:
         assert importlib.metadata.version("loopcompact") == crate

@@ -207,18 +207,18 @@ def test_loop_guard() -> None:
     lc.compaction_progress_check(5_000, 100_000, 6_000)
     with pytest.raises(lc.ContextError) as info:
         lc.compaction_progress_check(60_000, 100_000, 6_000)
-    assert info.value.status == lc.COMPACTION_NO_PROGRESS
+    assert info.value.status == lc.Status.COMPACTION_NO_PROGRESS
     with pytest.raises(lc.ContextError) as info:
         lc.compaction_progress_check(1, 0, 6_000)
-    assert info.value.status == lc.OCCUPANCY_ZERO_LIMIT
+    assert info.value.status == lc.Status.OCCUPANCY_ZERO_LIMIT
     policy = (EXAMPLES / "policy_valid.json").read_bytes()
     lc.compaction_threshold_check(policy, 200_000, 1_000)
     with pytest.raises(lc.PolicyError) as policy_info:
         lc.compaction_threshold_check(policy, 10_000, 9_000)
-    assert policy_info.value.status == lc.COMPACTION_THRESHOLD_UNREACHABLE
+    assert policy_info.value.status == lc.Status.COMPACTION_THRESHOLD_UNREACHABLE
     with pytest.raises(lc.PolicyError) as policy_info:
         lc.compaction_threshold_check(b"{", 10_000, 0)
-    assert policy_info.value.status == lc.POLICY_WIRE
+    assert policy_info.value.status == lc.Status.POLICY_WIRE
 
 
 def test_input_lifecycle() -> None:
@@ -296,16 +296,16 @@ def test_transcript_pairing_and_cuts() -> None:
         handle.cut_check(1)
         with pytest.raises(lc.InputError) as info:
             handle.cut_check(2)
-        assert info.value.status == lc.CUT_UNSAFE
+        assert info.value.status == lc.Status.CUT_UNSAFE
         with pytest.raises(lc.InputError) as info:
             handle.cut_check(5)
-        assert info.value.status == lc.ERR_INVALID_ARGUMENT
+        assert info.value.status == lc.Status.ERR_INVALID_ARGUMENT
     orphan = base[:start] + ",".join([user, result]) + base[end:]
     with lc.Input(orphan) as handle:
         with pytest.raises(lc.InputError) as info:
             handle.pairing_check()
         e = info.value
-        assert e.status == lc.PAIRING_ORPHAN_RESULT and e.location == "transcript[1].tool_use_id"
+        assert e.status == lc.Status.PAIRING_ORPHAN_RESULT and e.location == "transcript[1].tool_use_id"
         assert e.offset == orphan.index('"t1"', orphan.index(result)) + 1
         with pytest.raises(lc.InputError) as info:
             handle.safe_cut(0)

@@ -1,16 +1,18 @@
-"""``python -m loopcompact``: the commands of the crate's CLI over the bundled library.
-
-The Rust tool (``cli/``, ``target/release/loopcompact``, named by ``$LOOPCOMPACT_CLI``) and this
-one run on the same files and arguments; stdout, stderr and the exit status must be the same
-bytes: every example file, every conformance vector row, and the usage errors. Without the Rust
-tool the comparison is skipped, except under ``CI=true``, where that is a failure.
+"""The command-line tool in the package: ``python -m loopcompact``, the ``loopcompact`` console
+script and the program they exec (``loopcompact/bin/loopcompact``, the Rust tool of ``cli/`` the
+wheel carries). The package has no second copy of the tool's logic, so these tests check that it
+ships the tool built from these sources and starts it faithfully: the bundled program against the
+Rust tool of the checkout (``$LOOPCOMPACT_CLI``) on every example file, every conformance vector
+row and the usage errors (stdout, stderr and exit status as bytes), and ``python -m loopcompact``
+and the console script against it on the arguments, standard input and exit statuses that an exec
+could get wrong. Without the Rust tool the comparison is skipped, except under ``CI=true``.
 """
 
 from __future__ import annotations
 
-import io
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -19,8 +21,8 @@ from typing import List, Optional, Tuple
 import pytest
 
 import loopcompact as lc
-from loopcompact import _cli
-from helpers import CI, EXAMPLES, REPO, VECTORS, load_rows
+from loopcompact import __main__ as entry
+from helpers import CI, EXAMPLES, INSTALLED, REPO, VECTORS, load_rows
 
 Run = Tuple[int, bytes, bytes]
 
@@ -37,81 +39,109 @@ RUST = rust_cli()
 needs_rust = pytest.mark.skipif(
     RUST is None and not CI, reason="no Rust CLI (set LOOPCOMPACT_CLI or cargo build --release -p loopcompact-cli)"
 )
+TOOL = entry.executable()
+needs_tool = pytest.mark.skipif(
+    not TOOL.is_file() and not INSTALLED, reason=f"no bundled tool at {TOOL} (a source tree without an editable install)"
+)
 
 
-def python_cli(args: List[str], stdin: bytes = b"", cwd: Optional[Path] = None) -> Run:
-    out, err = io.BytesIO(), io.BytesIO()
-    here = os.getcwd()
-    if cwd is not None:
-        os.chdir(cwd)
-    try:
-        code = _cli.main(args, io.BytesIO(stdin), out, err)
-    finally:
-        os.chdir(here)
-    return code, out.getvalue(), err.getvalue()
+def run(command: List[str], stdin: bytes = b"", cwd: Optional[Path] = None) -> Run:
+    done = subprocess.run(command, input=stdin, capture_output=True, cwd=cwd, check=False)
+    return done.returncode, done.stdout, done.stderr
+
+
+def module(args: List[str], stdin: bytes = b"", cwd: Optional[Path] = None) -> Run:
+    return run([sys.executable, "-m", "loopcompact", *args], stdin, cwd)
+
+
+def bundled(args: List[str], stdin: bytes = b"", cwd: Optional[Path] = None) -> Run:
+    return run([str(TOOL), *args], stdin, cwd)
 
 
 def rust(args: List[str], stdin: bytes = b"", cwd: Optional[Path] = None) -> Run:
     assert RUST is not None, "CI=true needs the Rust CLI: set LOOPCOMPACT_CLI"
-    done = subprocess.run([RUST, *args], input=stdin, capture_output=True, cwd=cwd, check=False)
-    return done.returncode, done.stdout, done.stderr
+    return run([RUST, *args], stdin, cwd)
 
 
 def same(args: List[str], stdin: bytes = b"", cwd: Optional[Path] = None) -> Run:
-    ours = python_cli(args, stdin, cwd)
+    ours = bundled(args, stdin, cwd)
     theirs = rust(args, stdin, cwd)
     assert ours == theirs, f"loopcompact {' '.join(args)}"
     return ours
 
 
-# ---- the module entry point --------------------------------------------------------------------
+# ---- the entry points ------------------------------------------------------------------------------
 
-def module(*args: str, stdin: bytes = b"") -> "subprocess.CompletedProcess[bytes]":
-    return subprocess.run([sys.executable, "-m", "loopcompact", *args], input=stdin, capture_output=True, check=False)
-
-
+@needs_tool
 def test_python_dash_m() -> None:
-    valid = module("summary", str(EXAMPLES / "summary_valid.xml"))
-    assert (valid.returncode, valid.stdout) == (0, b"summary: valid (LC_OK)\n")
-    bad = module("--json", "summary", "-", stdin=(EXAMPLES / "summary_bad_root.xml").read_bytes())
-    verdict = json.loads(bad.stdout)
-    assert bad.returncode == 1 and verdict["name"] == "LC_SUMMARY_XML_ROOT" and verdict["class"] == "retry"
-    usage = module("frobnicate")
-    assert usage.returncode == 2 and b"unknown command" in usage.stderr
-    version = module("--version")
-    assert version.stdout.decode() == f"loopcompact {lc.version()} (C ABI version {lc.ABI_VERSION})\n"
-
-
-def test_verdicts() -> None:
-    code, out, _ = python_cli(["fingerprint", str(EXAMPLES / "fingerprint_valid.json")])
-    assert code == 0 and len(out.strip()) == 64
-    code, out, _ = python_cli(
-        ["output", "--input", str(EXAMPLES / "input_valid.json"), str(EXAMPLES / "result_valid.json"),
-         "--tokens", "812", "--max-bytes", "4096"]
-    )
-    assert code == 0 and out.startswith(b"<conversation_summary>") and not out.endswith(b"\n")
-    code, out, _ = python_cli(["--retry-message", "summary", str(EXAMPLES / "summary_bad_structure.xml")])
-    first, retry = out.decode().splitlines()
-    assert code == 1 and first.startswith("summary: rejected: LC_SUMMARY_XML_STRUCTURE (208) reason xml_structure at byte ")
-    assert first.endswith(lc.status_message(208)) and "class retry" in first and retry.startswith("Your summary")
-    code, out, _ = python_cli(["sections", str(EXAMPLES / "summary_valid.xml")])
-    assert code == 0 and [line.split()[0] for line in out.decode().splitlines()] == [
-        "goal", "constraints", "decisions", "state", "open_items"
-    ]
-    code, out, _ = python_cli(["instructions"])
+    valid = module(["summary", str(EXAMPLES / "summary_valid.xml")])
+    assert valid == (0, b"summary: valid (LC_OK)\n", b"")
+    code, out, _ = module(["--json", "summary", "-"], stdin=(EXAMPLES / "summary_bad_root.xml").read_bytes())
+    verdict = json.loads(out)
+    assert code == 1 and verdict["name"] == "LC_SUMMARY_XML_ROOT" and verdict["class"] == "retry"
+    code, _, err = module(["frobnicate"])
+    assert code == 2 and b"unknown command" in err
+    _, out, _ = module(["--version"])
+    assert out.decode() == f"loopcompact {lc.version()} (C ABI version {lc.ABI_VERSION})\n"
+    code, out, _ = module(["instructions"])
     assert code == 0 and out.decode() == lc.summary_instructions() + "\n"
 
 
-def test_usage_errors() -> None:
-    code, out, err = python_cli(["--json", "summary"])
-    assert code == 2 and json.loads(out) == {"ok": False, "error": "missing FILE\n(run `loopcompact --help` for usage)"}
-    assert err == b"loopcompact: missing FILE\n(run `loopcompact --help` for usage)\n"
-    code, _, err = python_cli(["--max-bytes", "10", "summary", str(EXAMPLES / "summary_valid.xml")])
-    assert code == 2 and b"longer than the read limit of 10 bytes" in err
-    code, _, err = python_cli(["output", "--input", "-", "-", "--tokens", "1", "--max-bytes", "1"])
-    assert code == 2 and b"standard input (-) can be used for one file only" in err
-    code, _, err = python_cli(["summary", "/nonexistent/\x1b[31m"])
-    assert code == 2 and err == b'loopcompact: cannot read "/nonexistent/\\u{1b}[31m": No such file or directory (os error 2)\n'
+# Arguments an exec wrapper could mangle (quotes, tabs, non-ASCII, an empty one, options the
+# interpreter itself knows), standard input, and each exit status.
+ENTRY_RUNS: List[Tuple[List[str], bytes]] = [
+    ([], b""),
+    (["--help"], b""),
+    (["-h", "summary"], b""),
+    (["-c", "print(1)"], b""),
+    (["summary", "\u00e9\t\"'\\"], b""),
+    (["summary", ""], b""),
+    (["summary", "examples/data/summary_valid.xml"], b""),
+    (["--json", "--retry-message", "summary", "examples/data/summary_bad_structure.xml"], b""),
+    (["--retry-message", "summary", "-"], b"<conversation_summary><goal>x</goal></conversation_summary>"),
+    (["summary", "-"], b""),
+    (["--max-bytes", "3", "summary", "-"], b"<conversation_summary/>"),
+    (["output", "--input", "examples/data/input_valid.json", "-", "--tokens", "812", "--max-bytes", "4096"],
+     (EXAMPLES / "result_valid.json").read_bytes()),
+    (["section", "examples/data/summary_valid_entities.xml", "goal"], b""),
+    (["--json", "frobnicate"], b""),
+]
+
+
+@needs_rust
+@needs_tool
+@pytest.mark.parametrize("args,stdin", ENTRY_RUNS, ids=lambda a: repr(a)[:40])
+def test_python_dash_m_is_the_rust_tool(args: List[str], stdin: bytes) -> None:
+    assert module(args, stdin, REPO) == rust(args, stdin, REPO)
+
+
+def console_script() -> Optional[str]:
+    beside = Path(sys.executable).parent / "loopcompact"
+    return str(beside) if beside.is_file() else shutil.which("loopcompact")
+
+
+@needs_rust
+@pytest.mark.skipif(console_script() is None and not INSTALLED, reason="the package is not installed (no console script)")
+def test_console_script_is_the_rust_tool() -> None:
+    script = console_script()
+    assert script is not None, "the installed wheel has no loopcompact console script"
+    for args, stdin in ENTRY_RUNS:
+        assert run([script, *args], stdin, REPO) == rust(args, stdin, REPO), args
+
+
+def test_a_missing_tool_is_an_error_not_a_crash(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]) -> None:
+    missing = tmp_path / "bin" / "loopcompact"
+    monkeypatch.setattr(entry, "executable", lambda: missing)
+    monkeypatch.setattr(sys, "argv", ["loopcompact", "summary", "x"])
+    assert entry.main() == 2
+    assert "command-line tool is missing" in capsys.readouterr().err
+
+
+@pytest.mark.skipif(not INSTALLED, reason="checks the installed wheel (scripts/test-python)")
+def test_the_wheel_carries_the_tool() -> None:
+    assert TOOL.is_file() and os.access(TOOL, os.X_OK), TOOL
+    assert TOOL.parent.parent == Path(lc.__file__).resolve().parent
+    assert not (Path(lc.__file__).resolve().parent / "_cli.py").exists(), "a second copy of the CLI's logic"
 
 
 # ---- the same bytes as the Rust tool ---------------------------------------------------------------
@@ -147,12 +177,16 @@ def example_invocations() -> List[List[str]]:
 
 
 @needs_rust
-@pytest.mark.parametrize("args", example_invocations(), ids=lambda a: " ".join(a) or "(none)")
-def test_same_as_the_rust_cli(args: List[str]) -> None:
-    same(args, cwd=REPO)
+@needs_tool
+def test_same_as_the_rust_cli() -> None:
+    runs = example_invocations()
+    assert len(runs) > 900
+    for args in runs:
+        same(args, cwd=REPO)
 
 
 @needs_rust
+@needs_tool
 def test_same_on_standard_input() -> None:
     xml = (EXAMPLES / "summary_bad_syntax.xml").read_bytes()
     same(["summary", "-"], stdin=xml)
@@ -200,6 +234,7 @@ def vector_invocations(tmp: Path) -> List[List[str]]:
 
 
 @needs_rust
+@needs_tool
 def test_same_on_every_vector(tmp_path: Path) -> None:
     runs = vector_invocations(tmp_path)
     assert len(runs) > 900

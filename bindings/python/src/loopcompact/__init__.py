@@ -35,12 +35,21 @@ from __future__ import annotations
 import ctypes
 import threading
 from ctypes import POINTER, c_char, c_size_t, c_uint16, c_uint64
-from typing import TYPE_CHECKING, Any, NamedTuple, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Optional, Tuple, Union
 
 from . import _native
-from ._constants import *  # noqa: F403 - the header's constants and enums
-from ._constants import FINGERPRINT_LEN, CounterQuality, Pressure, Section, Status, StatusClass
-from ._constants import __all__ as _constants_all
+from ._constants import (
+    ABI_VERSION,
+    FINGERPRINT_LEN,
+    SMALLEST_SUMMARY_LEN,
+    Cleanup,
+    CounterQuality,
+    Pressure,
+    Section,
+    Status,
+    StatusClass,
+    Stop,
+)
 from ._errors import (
     ContextError,
     _int32,
@@ -50,6 +59,7 @@ from ._errors import (
     LoopcompactError,
     OutputError,
     PolicyError,
+    ReplacementError,
     SummaryError,
     check,
     diagnosis,
@@ -65,6 +75,13 @@ from ._text import utf8
 __version__ = "0.1.0"
 
 __all__ = [
+    "ABI_VERSION",
+    "FINGERPRINT_LEN",
+    "SMALLEST_SUMMARY_LEN",
+    "Attempt",
+    "ChatMessage",
+    "Cleanup",
+    "Compacted",
     "ContextError",
     "CounterQuality",
     "Diagnostic",
@@ -72,18 +89,26 @@ __all__ = [
     "FingerprintError",
     "Input",
     "InputError",
+    "KeepHistory",
     "LoopcompactError",
     "OutputError",
     "PolicyError",
     "Pressure",
+    "Removed",
+    "ReplacementError",
     "ResolvedLimits",
     "Section",
     "SectionSpan",
     "Status",
     "StatusClass",
+    "Stop",
     "SummaryError",
+    "SummaryReply",
+    "SummaryRequest",
     "__version__",
     "abi_version",
+    "acompact",
+    "compact",
     "compaction_progress_check",
     "compaction_threshold_check",
     "library_path",
@@ -108,7 +133,6 @@ __all__ = [
     "validate_summary",
     "version",
 ]
-__all__ += _constants_all
 
 _lib = _native.lib
 
@@ -158,6 +182,40 @@ def _uint(value: int, bits: int, what: str) -> int:
     if not 0 <= value < (1 << bits):
         raise ValueError(f"{what} must be in 0..{(1 << bits) - 1}, got {value}")
     return value
+
+
+#: ``stop`` of a reply -> ``LC_STOP_*``.
+_STOPS = {None: Stop.UNKNOWN, "end": Stop.END, "length": Stop.LENGTH}
+
+
+def _reply_args(
+    output_tokens: int, stop: Optional[str], max_reply_bytes: int, trim: bool, unfence: bool
+) -> Tuple[int, int, int, int]:
+    """The (output_tokens, stop, max_reply_bytes, flags) arguments of the bare-reply functions."""
+    if stop not in _STOPS:
+        raise ValueError(f'stop must be "end", "length" or None, not {stop!r}')
+    flags = (Cleanup.TRIM if trim else Cleanup(0)) | (Cleanup.UNFENCE if unfence else Cleanup(0))
+    return (
+        _uint(output_tokens, 64, "output_tokens"),
+        int(_STOPS[stop]),
+        _uint(max_reply_bytes, 64, "max_reply_bytes"),
+        int(flags),
+    )
+
+
+def _written(call: Callable[[Any, int, Any], int]) -> Tuple[int, bytes]:
+    """The two-call pattern (SPEC A3.2) of ``call(buf, cap, byref(out_len))``: the size query,
+    then a buffer of that size. Returns the status and, on ``LC_OK``, the bytes written."""
+    needed = c_size_t(0)
+    status = call(None, 0, ctypes.byref(needed))
+    while status == Status.ERR_BUFFER_TOO_SMALL:
+        # The same arguments always give the same bytes (A3.6): this runs once.
+        cap = needed.value
+        buf = ctypes.create_string_buffer(cap)
+        status = call(buf, cap, ctypes.byref(needed))
+        if status == Status.OK:
+            return status, ctypes.string_at(buf, needed.value)
+    return status, b""
 
 
 # ---- meta ----------------------------------------------------------------------------------------
@@ -418,6 +476,137 @@ class Input:
         finally:
             self._release()
 
+    # ---- the round (SPEC §15) ----------------------------------------------------------------
+
+    def validate_reply(
+        self,
+        text: Document,
+        *,
+        output_tokens: int,
+        stop: Optional[str] = None,
+        max_reply_bytes: int,
+        trim: bool = False,
+        unfence: bool = False,
+    ) -> str:
+        """Validates the summariser's reply as it arrived, the XML text the instructions ask for
+        with no JSON envelope (SPEC R15.1-R15.7), and returns the summary: the reply without what
+        cleanup removed, the exact text of the replacement user message.
+
+        ``output_tokens``: the output usage the provider reported (0: none); ``stop``: how the
+        call ended, ``"end"`` (the model finished), ``"length"`` (the provider cut it at its output
+        limit: a reply that is then not a valid summary is ``LC_REPLY_TRUNCATED``) or ``None`` (not
+        reported); ``max_reply_bytes``: the byte limit of the reply as it arrived (below
+        ``SMALLEST_SUMMARY_LEN`` no reply can meet it); ``trim``: remove White_Space around the
+        reply; ``unfence``: remove one Markdown code fence around the whole reply. Raises
+        :class:`OutputError`, whose diagnosis also says what cleanup removed (``removed``,
+        ``removed_before``, ``removed_after``).
+        """
+        ptr, n = _buffer(text, "text")
+        args = _reply_args(output_tokens, stop, max_reply_bytes, trim, unfence)
+        handle = self._acquire()
+        try:
+            # R15.6: the summary is never longer than the reply, so one call suffices.
+            buf = ctypes.create_string_buffer(n) if n else None
+            written = c_size_t(0)
+            status = _lib.lc_compaction_reply_validate(handle, ptr, n, *args, buf, n, ctypes.byref(written))
+            check(status, OutputError, lambda: self._reply_diagnosis(handle, ptr, n, args)[0])
+            return str(memoryview(buf)[: written.value], "utf-8") if buf is not None else ""
+        finally:
+            self._release()
+
+    def _reply_diagnosis(self, handle: Any, ptr: Any, n: int, args: Tuple[int, int, int, int]) -> Tuple[Diagnostic, Optional[bytes]]:
+        buf = ctypes.create_string_buffer(n) if n else None
+        written = c_size_t(0)
+        found = diagnosis(
+            lambda d: _lib.lc_compaction_reply_diagnose(handle, ptr, n, *args, buf, n, ctypes.byref(written), d)
+        )
+        summary = ctypes.string_at(buf, written.value) if found.ok and buf is not None else None
+        return found, summary
+
+    def _check_reply(
+        self, text: Document, output_tokens: int, stop: Optional[str], max_reply_bytes: int, trim: bool, unfence: bool
+    ) -> Tuple[Diagnostic, Optional[bytes], int]:
+        """For the round: one ``lc_compaction_reply_diagnose`` call, which reports what cleanup
+        removed on success too. Returns the diagnosis, the summary's bytes (``None`` unless it is
+        valid) and the reply's length in bytes."""
+        ptr, n = _buffer(text, "text")
+        args = _reply_args(output_tokens, stop, max_reply_bytes, trim, unfence)
+        handle = self._acquire()
+        try:
+            found, summary = self._reply_diagnosis(handle, ptr, n, args)
+            return found, summary, n
+        finally:
+            self._release()
+
+    def encode_head_within(self, cut: int, max_bytes: int) -> bytes:
+        """What the summariser is sent for a cut (SPEC R15.8): this input with only messages
+        ``[0, cut)`` as its transcript, in canonical bytes, fitted under ``max_bytes`` as
+        :meth:`encode_within` fits a whole input (old tool results stubbed, oldest first).
+
+        Raises :class:`InputError`: ``LC_REPLACEMENT_EMPTY_HEAD`` when only leading system
+        messages (or nothing) come before the cut, ``LC_INPUT_TOO_LARGE`` when nothing fits,
+        ``LC_ERR_INVALID_ARGUMENT`` for a cut past the last message.
+        """
+        cut = _uint(cut, 64, "cut")
+        max_bytes = _uint(max_bytes, 64, "max_bytes")
+        handle = self._acquire()
+        try:
+            status, head = _written(
+                lambda buf, cap, out: _lib.lc_compaction_input_encode_head_within(handle, cut, max_bytes, buf, cap, out)
+            )
+            check(status, InputError)
+            return head
+        finally:
+            self._release()
+
+    def build_replacement(self, cut: int, summary: Document) -> bytes:
+        """The transcript that replaces the history once ``summary`` was accepted (SPEC R15.9), as
+        a JSON array of wire messages in canonical bytes: the leading system messages, one user
+        message whose first block is a text block holding the summary (followed by the blocks of
+        message ``cut`` when that is a user message, so two user messages never meet), then
+        messages ``[cut, n)`` unchanged.
+
+        Raises :class:`ReplacementError` (SPEC R15.10): ``LC_ERR_INVALID_ARGUMENT`` (a cut past the
+        last message), ``LC_REPLACEMENT_EMPTY_HEAD``, the pairing status or ``LC_CUT_UNSAFE``,
+        ``LC_REPLACEMENT_SUMMARY`` (a summary that does not validate: see :func:`validate_summary`).
+        """
+        cut = _uint(cut, 64, "cut")
+        ptr, n = _buffer(summary, "summary")
+        handle = self._acquire()
+        try:
+            status, replacement = _written(
+                lambda buf, cap, out: _lib.lc_replacement_build(handle, cut, ptr, n, buf, cap, out)
+            )
+            diagnose = (lambda: self._pairing_diagnosis(handle)) if status in _PAIRING_STATUSES else None
+            check(status, ReplacementError, diagnose)
+            return replacement
+        finally:
+            self._release()
+
+    def verify_replacement(self, cut: int, rebuilt: Document) -> None:
+        """Checks a transcript the host rebuilt itself (a JSON array of wire messages, any key
+        order, whitespace and spelling) against :meth:`build_replacement`'s rule for this cut
+        (SPEC R15.11): leading system messages and kept tail unchanged in canonical encoding
+        (thinking, signatures and provider state included), one summary message that validates,
+        no user message after it.
+
+        Raises :class:`ReplacementError` at the first difference: ``location``
+        ``transcript[i].blocks[j]`` (or ``transcript[i]``, ``transcript[i].role``,
+        ``transcript[i].blocks[0].text``) of ``rebuilt``, never its bytes.
+        """
+        cut = _uint(cut, 64, "cut")
+        ptr, n = _buffer(rebuilt, "rebuilt")
+        handle = self._acquire()
+        try:
+            status = _lib.lc_replacement_verify(handle, cut, ptr, n, None)
+            check(
+                status,
+                ReplacementError,
+                lambda: diagnosis(lambda d: _lib.lc_replacement_verify(handle, cut, ptr, n, d)),
+            )
+        finally:
+            self._release()
+
 
 # ---- policies ------------------------------------------------------------------------------------
 
@@ -557,6 +746,34 @@ def request_fingerprint_hex(json: Document) -> str:
     return request_fingerprint(json).hex()
 
 
+from ._round import (  # noqa: E402 - the round is written over Input, defined above
+    Attempt,
+    ChatMessage,
+    Compacted,
+    KeepHistory,
+    Removed,
+    SummaryReply,
+    SummaryRequest,
+    acompact,
+    compact,
+)
+
 # Tracebacks and reprs name the public module, not the private one each class lives in.
-for _public in (ContextError, Diagnostic, FingerprintError, InputError, LoopcompactError, OutputError, PolicyError, SummaryError):
+for _public in (
+    Attempt,
+    Compacted,
+    ContextError,
+    Diagnostic,
+    FingerprintError,
+    InputError,
+    KeepHistory,
+    LoopcompactError,
+    OutputError,
+    PolicyError,
+    Removed,
+    ReplacementError,
+    SummaryError,
+    SummaryReply,
+    SummaryRequest,
+):
     _public.__module__ = __name__

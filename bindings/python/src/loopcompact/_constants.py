@@ -1,12 +1,13 @@
 """Constants of the C ABI, generated from include/loopcompact.h: do not edit.
 
 Rewrite with ``python bindings/python/build_backend/loopcompact_build.py constants``; wheels
-generate it afresh from the header of the library they carry. Each ``#define LC_NAME`` is
-``NAME`` here; the small enums of the header are also ``IntEnum`` classes.
+generate it afresh from the header of the library they carry. Each group of ``#define``s is an
+enum (``LC_SUMMARY_XML_ROOT`` is ``Status.SUMMARY_XML_ROOT``, ``LC_REPLY_TRIM`` is
+``Cleanup.TRIM``); any other ``#define LC_NAME`` is ``NAME`` here.
 """
 
-from enum import IntEnum
-from typing import Final, List
+from enum import IntEnum, IntFlag
+from typing import Final
 
 #: Version of the library these declarations come from.
 VERSION_MAJOR: Final = 0
@@ -26,6 +27,8 @@ OFFSET_UNKNOWN: Final = 18446744073709551615
 LIMIT_UNKNOWN: Final = 18446744073709551615
 #: Size of `lc_diagnostic.location`, its terminating NUL included.
 LOCATION_CAP: Final = 128
+#: Length of the smallest summary SPEC §4 accepts: a reply byte limit below it can never be met (`LC_REPLY_BYTE_LIMIT_UNREACHABLE`).
+SMALLEST_SUMMARY_LEN: Final = 114
 
 
 class Status(IntEnum):
@@ -157,71 +160,23 @@ class Status(IntEnum):
     COMPACTION_NO_PROGRESS = 520
     #: 521 (reason "threshold_unreachable"): Even an empty history (the fixed part plus the summary budget) reaches the re-arm threshold: compaction would trigger forever.
     COMPACTION_THRESHOLD_UNREACHABLE = 521
+    #: 600 (reason "truncated"): The reply stopped at the provider's output limit before it was a complete, valid summary.
+    REPLY_TRUNCATED = 600
+    #: 601 (reason "byte_limit_unreachable"): The reply byte limit is below the smallest valid summary: no reply can meet it.
+    REPLY_BYTE_LIMIT_UNREACHABLE = 601
+    #: 610 (reason "empty_head"): The cut leaves nothing to summarise: only leading system messages come before it.
+    REPLACEMENT_EMPTY_HEAD = 610
+    #: 611 (reason "replacement_summary"): The summary message of the replacement is missing, malformed, or holds a summary that does not validate.
+    REPLACEMENT_SUMMARY = 611
+    #: 620 (reason "replacement_wire"): The rebuilt transcript is not a valid wire transcript.
+    REPLACEMENT_WIRE = 620
+    #: 621 (reason "prefix_changed"): The rebuilt transcript does not start with the original's leading system messages, unchanged.
+    REPLACEMENT_PREFIX_CHANGED = 621
+    #: 622 (reason "tail_changed"): A kept message or block of the rebuilt transcript differs from the original's (changed, dropped, added or reordered).
+    REPLACEMENT_TAIL_CHANGED = 622
+    #: 623 (reason "adjacent_user"): The summary message is followed by another user message; the summary must open that message instead.
+    REPLACEMENT_ADJACENT_USER = 623
 
-
-OK: Final = Status.OK
-ERR_NULL_ARGUMENT: Final = Status.ERR_NULL_ARGUMENT
-ERR_BUFFER_TOO_SMALL: Final = Status.ERR_BUFFER_TOO_SMALL
-ERR_LENGTH_OVERFLOW: Final = Status.ERR_LENGTH_OVERFLOW
-ERR_INVALID_ARGUMENT: Final = Status.ERR_INVALID_ARGUMENT
-ERR_PANIC: Final = Status.ERR_PANIC
-INPUT_WIRE: Final = Status.INPUT_WIRE
-INPUT_BASIS: Final = Status.INPUT_BASIS
-INPUT_MODEL: Final = Status.INPUT_MODEL
-INPUT_REQUEST_FINGERPRINT: Final = Status.INPUT_REQUEST_FINGERPRINT
-INPUT_TRANSCRIPT: Final = Status.INPUT_TRANSCRIPT
-INPUT_MAX_SUMMARY_TOKENS: Final = Status.INPUT_MAX_SUMMARY_TOKENS
-INPUT_TOO_LARGE: Final = Status.INPUT_TOO_LARGE
-SUMMARY_WIRE: Final = Status.SUMMARY_WIRE
-SUMMARY_IDENTITY: Final = Status.SUMMARY_IDENTITY
-SUMMARY_OUTPUT_SHAPE: Final = Status.SUMMARY_OUTPUT_SHAPE
-SUMMARY_BYTE_LIMIT: Final = Status.SUMMARY_BYTE_LIMIT
-SUMMARY_TOKEN_USAGE: Final = Status.SUMMARY_TOKEN_USAGE
-SUMMARY_TOKEN_LIMIT: Final = Status.SUMMARY_TOKEN_LIMIT
-SUMMARY_XML_SYNTAX: Final = Status.SUMMARY_XML_SYNTAX
-SUMMARY_XML_ROOT: Final = Status.SUMMARY_XML_ROOT
-SUMMARY_XML_STRUCTURE: Final = Status.SUMMARY_XML_STRUCTURE
-SUMMARY_XML_CONTENT: Final = Status.SUMMARY_XML_CONTENT
-SUMMARY_TOO_LARGE: Final = Status.SUMMARY_TOO_LARGE
-POLICY_WIRE: Final = Status.POLICY_WIRE
-POLICY_COUNTER_POLICY: Final = Status.POLICY_COUNTER_POLICY
-POLICY_COMPACT_AT: Final = Status.POLICY_COMPACT_AT
-POLICY_REARM_BELOW: Final = Status.POLICY_REARM_BELOW
-POLICY_RESERVED_OUTPUT: Final = Status.POLICY_RESERVED_OUTPUT
-POLICY_SAFETY_MARGIN: Final = Status.POLICY_SAFETY_MARGIN
-POLICY_MAX_SUMMARY_TOKENS: Final = Status.POLICY_MAX_SUMMARY_TOKENS
-POLICY_COUNT_TIMEOUT: Final = Status.POLICY_COUNT_TIMEOUT
-POLICY_HUSTLE: Final = Status.POLICY_HUSTLE
-OBSERVATION_WIRE: Final = Status.OBSERVATION_WIRE
-OBSERVATION_RESERVED_OUTPUT: Final = Status.OBSERVATION_RESERVED_OUTPUT
-OBSERVATION_SAFETY_MARGIN: Final = Status.OBSERVATION_SAFETY_MARGIN
-OBSERVATION_COUNT_TIMEOUT: Final = Status.OBSERVATION_COUNT_TIMEOUT
-CONTEXT_WIRE: Final = Status.CONTEXT_WIRE
-CONTEXT_CONFLICTING_POLICY: Final = Status.CONTEXT_CONFLICTING_POLICY
-CONTEXT_MISSING_COUNTER: Final = Status.CONTEXT_MISSING_COUNTER
-CONTEXT_MISSING_INFERENCE_CAPABILITY: Final = Status.CONTEXT_MISSING_INFERENCE_CAPABILITY
-CONTEXT_MISSING_POLICY: Final = Status.CONTEXT_MISSING_POLICY
-CONTEXT_INVALID_COUNTER: Final = Status.CONTEXT_INVALID_COUNTER
-CONTEXT_INVALID_INFERENCE_CAPABILITY: Final = Status.CONTEXT_INVALID_INFERENCE_CAPABILITY
-CONTEXT_INCOMPATIBLE_COUNTER: Final = Status.CONTEXT_INCOMPATIBLE_COUNTER
-LIMITS_UNKNOWN: Final = Status.LIMITS_UNKNOWN
-OCCUPANCY_ZERO_LIMIT: Final = Status.OCCUPANCY_ZERO_LIMIT
-FINGERPRINT_WIRE: Final = Status.FINGERPRINT_WIRE
-FINGERPRINT_SYSTEM_REVISION: Final = Status.FINGERPRINT_SYSTEM_REVISION
-FINGERPRINT_TOOL_POLICY_REVISION: Final = Status.FINGERPRINT_TOOL_POLICY_REVISION
-FINGERPRINT_RUNTIME_CONTEXT_REVISION: Final = Status.FINGERPRINT_RUNTIME_CONTEXT_REVISION
-FINGERPRINT_MODEL: Final = Status.FINGERPRINT_MODEL
-FINGERPRINT_BASIS: Final = Status.FINGERPRINT_BASIS
-FINGERPRINT_COUNTER_CAPABILITY: Final = Status.FINGERPRINT_COUNTER_CAPABILITY
-FINGERPRINT_INFERENCE_CAPABILITY: Final = Status.FINGERPRINT_INFERENCE_CAPABILITY
-FINGERPRINT_ENCODING: Final = Status.FINGERPRINT_ENCODING
-PAIRING_UNANSWERED_CALL: Final = Status.PAIRING_UNANSWERED_CALL
-PAIRING_ORPHAN_RESULT: Final = Status.PAIRING_ORPHAN_RESULT
-PAIRING_DUPLICATE_ID: Final = Status.PAIRING_DUPLICATE_ID
-PAIRING_DUPLICATE_RESULT: Final = Status.PAIRING_DUPLICATE_RESULT
-CUT_UNSAFE: Final = Status.CUT_UNSAFE
-COMPACTION_NO_PROGRESS: Final = Status.COMPACTION_NO_PROGRESS
-COMPACTION_THRESHOLD_UNREACHABLE: Final = Status.COMPACTION_THRESHOLD_UNREACHABLE
 
 class CounterQuality(IntEnum):
     """Quality of a token counter (SPEC P8.4), ``LC_COUNTER_QUALITY_*``."""
@@ -236,11 +191,6 @@ class CounterQuality(IntEnum):
     HEURISTIC = 3
 
 
-COUNTER_QUALITY_UNKNOWN: Final = CounterQuality.UNKNOWN
-COUNTER_QUALITY_EXACT_PROVIDER: Final = CounterQuality.EXACT_PROVIDER
-COUNTER_QUALITY_EXACT_LOCAL: Final = CounterQuality.EXACT_LOCAL
-COUNTER_QUALITY_HEURISTIC: Final = CounterQuality.HEURISTIC
-
 class Pressure(IntEnum):
     """Context pressure level (SPEC L9.3), ``LC_PRESSURE_*``."""
 
@@ -253,11 +203,6 @@ class Pressure(IntEnum):
     #: Pressure level: the context is full.
     HARD_LIMIT = 3
 
-
-PRESSURE_UNKNOWN: Final = Pressure.UNKNOWN
-PRESSURE_NORMAL: Final = Pressure.NORMAL
-PRESSURE_COMPACT: Final = Pressure.COMPACT
-PRESSURE_HARD_LIMIT: Final = Pressure.HARD_LIMIT
 
 class StatusClass(IntEnum):
     """What a host does next about a status (SPEC C13.3), ``LC_CLASS_*``."""
@@ -273,12 +218,6 @@ class StatusClass(IntEnum):
     #: Status class: a bug in the library (`LC_ERR_PANIC`).
     BUG = 4
 
-
-CLASS_OK: Final = StatusClass.OK
-CLASS_RETRY: Final = StatusClass.RETRY
-CLASS_DISCARD: Final = StatusClass.DISCARD
-CLASS_HOST: Final = StatusClass.HOST
-CLASS_BUG: Final = StatusClass.BUG
 
 class Section(IntEnum):
     """A summary section (SPEC C13.4), ``LC_SECTION_*``."""
@@ -299,111 +238,21 @@ class Section(IntEnum):
     ROOT = 6
 
 
-SECTION_NONE: Final = Section.NONE
-SECTION_GOAL: Final = Section.GOAL
-SECTION_CONSTRAINTS: Final = Section.CONSTRAINTS
-SECTION_DECISIONS: Final = Section.DECISIONS
-SECTION_STATE: Final = Section.STATE
-SECTION_OPEN_ITEMS: Final = Section.OPEN_ITEMS
-SECTION_ROOT: Final = Section.ROOT
+class Stop(IntEnum):
+    """How the summariser's call ended (SPEC R15.1), ``LC_STOP_*``."""
+
+    #: How the summariser's call ended (`stop` of `lc_compaction_reply_validate`): not reported.
+    UNKNOWN = 0
+    #: The model ended its reply itself (OpenAI `stop`, Anthropic `end_turn`, Gemini `STOP`).
+    END = 1
+    #: The provider cut the reply at its output limit (OpenAI `length`, Anthropic `max_tokens`, Gemini `MAX_TOKENS`): a reply that is not a valid summary is then `LC_REPLY_TRUNCATED`.
+    LENGTH = 2
 
 
-__all__: List[str] = [
-    "ABI_VERSION",
-    "CLASS_BUG",
-    "CLASS_DISCARD",
-    "CLASS_HOST",
-    "CLASS_OK",
-    "CLASS_RETRY",
-    "COMPACTION_NO_PROGRESS",
-    "COMPACTION_THRESHOLD_UNREACHABLE",
-    "CONTEXT_CONFLICTING_POLICY",
-    "CONTEXT_INCOMPATIBLE_COUNTER",
-    "CONTEXT_INVALID_COUNTER",
-    "CONTEXT_INVALID_INFERENCE_CAPABILITY",
-    "CONTEXT_MISSING_COUNTER",
-    "CONTEXT_MISSING_INFERENCE_CAPABILITY",
-    "CONTEXT_MISSING_POLICY",
-    "CONTEXT_WIRE",
-    "COUNTER_QUALITY_EXACT_LOCAL",
-    "COUNTER_QUALITY_EXACT_PROVIDER",
-    "COUNTER_QUALITY_HEURISTIC",
-    "COUNTER_QUALITY_UNKNOWN",
-    "CUT_UNSAFE",
-    "CounterQuality",
-    "ERR_BUFFER_TOO_SMALL",
-    "ERR_INVALID_ARGUMENT",
-    "ERR_LENGTH_OVERFLOW",
-    "ERR_NULL_ARGUMENT",
-    "ERR_PANIC",
-    "FINGERPRINT_BASIS",
-    "FINGERPRINT_COUNTER_CAPABILITY",
-    "FINGERPRINT_ENCODING",
-    "FINGERPRINT_INFERENCE_CAPABILITY",
-    "FINGERPRINT_LEN",
-    "FINGERPRINT_MODEL",
-    "FINGERPRINT_RUNTIME_CONTEXT_REVISION",
-    "FINGERPRINT_SYSTEM_REVISION",
-    "FINGERPRINT_TOOL_POLICY_REVISION",
-    "FINGERPRINT_WIRE",
-    "INPUT_BASIS",
-    "INPUT_MAX_SUMMARY_TOKENS",
-    "INPUT_MODEL",
-    "INPUT_REQUEST_FINGERPRINT",
-    "INPUT_TOO_LARGE",
-    "INPUT_TRANSCRIPT",
-    "INPUT_WIRE",
-    "LIMITS_UNKNOWN",
-    "LIMIT_UNKNOWN",
-    "LOCATION_CAP",
-    "OBSERVATION_COUNT_TIMEOUT",
-    "OBSERVATION_RESERVED_OUTPUT",
-    "OBSERVATION_SAFETY_MARGIN",
-    "OBSERVATION_WIRE",
-    "OCCUPANCY_ZERO_LIMIT",
-    "OFFSET_UNKNOWN",
-    "OK",
-    "PAIRING_DUPLICATE_ID",
-    "PAIRING_DUPLICATE_RESULT",
-    "PAIRING_ORPHAN_RESULT",
-    "PAIRING_UNANSWERED_CALL",
-    "POLICY_COMPACT_AT",
-    "POLICY_COUNTER_POLICY",
-    "POLICY_COUNT_TIMEOUT",
-    "POLICY_HUSTLE",
-    "POLICY_MAX_SUMMARY_TOKENS",
-    "POLICY_REARM_BELOW",
-    "POLICY_RESERVED_OUTPUT",
-    "POLICY_SAFETY_MARGIN",
-    "POLICY_WIRE",
-    "PRESSURE_COMPACT",
-    "PRESSURE_HARD_LIMIT",
-    "PRESSURE_NORMAL",
-    "PRESSURE_UNKNOWN",
-    "Pressure",
-    "SECTION_CONSTRAINTS",
-    "SECTION_DECISIONS",
-    "SECTION_GOAL",
-    "SECTION_NONE",
-    "SECTION_OPEN_ITEMS",
-    "SECTION_ROOT",
-    "SECTION_STATE",
-    "SUMMARY_BYTE_LIMIT",
-    "SUMMARY_IDENTITY",
-    "SUMMARY_OUTPUT_SHAPE",
-    "SUMMARY_TOKEN_LIMIT",
-    "SUMMARY_TOKEN_USAGE",
-    "SUMMARY_TOO_LARGE",
-    "SUMMARY_WIRE",
-    "SUMMARY_XML_CONTENT",
-    "SUMMARY_XML_ROOT",
-    "SUMMARY_XML_STRUCTURE",
-    "SUMMARY_XML_SYNTAX",
-    "Section",
-    "Status",
-    "StatusClass",
-    "VERSION_MAJOR",
-    "VERSION_MINOR",
-    "VERSION_PATCH",
-    "VERSION_STRING",
-]
+class Cleanup(IntFlag):
+    """What cleanup of a reply may remove (SPEC R15.5), the ``LC_REPLY_*`` flags."""
+
+    #: Cleanup flag of `lc_compaction_reply_validate`: remove White_Space (SPEC X4.21) around the reply.
+    TRIM = 1
+    #: Cleanup flag: remove one Markdown code fence around the whole reply (with or without a language tag). Nothing else is ever removed.
+    UNFENCE = 2

@@ -1,7 +1,8 @@
 """Diagnostics (SPEC §13) and the exceptions that carry them.
 
 A rejection raises the exception of its domain (:class:`SummaryError`, :class:`InputError`,
-:class:`OutputError`, :class:`PolicyError`, :class:`ContextError`, :class:`FingerprintError`), all
+:class:`OutputError`, :class:`ReplacementError`, :class:`PolicyError`, :class:`ContextError`,
+:class:`FingerprintError`), all
 subclasses of :class:`LoopcompactError` (a ``ValueError``). The exception carries the
 :class:`Diagnostic` of the failure, computed by the ``_diagnose`` C function of the call, and
 exposes its fields as attributes. Nothing in it comes from the input (C13.1).
@@ -14,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, ClassVar, List, Optional, Sequence, Type
 
 from . import _native
-from ._constants import LIMIT_UNKNOWN, LOCATION_CAP, OFFSET_UNKNOWN, Section, Status, StatusClass
+from ._constants import LIMIT_UNKNOWN, LOCATION_CAP, OFFSET_UNKNOWN, Cleanup, Section, Status, StatusClass
 from ._native import lc_diagnostic
 from ._text import utf8
 
@@ -62,6 +63,10 @@ def _int32(value: int, what: str) -> int:
     return value
 
 
+#: Every cleanup flag this package knows.
+_KNOWN_CLEANUP = sum(int(flag) for flag in Cleanup)
+
+
 def _section_name(section: int) -> str:
     # The element name, as the CLI prints it: `root` for the root element.
     return "root" if section == Section.ROOT else Section(section).name.lower()
@@ -76,7 +81,9 @@ class Diagnostic:
     ``None`` when unknown, as are ``limit`` and ``actual`` outside byte and token limits.
     ``section`` is ``Section.NONE`` when no section is concerned; ``rule`` (``"X4.17"``),
     ``expected`` (``"<constraints>"``) and ``location`` (``"transcript[3].blocks[0].type"``) are
-    ``""`` when there is none.
+    ``""`` when there is none. For a bare reply (:meth:`Input.validate_reply`, SPEC R15.7),
+    ``removed`` is the :class:`Cleanup` that removed something around it and ``removed_before`` /
+    ``removed_after`` the bytes it removed on each side (all 0 elsewhere, and when nothing was).
     """
 
     status: int
@@ -90,6 +97,9 @@ class Diagnostic:
     rule: str = ""
     expected: str = ""
     location: str = ""
+    removed: Cleanup = Cleanup(0)
+    removed_before: int = 0
+    removed_after: int = 0
 
     @classmethod
     def of_status(cls, status: int) -> "Diagnostic":
@@ -117,6 +127,10 @@ class Diagnostic:
             rule=_text(d.rule),
             expected=_text(d.expected),
             location=bytes(d.location).split(b"\0", 1)[0].decode("utf-8", "replace"),
+            # Bits a newer library may add are dropped, as an unknown section is.
+            removed=Cleanup(int(d.removed) & _KNOWN_CLEANUP),
+            removed_before=int(d.removed_before),
+            removed_after=int(d.removed_after),
         )
 
     def to_c(self) -> lc_diagnostic:
@@ -133,6 +147,9 @@ class Diagnostic:
         d.rule = utf8(self.rule)
         d.expected = utf8(self.expected)
         d.location = utf8(self.location)[: LOCATION_CAP - 1]
+        d.removed = int(self.removed)
+        d.removed_before = self.removed_before
+        d.removed_after = self.removed_after
         return d
 
     @property
@@ -185,13 +202,22 @@ class Diagnostic:
         facts = [*self._facts(), *more]
         return (f" at {', '.join(position)}" if position else "") + "".join(f", {fact}" for fact in facts)
 
+    def cleanup(self) -> str:
+        """What cleanup removed, as ``str()`` ends with it: ``"cleanup trim+unfence removed 7
+        bytes before, 5 after"``, or ``""`` when it removed nothing."""
+        if not self.removed:
+            return ""
+        flags = "+".join(name for name, flag in (("trim", Cleanup.TRIM), ("unfence", Cleanup.UNFENCE)) if flag in self.removed)
+        return f"cleanup {flags} removed {self.removed_before} bytes before, {self.removed_after} after"
+
     def retry_message(self) -> str:
         """The message for the summariser about this failure (SPEC C13.5, ``lc_retry_message``):
         what was wrong and where; for a status not of class RETRY, that no retry is useful."""
         return retry_message(self)
 
     def __str__(self) -> str:
-        return f"{self.name} ({self.status}){self.describe()}: {self.message}"
+        cleanup = self.cleanup()
+        return f"{self.name} ({self.status}){self.describe()}: {self.message}" + (f" [{cleanup}]" if cleanup else "")
 
 
 def retry_message(diagnostic: Diagnostic) -> str:
@@ -215,7 +241,8 @@ class LoopcompactError(ValueError):
     Attributes (from the :class:`Diagnostic`, ``.diagnostic``): ``status`` (the ``lc_status``
     value), ``name`` (``"LC_SUMMARY_XML_ROOT"``), ``reason`` (``"xml_root"``; ``""`` for boundary
     errors), ``message`` (one sentence), ``status_class`` (``StatusClass``), ``section``,
-    ``offset``, ``line``, ``column``, ``rule``, ``expected``, ``location``, ``limit``, ``actual``.
+    ``offset``, ``line``, ``column``, ``rule``, ``expected``, ``location``, ``limit``, ``actual``,
+    and for a bare reply ``removed``, ``removed_before``, ``removed_after``.
     Several statuses share a reason (``"wire"``): compare ``status`` to tell them apart.
     """
 
@@ -237,6 +264,9 @@ class LoopcompactError(ValueError):
     rule: str
     expected: str
     location: str
+    removed: Cleanup
+    removed_before: int
+    removed_after: int
 
     def __init__(self, diagnostic: Diagnostic) -> None:
         super().__init__(diagnostic)
@@ -255,6 +285,9 @@ class LoopcompactError(ValueError):
         self.rule = diagnostic.rule
         self.expected = diagnostic.expected
         self.location = diagnostic.location
+        self.removed = diagnostic.removed
+        self.removed_before = diagnostic.removed_before
+        self.removed_after = diagnostic.removed_after
 
     def retry_message(self) -> str:
         """The message for the summariser (SPEC C13.5); see :meth:`Diagnostic.retry_message`."""
@@ -277,7 +310,8 @@ class InputError(LoopcompactError):
 
 
 class OutputError(LoopcompactError):
-    """A summariser's reply was rejected (SPEC §6); summary failures have ``location`` ``summary``."""
+    """A summariser's reply was rejected (SPEC §6, or R15.3 for the bare reply); summary failures
+    have ``location`` ``summary``."""
 
     document = "output"
 
@@ -293,6 +327,13 @@ class ContextError(LoopcompactError):
     §14.5)."""
 
     document = "context"
+
+
+class ReplacementError(LoopcompactError):
+    """A replacement transcript could not be built for a cut, or a rebuilt one differs from the
+    rule (SPEC R15.9-R15.11); ``location`` names the first differing message and block."""
+
+    document = "replacement"
 
 
 class FingerprintError(LoopcompactError):

@@ -68,6 +68,10 @@ class lc_diagnostic(Structure):
         ("rule", c_char_p),
         ("expected", c_char_p),
         ("location", c_char * LOCATION_CAP),
+        # Appended for the bare reply (SPEC R15.7); older fields keep their offsets (C13.2).
+        ("removed", c_uint32),
+        ("removed_before", c_uint64),
+        ("removed_after", c_uint64),
     ]
 
 
@@ -131,6 +135,17 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "lc_transcript_cut_check": (lc_status, [_input_p, c_uint64]),
     "lc_compaction_progress_check": (lc_status, [c_uint64, c_uint64, c_uint16]),
     "lc_compaction_threshold_check": (lc_status, [_buf, c_size_t, c_uint64, c_uint64]),
+    "lc_compaction_reply_validate": (
+        lc_status,
+        [_input_p, _buf, c_size_t, c_uint64, c_int32, c_uint64, c_uint32, _buf, c_size_t, _size_p],
+    ),
+    "lc_compaction_reply_diagnose": (
+        lc_status,
+        [_input_p, _buf, c_size_t, c_uint64, c_int32, c_uint64, c_uint32, _buf, c_size_t, _size_p, _diag_p],
+    ),
+    "lc_compaction_input_encode_head_within": (lc_status, [_input_p, c_uint64, c_uint64, _buf, c_size_t, _size_p]),
+    "lc_replacement_build": (lc_status, [_input_p, c_uint64, _buf, c_size_t, _buf, c_size_t, _size_p]),
+    "lc_replacement_verify": (lc_status, [_input_p, c_uint64, _buf, c_size_t, _diag_p]),
 }
 
 # Arguments of the typed view below: a buffer is bytes, None or a c_char array; a pointer is a
@@ -180,6 +195,11 @@ class Library:
     lc_transcript_cut_check: Callable[[_P, int], _St]
     lc_compaction_progress_check: Callable[[int, int, int], _St]
     lc_compaction_threshold_check: Callable[[_B, int, int, int], _St]
+    lc_compaction_reply_validate: Callable[[_P, _B, int, int, int, int, int, _B, int, _P], _St]
+    lc_compaction_reply_diagnose: Callable[[_P, _B, int, int, int, int, int, _B, int, _P, _P], _St]
+    lc_compaction_input_encode_head_within: Callable[[_P, int, int, _B, int, _P], _St]
+    lc_replacement_build: Callable[[_P, int, _B, int, _B, int, _P], _St]
+    lc_replacement_verify: Callable[[_P, int, _B, int, _P], _St]
 
 
 def library_file_name(platform: str = sys.platform) -> str:

@@ -1,0 +1,464 @@
+"""The compaction round (SPEC R15.12): the cut, the summariser's request, the reply's check, the
+retries with escalation, and the replacement, over the caller's ``call_model``.
+
+The round is one generator (:func:`_round`): it yields each :class:`SummaryRequest` and receives
+what the model answered. :func:`compact` and :func:`acompact` only drive it, one calling
+``call_model`` and the other awaiting it, so the two can never differ in anything else.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import (
+    TYPE_CHECKING,
+    Any,
+    Awaitable,
+    Callable,
+    Generator,
+    List,
+    Literal,
+    Mapping,
+    NamedTuple,
+    Optional,
+    Tuple,
+    TypedDict,
+    Union,
+)
+
+from . import _native
+from ._constants import SMALLEST_SUMMARY_LEN, Cleanup, Status, StatusClass
+from ._errors import Diagnostic, LoopcompactError, retry_message, status_message, status_name
+
+if TYPE_CHECKING:  # the round only calls methods of Input, which the package's __init__ defines
+    from . import Input
+
+_U64_MAX = (1 << 64) - 1
+
+#: The assistant turn that stands for a rejected reply unless ``reshow_rejected`` (R15.12 step 2):
+#: a model shown its bad reply tends to copy it.
+WITHHELD = "[previous summary withheld: it was rejected]"
+
+OnError = Literal["raise", "keep_history"]
+
+
+class ChatMessage(TypedDict):
+    """One chat turn of a :class:`SummaryRequest`: ``{"role": "user" | "assistant", "content": str}``,
+    the shape the OpenAI, Anthropic and LangChain clients take as they are."""
+
+    role: Literal["user", "assistant"]
+    content: str
+
+
+@dataclass(frozen=True)
+class SummaryRequest:
+    """What one attempt asks the summariser (SPEC R15.12 step 2).
+
+    ``system``: the instructions (:func:`summary_instructions`), to send as the system prompt.
+    ``messages``: the chat turns, first the ``user`` turn holding the head (the input's messages
+    before the cut, fitted: :meth:`Input.encode_head_within`), then for each earlier rejected
+    attempt an ``assistant`` turn (the rejected reply, or the fixed text
+    ``[previous summary withheld: it was rejected]``) and a ``user`` turn with its retry message.
+    ``max_tokens``: the output limit to give the provider. ``attempt``: 1, 2, ...
+    """
+
+    system: str
+    # Each a ChatMessage. Typed Any on purpose: the OpenAI and Anthropic SDKs type their message
+    # parameters as TypedDicts whose content is invariant, and LangChain as dict[str, Any], so no
+    # precise type would pass to all three under mypy --strict without a cast.
+    messages: Tuple[Any, ...]
+    max_tokens: int
+    attempt: int
+
+    def __repr__(self) -> str:
+        # The head can be megabytes: a log line shows sizes only.
+        chars = sum(len(m["content"]) for m in self.messages)
+        return (
+            f"SummaryRequest(attempt={self.attempt}, max_tokens={self.max_tokens}, "
+            f"messages={len(self.messages)} turns of {chars} characters)"
+        )
+
+
+@dataclass(frozen=True)
+class SummaryReply:
+    """What ``call_model`` returns: the reply ``text`` as it arrived (``str``, or ``bytes`` of a
+    raw body), the ``output_tokens`` the provider reported (0: none) and ``stop``, how the call
+    ended: ``"end"`` (the model finished: OpenAI ``stop``, Anthropic ``end_turn``), ``"length"``
+    (cut at the output limit: ``length``, ``max_tokens``) or ``None`` (anything else, or not
+    reported). A mapping with the keys ``text``, ``output_tokens`` and optionally ``stop`` is
+    taken as well."""
+
+    text: Union[str, bytes]
+    output_tokens: int
+    # A plain str, so that an adapter's mapping of the provider's reasons (a dict lookup) needs no
+    # cast; any other value than the three is refused here.
+    stop: Optional[str] = None
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.text, (str, bytes)):
+            raise TypeError(f"SummaryReply.text must be str or bytes, not {type(self.text).__name__}")
+        if not isinstance(self.output_tokens, int) or isinstance(self.output_tokens, bool):
+            raise TypeError(f"SummaryReply.output_tokens must be an int, not {type(self.output_tokens).__name__}")
+        if not 0 <= self.output_tokens <= _U64_MAX:
+            raise ValueError(f"SummaryReply.output_tokens must be in 0..2**64-1, got {self.output_tokens}")
+        if self.stop not in (None, "end", "length"):
+            raise ValueError(f'SummaryReply.stop must be "end", "length" or None, not {self.stop!r}')
+
+
+class Removed(NamedTuple):
+    """What cleanup removed around a reply (SPEC R15.7): the :class:`Cleanup` flags that removed
+    something, and the bytes removed before and after the summary."""
+
+    flags: Cleanup
+    before: int
+    after: int
+
+
+@dataclass(frozen=True)
+class Attempt:
+    """One attempt of a round, as :func:`compact` hands it to ``on_attempt`` and records it:
+    its ``number`` (1 on), the ``request`` sent, the reply's size in bytes and its ``stop``, the
+    verdict (``status``, ``status_class``, the whole ``diagnosis``) and what cleanup ``removed``."""
+
+    number: int
+    request: SummaryRequest
+    reply_bytes: int
+    stop: Optional[str]
+    status: int
+    status_class: StatusClass
+    diagnosis: Diagnostic
+    removed: Removed
+
+    @property
+    def ok(self) -> bool:
+        return self.status == Status.OK
+
+    def __str__(self) -> str:
+        """One log line: ``attempt 1: 86 bytes, stop end, max_tokens 2048: LC_... (208) at ...``."""
+        return (
+            f"attempt {self.number}: {self.reply_bytes} bytes, stop {self.stop or 'unknown'}, "
+            f"max_tokens {self.request.max_tokens}: {self.diagnosis}"
+        )
+
+
+@dataclass(frozen=True)
+class Compacted:
+    """A round that produced a valid summary: replace the history with ``replacement``.
+
+    ``summary``: the validated summary text; ``cut``: messages ``[0, cut)`` were summarised;
+    ``replacement``: the transcript that replaces the history (:meth:`Input.build_replacement`, a
+    JSON array of wire messages in canonical bytes); ``attempts`` and their ``diagnoses``."""
+
+    summary: str
+    cut: int
+    replacement: bytes
+    attempts: Tuple[Attempt, ...]
+    diagnoses: Tuple[Diagnostic, ...]
+
+    def __repr__(self) -> str:
+        return (
+            f"Compacted(cut={self.cut}, summary={len(self.summary)} characters, "
+            f"replacement={len(self.replacement)} bytes, attempts={len(self.attempts)})"
+        )
+
+
+@dataclass(frozen=True)
+class KeepHistory:
+    """A round that ended without a summary: keep the history as it is.
+
+    ``reason``: one sentence on why (it never quotes the reply or an exception's text);
+    ``status``: the status that ended the round (``None`` when ``call_model`` raised and
+    ``on_error="keep_history"``); ``attempts`` and their ``diagnoses`` (empty when the model was
+    not called)."""
+
+    reason: str
+    status: Optional[int]
+    attempts: Tuple[Attempt, ...] = field(default=())
+    diagnoses: Tuple[Diagnostic, ...] = field(default=())
+
+
+Result = Union[Compacted, KeepHistory]
+ReplyLike = Union[SummaryReply, Mapping[str, Any]]
+
+
+@dataclass(frozen=True)
+class _Options:
+    keep_last: int
+    attempts: int
+    max_input_bytes: int
+    max_reply_bytes: Optional[int]
+    max_tokens: Optional[int]
+    trim: bool
+    unfence: bool
+    reshow_rejected: bool
+    on_attempt: Optional[Callable[[Attempt], object]]
+    keep_on_error: bool
+
+
+def _count(value: object, what: str, least: int) -> int:
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise TypeError(f"{what} must be an int, not {type(value).__name__}")
+    if not least <= value <= _U64_MAX:
+        raise ValueError(f"{what} must be in {least}..2**64-1, got {value}")
+    return value
+
+
+def _options(
+    keep_last: int,
+    attempts: int,
+    max_input_bytes: Optional[int],
+    max_reply_bytes: Optional[int],
+    max_tokens: Optional[int],
+    trim: bool,
+    unfence: bool,
+    reshow_rejected: bool,
+    on_attempt: Optional[Callable[[Attempt], object]],
+    on_error: OnError,
+) -> _Options:
+    if on_error not in ("raise", "keep_history"):
+        raise ValueError(f'on_error must be "raise" or "keep_history", not {on_error!r}')
+    if on_attempt is not None and not callable(on_attempt):
+        raise TypeError("on_attempt must be callable or None")
+    return _Options(
+        keep_last=_count(keep_last, "keep_last", 0),
+        attempts=_count(attempts, "attempts", 1),
+        max_input_bytes=_U64_MAX if max_input_bytes is None else _count(max_input_bytes, "max_input_bytes", 0),
+        max_reply_bytes=None if max_reply_bytes is None else _count(max_reply_bytes, "max_reply_bytes", 0),
+        max_tokens=None if max_tokens is None else _count(max_tokens, "max_tokens", 1),
+        trim=bool(trim),
+        unfence=bool(unfence),
+        reshow_rejected=bool(reshow_rejected),
+        on_attempt=on_attempt,
+        keep_on_error=on_error == "keep_history",
+    )
+
+
+def _reply(value: object) -> SummaryReply:
+    """The model's answer as a :class:`SummaryReply`; anything else is the host's error."""
+    if isinstance(value, SummaryReply):
+        return value
+    if isinstance(value, Mapping):
+        keys = set(value)
+        if not {"text", "output_tokens"} <= keys <= {"text", "output_tokens", "stop"}:
+            raise TypeError("call_model returned a mapping without exactly the keys text, output_tokens and optionally stop")
+        return SummaryReply(text=value["text"], output_tokens=value["output_tokens"], stop=value.get("stop"))
+    raise TypeError(f"call_model must return a SummaryReply (or a mapping of its fields), not {type(value).__name__}")
+
+
+#: The canonical input ends with its max_summary_tokens member (SPEC E7: the O5.1 layout, keys in
+#: order, no whitespace), and a head is a canonical input: the round reads the limit from there.
+_MAX_SUMMARY_TOKENS = re.compile(rb'"max_summary_tokens":(0|[1-9][0-9]{0,19})\}\Z')
+
+
+def _max_summary_tokens(head: bytes) -> int:
+    found = _MAX_SUMMARY_TOKENS.search(head, max(0, len(head) - 48))
+    if found is None:
+        raise RuntimeError("the library's head does not end with max_summary_tokens: a library bug")
+    return int(found.group(1))
+
+
+def _why(status: int, status_class: StatusClass, attempt: int) -> str:
+    name, message = status_name(status), status_message(status)
+    if status == Status.SUMMARY_TOKEN_USAGE:
+        return (
+            f"Attempt {attempt}: the provider reported no output token usage ({name}): turn usage "
+            "reporting on in the client, so that the reply can be checked against max_summary_tokens."
+        )
+    if status_class == StatusClass.DISCARD:
+        return f"Attempt {attempt} cannot be used and a retry would not help ({name}): {message}"
+    if status_class == StatusClass.BUG:
+        return f"The library failed at attempt {attempt} ({name}): {message}"
+    return f"Attempt {attempt} was refused for the host's settings or input ({name}): {message}"
+
+
+class _Raised(NamedTuple):
+    """``call_model`` raised (with ``on_error="keep_history"``): only the exception's type is kept."""
+
+    kind: str
+
+
+Step = Union[SummaryRequest, Result]
+
+
+def _round(input: "Input", options: _Options) -> Generator[SummaryRequest, object, Result]:
+    """The round of R15.12, one attempt per request it yields; returns its result."""
+    try:
+        cut = input.safe_cut(options.keep_last)
+        head = input.encode_head_within(cut, options.max_input_bytes)
+    except LoopcompactError as error:
+        # Step 1: nothing to summarise, a transcript that fails the pairing check, or a head that
+        # fits under no budget: the model is never called.
+        reason = f"No summariser request can be made ({error.name}): {error.message}"
+        return KeepHistory(reason=reason, status=error.status)
+    max_summary_tokens = _max_summary_tokens(head)
+    max_tokens = max_summary_tokens if options.max_tokens is None else options.max_tokens
+    if max_tokens > max_summary_tokens:
+        raise ValueError(f"max_tokens ({max_tokens}) is above the input's max_summary_tokens ({max_summary_tokens})")
+    max_reply_bytes = options.max_reply_bytes
+    if max_reply_bytes is None:
+        max_reply_bytes = min(max(16 * max_summary_tokens, SMALLEST_SUMMARY_LEN), _U64_MAX)
+    system = _native.lib.lc_summary_instructions().decode("utf-8")
+    retries: List[ChatMessage] = []
+    attempts: List[Attempt] = []
+
+    def record() -> Tuple[Tuple[Attempt, ...], Tuple[Diagnostic, ...]]:
+        return tuple(attempts), tuple(a.diagnosis for a in attempts)
+
+    for number in range(1, options.attempts + 1):
+        first: ChatMessage = {"role": "user", "content": head.decode("utf-8")}
+        messages: Tuple[ChatMessage, ...] = (first, *retries)
+        request = SummaryRequest(system=system, messages=messages, max_tokens=max_tokens, attempt=number)
+        answer = yield request
+        if isinstance(answer, _Raised):
+            done, diagnoses = record()
+            reason = f"call_model raised {answer.kind} at attempt {number}; the history is kept."
+            return KeepHistory(reason=reason, status=None, attempts=done, diagnoses=diagnoses)
+        reply = _reply(answer)
+        found, summary, size = input._check_reply(
+            reply.text, reply.output_tokens, reply.stop, max_reply_bytes, options.trim, options.unfence
+        )
+        attempt = Attempt(
+            number=number,
+            request=request,
+            reply_bytes=size,
+            stop=reply.stop,
+            status=found.status,
+            status_class=found.status_class,
+            diagnosis=found,
+            removed=Removed(found.removed, found.removed_before, found.removed_after),
+        )
+        attempts.append(attempt)
+        if options.on_attempt is not None:
+            options.on_attempt(attempt)
+        if summary is not None:
+            done, diagnoses = record()
+            try:
+                replacement = input.build_replacement(cut, summary)
+            except LoopcompactError as error:  # the cut was safe and the summary valid: a library bug
+                reason = f"The replacement could not be built ({error.name}): {error.message}"
+                return KeepHistory(reason=reason, status=error.status, attempts=done, diagnoses=diagnoses)
+            return Compacted(
+                summary=summary.decode("utf-8"), cut=cut, replacement=replacement, attempts=done, diagnoses=diagnoses
+            )
+        if found.status_class != StatusClass.RETRY:
+            done, diagnoses = record()
+            return KeepHistory(
+                reason=_why(found.status, found.status_class, number), status=found.status, attempts=done, diagnoses=diagnoses
+            )
+        if number == options.attempts:
+            break
+        if found.status == Status.REPLY_TRUNCATED:
+            # Step 4: a reply cut at the output limit: first more tokens, then a smaller head.
+            if max_tokens < max_summary_tokens:
+                max_tokens = min(2 * max_tokens, max_summary_tokens)
+            else:
+                try:
+                    head = input.encode_head_within(cut, len(head) * 3 // 4)
+                except LoopcompactError as error:
+                    if error.status != Status.INPUT_TOO_LARGE:
+                        raise
+        if options.reshow_rejected:
+            shown = reply.text if isinstance(reply.text, str) else reply.text.decode("utf-8", "replace")
+        else:
+            shown = WITHHELD
+        retries.append({"role": "assistant", "content": shown})
+        retries.append({"role": "user", "content": retry_message(found)})
+    done, diagnoses = record()
+    last = attempts[-1]
+    reason = (
+        f"No valid summary in {len(attempts)} attempts; the last was {status_name(last.status)}: "
+        f"{status_message(last.status)}"
+    )
+    return KeepHistory(reason=reason, status=last.status, attempts=done, diagnoses=diagnoses)
+
+
+def _resume(steps: Generator[SummaryRequest, object, Result], answer: object) -> Step:
+    try:
+        return steps.send(answer)
+    except StopIteration as done:
+        result: Result = done.value
+        return result
+
+
+def compact(
+    input: "Input",
+    call_model: Callable[[SummaryRequest], ReplyLike],
+    *,
+    keep_last: int = 0,
+    attempts: int = 3,
+    max_input_bytes: Optional[int] = None,
+    max_reply_bytes: Optional[int] = None,
+    max_tokens: Optional[int] = None,
+    trim: bool = True,
+    unfence: bool = True,
+    reshow_rejected: bool = False,
+    on_attempt: Optional[Callable[[Attempt], object]] = None,
+    on_error: OnError = "raise",
+) -> Result:
+    """Runs one compaction round (SPEC R15.12) with ``call_model`` as the summariser.
+
+    The cut is ``input.safe_cut(keep_last)``; messages before it are summarised. Each attempt
+    sends ``call_model`` a :class:`SummaryRequest` and checks the :class:`SummaryReply` it
+    returns with :meth:`Input.validate_reply` (``trim`` and ``unfence`` on by default). A valid
+    summary gives :class:`Compacted` with the replacement transcript; a verdict of class RETRY
+    another attempt (up to ``attempts``, with the retry message as the next turn; a truncated
+    reply first doubles ``max_tokens`` up to the input's ``max_summary_tokens``, then shrinks the
+    head to three quarters); anything else :class:`KeepHistory`, never an unvalidated summary.
+
+    ``max_input_bytes``: the head's byte budget (no limit by default); ``max_reply_bytes``: the
+    reply's (default 16 bytes per ``max_summary_tokens``, at least ``SMALLEST_SUMMARY_LEN``);
+    ``max_tokens``: the first request's output limit (default ``max_summary_tokens``, never
+    above it); ``reshow_rejected``: show the model its rejected reply instead of
+    ``[previous summary withheld: it was rejected]``; ``on_attempt``: called with each
+    :class:`Attempt` before the round decides what follows it. An exception of ``call_model``
+    propagates, unless ``on_error="keep_history"``: then the round returns :class:`KeepHistory`
+    naming the exception's type. A value that is neither a :class:`SummaryReply` nor a mapping of
+    its fields raises ``TypeError``.
+    """
+    options = _options(
+        keep_last, attempts, max_input_bytes, max_reply_bytes, max_tokens, trim, unfence, reshow_rejected, on_attempt, on_error
+    )
+    steps = _round(input, options)
+    step = _resume(steps, None)
+    while isinstance(step, SummaryRequest):
+        try:
+            answer: object = call_model(step)
+        except Exception as error:
+            if not options.keep_on_error:
+                raise
+            answer = _Raised(type(error).__name__)
+        step = _resume(steps, answer)
+    return step
+
+
+async def acompact(
+    input: "Input",
+    call_model: Callable[[SummaryRequest], Awaitable[ReplyLike]],
+    *,
+    keep_last: int = 0,
+    attempts: int = 3,
+    max_input_bytes: Optional[int] = None,
+    max_reply_bytes: Optional[int] = None,
+    max_tokens: Optional[int] = None,
+    trim: bool = True,
+    unfence: bool = True,
+    reshow_rejected: bool = False,
+    on_attempt: Optional[Callable[[Attempt], object]] = None,
+    on_error: OnError = "raise",
+) -> Result:
+    """:func:`compact` with an async ``call_model`` (awaited once per attempt); the round is the
+    same code. ``on_attempt`` stays a plain function. Cancellation propagates as always."""
+    options = _options(
+        keep_last, attempts, max_input_bytes, max_reply_bytes, max_tokens, trim, unfence, reshow_rejected, on_attempt, on_error
+    )
+    steps = _round(input, options)
+    step = _resume(steps, None)
+    while isinstance(step, SummaryRequest):
+        try:
+            answer: object = await call_model(step)
+        except Exception as error:
+            if not options.keep_on_error:
+                raise
+            answer = _Raised(type(error).__name__)
+        step = _resume(steps, answer)
+    return step
