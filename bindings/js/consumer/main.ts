@@ -13,6 +13,7 @@ import {
   summaryInstructions,
   summarySectionText,
   summarySections,
+  statusClass,
   validateCompactionPolicy,
   validateSummary,
   version,
@@ -20,6 +21,7 @@ import {
   type Fingerprint,
   type ResolvedLimits,
   type SectionSpan,
+  type StatusCode,
 } from "loopcompact";
 
 const summary: Bytes = new TextEncoder().encode(
@@ -73,5 +75,29 @@ const wire = JSON.stringify({
 let digest: Fingerprint | null = null;
 if (statusOf(() => (digest = requestFingerprint("{}"))) !== Status.FINGERPRINT_WIRE || digest !== null) throw new Error("fingerprint");
 if (!summaryInstructions().includes("<conversation_summary>")) throw new Error("instructions");
+
+// The enums are unions of their values: a switch over a class is exhaustive, a stray number is refused.
+function next(c: StatusClass): string {
+  switch (c) {
+    case StatusClass.OK:
+      return "commit";
+    case StatusClass.RETRY:
+      return "retry";
+    case StatusClass.DISCARD:
+    case StatusClass.BUG:
+      return "drop";
+    case StatusClass.HOST:
+      return "fix the host";
+    default: {
+      const unreachable: never = c;
+      return unreachable;
+    }
+  }
+}
+// @ts-expect-error 42 is not a Section
+const notASection: Section = 42;
+void notASection;
+const code: StatusCode = Status.REPLY_TRUNCATED;
+if (next(statusClass(code)) !== "retry") throw new Error("class");
 
 console.log(`main.ts: loopcompact ${version()} works from TypeScript`);
