@@ -49,14 +49,37 @@ export interface Exports {
   lc_context_observation_diagnose(json: Ptr, len: number, quality: number, diag: Ptr): number;
   lc_context_config_diagnose(json: Ptr, len: number, diag: Ptr): number;
 
-  // limits (§9)
+  // limits (§9) and the loop guard (S14.5, S14.6)
   lc_context_limits_resolve(limits: Ptr, reservedOutput: bigint, safetyMargin: bigint, out: Ptr): number;
   lc_occupancy_basis_points(used: bigint, limit: bigint, out: Ptr): number;
   lc_pressure_level(previous: number, occupancy: number, automatic: number, compactAt: number, rearmBelow: number): number;
   lc_replacement_check(inputTokens: bigint, inputLimit: bigint): number;
+  lc_compaction_progress_check(postInputTokens: bigint, inputLimit: bigint, rearmBelow: number): number;
+  lc_compaction_threshold_check(policy: Ptr, len: number, inputLimit: bigint, fixedTokens: bigint): number;
 
   // fingerprint (§10)
   lc_request_fingerprint_diagnose(json: Ptr, len: number, out: Ptr, diag: Ptr): number;
 
+  // transcript safety (S14.3, S14.4)
+  lc_transcript_pairing_check(input: Ptr, diag: Ptr): number;
+  lc_transcript_safe_cut(input: Ptr, keepLast: bigint, outCut: Ptr): number;
+  lc_transcript_cut_check(input: Ptr, cut: bigint): number;
 
+  // the round (§15)
+  lc_compaction_reply_diagnose(
+    input: Ptr,
+    reply: Ptr,
+    len: number,
+    outputTokens: bigint,
+    stop: number,
+    maxReplyBytes: bigint,
+    flags: number,
+    buf: Ptr,
+    cap: number,
+    outLen: Ptr,
+    diag: Ptr,
+  ): number;
+  lc_compaction_input_encode_head_within(input: Ptr, cut: bigint, maxBytes: bigint, buf: Ptr, cap: number, outLen: Ptr): number;
+  lc_replacement_build(input: Ptr, cut: bigint, summary: Ptr, len: number, buf: Ptr, cap: number, outLen: Ptr): number;
+  lc_replacement_verify(input: Ptr, cut: bigint, rebuilt: Ptr, len: number, diag: Ptr): number;
 }

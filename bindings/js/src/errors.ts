@@ -19,6 +19,7 @@ interface StatusText {
   statusClass: StatusClass;
 }
 const statusTexts = new Map<number, StatusText>();
+let panicKnown = false;
 
 function readStatusText(rt: Runtime, code: number): StatusText {
   return {
@@ -42,7 +43,10 @@ export function statusText(code: number): StatusText {
 /** @internal Runs `body` on an instance; a trap inside it becomes `LC_ERR_PANIC` and retires the instance. */
 export function run<T>(body: (rt: Runtime) => T, rt: Runtime = runtime()): T {
   // Known before any trap, so that reporting one never needs the instance that trapped.
-  if (!statusTexts.has(Status.ERR_PANIC)) statusTexts.set(Status.ERR_PANIC, readStatusText(rt, Status.ERR_PANIC));
+  if (!panicKnown) {
+    statusTexts.set(Status.ERR_PANIC, readStatusText(rt, Status.ERR_PANIC));
+    panicKnown = true;
+  }
   try {
     return body(rt);
   } catch (e) {
@@ -55,7 +59,8 @@ export function run<T>(body: (rt: Runtime) => T, rt: Runtime = runtime()): T {
 /**
  * Where and what of a failure (SPEC §13, C13.2), as the library's `_diagnose` functions report it.
  * Nothing in it comes from the input: numbers, static strings of the library and a path of layout
- * names. `LoopcompactError` has these fields.
+ * names. `LoopcompactError` has these fields; a round's attempts carry one each (with status
+ * `Status.OK` for the accepted one).
  */
 export interface Diagnosis {
   /** The status (`lc_status`), e.g. 207 (`Status.SUMMARY_XML_ROOT`). */
@@ -87,6 +92,15 @@ export interface Diagnosis {
   readonly expected: string;
   /** Path of layout names and indices, e.g. `"transcript[3].blocks[0].type"`, `"summary"`; `""` for the document. */
   readonly location: string;
+  /**
+   * A bare reply only (SPEC R15.7): the `ReplyCleanup` flags of the cleanups that removed something
+   * around the summary (`ReplyCleanup.TRIM | ReplyCleanup.UNFENCE`); 0 otherwise.
+   */
+  readonly removed: number;
+  /** A bare reply only: bytes cleanup removed before the summary; 0 otherwise. */
+  readonly removedBefore: number;
+  /** A bare reply only: bytes cleanup removed after the summary; 0 otherwise. */
+  readonly removedAfter: number;
 }
 
 /** @internal A diagnosis and the `lc_diagnostic` bytes it was read from (for `lc_retry_message`). */
@@ -106,7 +120,7 @@ export function readDiagnosis(rt: Runtime, ptr: Ptr): Diagnosed {
   const offset = known(u64At(f.offset));
   const line = Number(u64At(f.line));
   const column = Number(u64At(f.column));
-  const location = raw.subarray(f.location);
+  const location = raw.subarray(f.location, f.removed);
   const nul = location.indexOf(0);
   const status = dv.getInt32(f.status, true) as StatusCode;
   const text = statusText(status);
@@ -124,6 +138,9 @@ export function readDiagnosis(rt: Runtime, ptr: Ptr): Diagnosed {
     rule: cString(rt, dv.getUint32(f.rule, true)),
     expected: cString(rt, dv.getUint32(f.expected, true)),
     location: decodeText(nul < 0 ? location : location.subarray(0, nul)),
+    removed: dv.getUint32(f.removed, true),
+    removedBefore: Number(u64At(f.removed_before)),
+    removedAfter: Number(u64At(f.removed_after)),
   });
   return { diagnosis, raw };
 }
@@ -154,6 +171,9 @@ export function plainDiagnosis(status: StatusCode): Diagnosed {
     rule: "",
     expected: "",
     location: "",
+    removed: 0,
+    removedBefore: 0,
+    removedAfter: 0,
   });
   return { diagnosis, raw };
 }
@@ -168,6 +188,9 @@ export function retryMessageOf(raw: Uint8Array): string {
     return text ?? "";
   });
 }
+
+/** @internal The diagnosis an error was made from, and its bytes. */
+export let diagnosedOf: (e: LoopcompactError) => Diagnosed;
 
 const sectionNames = new Map<number, string>(Object.entries(Section).map(([k, v]) => [v, k.toLowerCase()]));
 
@@ -189,7 +212,14 @@ export class LoopcompactError extends Error implements Diagnosis {
   readonly rule: string;
   readonly expected: string;
   readonly location: string;
+  readonly removed: number;
+  readonly removedBefore: number;
+  readonly removedAfter: number;
   readonly #diagnosed: Diagnosed;
+
+  static {
+    diagnosedOf = (e) => e.#diagnosed;
+  }
 
   /** @internal */
   constructor({ diagnosis: d, raw }: Diagnosed, options?: { cause: unknown }) {
@@ -200,6 +230,7 @@ export class LoopcompactError extends Error implements Diagnosis {
     if (d.expected !== "") where.push(`expected ${d.expected}`);
     if (d.rule !== "") where.push(`rule ${d.rule}`);
     if (d.limit !== null) where.push(`limit ${d.limit}, actual ${d.actual ?? "unknown"}`);
+    if (d.removed !== 0) where.push(`cleanup removed ${d.removedBefore} bytes before, ${d.removedAfter} after`);
     const message = statusText(d.status).message;
     super(where.length > 0 ? `${message} (${where.join("; ")})` : message, options);
     this.status = d.status;
@@ -215,6 +246,9 @@ export class LoopcompactError extends Error implements Diagnosis {
     this.rule = d.rule;
     this.expected = d.expected;
     this.location = d.location;
+    this.removed = d.removed;
+    this.removedBefore = d.removedBefore;
+    this.removedAfter = d.removedAfter;
     this.#diagnosed = { diagnosis: d, raw };
   }
 

@@ -7,10 +7,11 @@
  * package loads the module from the installed file; elsewhere call `await init()` once first (it
  * fetches `loopcompact.wasm` beside this file), or `init(urlOrBytesOrModule)`.
  *
- * Documents go in as `string` (encoded as UTF-8; a lone surrogate becomes U+FFFD) or `Uint8Array`
- * (the exact bytes). Every rejection throws a `LoopcompactError` with the status, its name, reason,
- * class and the diagnosis of SPEC §13 (offset, line, column, section, rule, location, limit and
- * actual value) computed by the library's `_diagnose` functions.
+ * Documents go in as `string` (encoded as UTF-8; a lone surrogate becomes U+FFFD, except in a
+ * summariser's reply, where it is rejected) or `Uint8Array` (the exact bytes). Every rejection
+ * throws a `LoopcompactError` with the status, its name, reason, class and the diagnosis of SPEC §13
+ * (offset, line, column, section, rule, location, limit and actual value) computed by the library's
+ * `_diagnose` functions.
  *
  * Memory: each call copies its inputs into the module's linear memory and frees them before it
  * returns. The one object that holds memory is `Input`: call `free()` (or `using`, through
@@ -22,9 +23,10 @@
  * instance are gone (their methods throw).
  *
  * The modules, each over the ones before it: generated (the header's constants and struct layouts),
- * abi (the module's exports), runtime (loading, the instance), buffers (documents in, results out),
- * args (integer arguments), errors (statuses, diagnoses, traps), status (meta), summary, policies
- * (policies and limits), fingerprint, input (the compaction input and its reply).
+ * abi (the module's exports), runtime (loading, the instance), buffers (documents
+ * in, results out), args (integer arguments), errors (statuses, diagnoses, traps), status (meta),
+ * summary, policies (policies, limits, loop guard), fingerprint, input (the compaction input, its
+ * reply, transcript safety, the replacement), round (`compact`).
  */
 
 import { HEADER_VERSION } from "./generated.js";
@@ -36,6 +38,8 @@ export {
   CounterQuality,
   FINGERPRINT_LEN,
   PressureLevel,
+  ReplyCleanup,
+  SMALLEST_SUMMARY_LEN,
   Section,
   Status,
   StatusClass,
@@ -48,6 +52,8 @@ export { LoopcompactError, type Diagnosis } from "./errors.js";
 export { abiVersion, statusClass, statusMessage, statusName, statusReason, version } from "./status.js";
 export { summaryInstructions, summarySectionText, summarySections, validateSummary, type SectionSpan } from "./summary.js";
 export {
+  compactionProgressCheck,
+  compactionThresholdCheck,
   occupancyBasisPoints,
   pressureLevel,
   replacementCheck,
@@ -59,7 +65,21 @@ export {
   type ResolvedLimits,
 } from "./policies.js";
 export { requestFingerprint, type Fingerprint } from "./fingerprint.js";
-export { Input, validateInput } from "./input.js";
+export { Input, validateInput, type ReplyOptions, type Stop } from "./input.js";
+export {
+  WITHHELD,
+  compact,
+  type Attempt,
+  type CallModel,
+  type ChatTurn,
+  type CompactOptions,
+  type CompactResult,
+  type Compacted,
+  type KeepHistory,
+  type Removed,
+  type SummaryReply,
+  type SummaryRequest,
+} from "./round.js";
 
 /** @internal For the package's own tests: calls a raw export inside the trap handling. */
 export const _internal = {

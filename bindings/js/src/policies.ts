@@ -1,12 +1,12 @@
 /**
  * Policies and limits: the policy documents (SPEC §8), the context limits, occupancy, pressure and
- * the replacement check (§9).
+ * the replacement check (§9), and the loop guard (S14.5, S14.6).
  */
 
 import { type U64, boolean, int32, u64, uint16 } from "./args.js";
 import { type Bytes, withBytes } from "./buffers.js";
-import { check, run } from "./errors.js";
-import { type CounterQuality, LAYOUT, type PressureLevel } from "./generated.js";
+import { check, fail, run } from "./errors.js";
+import { CounterQuality, LAYOUT, type PressureLevel, Status } from "./generated.js";
 import { SCRATCH } from "./runtime.js";
 
 const LIMITS = LAYOUT.lc_context_limits;
@@ -117,4 +117,39 @@ export function replacementCheck(inputTokens: U64, inputLimit: U64): void {
   const tokens = u64(inputTokens, "inputTokens");
   const limit = u64(inputLimit, "inputLimit");
   run((rt) => check(rt, rt.x.lc_replacement_check(tokens, limit), null));
+}
+
+/**
+ * The loop guard's first half (SPEC S14.5): the occupancy after the replacement
+ * (`postInputTokens` against `inputLimit`) must be below the policy's `rearmBelow`. Throws
+ * `LC_COMPACTION_NO_PROGRESS` (the next turn would compact again: shrink `MaxSummaryTokens`, keep a
+ * shorter tail, or stop) or `LC_OCCUPANCY_ZERO_LIMIT`.
+ */
+export function compactionProgressCheck(postInputTokens: U64, inputLimit: U64, rearmBelow: number): void {
+  const tokens = u64(postInputTokens, "postInputTokens");
+  const limit = u64(inputLimit, "inputLimit");
+  const rearm = uint16(rearmBelow, "rearmBelow");
+  run((rt) => check(rt, rt.x.lc_compaction_progress_check(tokens, limit, rearm), null));
+}
+
+/**
+ * The loop guard's second half (SPEC S14.6): even an empty history costs `fixedTokens` (system
+ * prompt, tool definitions) plus the policy's `MaxSummaryTokens`, which must stay below its
+ * `RearmBelow` of `inputLimit`. Throws `LC_COMPACTION_THRESHOLD_UNREACHABLE`,
+ * `LC_OCCUPANCY_ZERO_LIMIT`, or `LC_POLICY_WIRE` for a policy document that does not decode (its
+ * values are not validated here: see `validateCompactionPolicy`).
+ */
+export function compactionThresholdCheck(policyJson: Bytes, inputLimit: U64, fixedTokens: U64): void {
+  const limit = u64(inputLimit, "inputLimit");
+  const fixed = u64(fixedTokens, "fixedTokens");
+  run((rt) =>
+    withBytes(rt, policyJson, "policyJson", (ptr, len) => {
+      const status = rt.x.lc_compaction_threshold_check(ptr, len, limit, fixed);
+      // A document that does not decode: the policy validator's diagnosis says where (P8.1), when it
+      // gives the same status.
+      if (status !== Status.OK) {
+        fail(rt, status, (diag) => rt.x.lc_compaction_policy_diagnose(ptr, len, CounterQuality.UNKNOWN, diag));
+      }
+    }),
+  );
 }
