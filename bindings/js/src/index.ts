@@ -23,12 +23,13 @@
  * instance are gone (their methods throw).
  *
  * The modules, each over the ones before it: generated (the header's constants and struct layouts),
- * abi (the module's exports), runtime (loading, the instance), buffers (documents
+ * abi (the module's exports and the name table), runtime (loading, the instance), buffers (documents
  * in, results out), args (integer arguments), errors (statuses, diagnoses, traps), status (meta),
  * summary, policies (policies, limits, loop guard), fingerprint, input (the compaction input, its
  * reply, transcript safety, the replacement), round (`compact`).
  */
 
+import { NAME_TABLE } from "./abi.js";
 import { HEADER_VERSION } from "./generated.js";
 import { run } from "./errors.js";
 import { runtime } from "./runtime.js";
@@ -87,6 +88,8 @@ export const _internal = {
     return run((rt) => (rt.x as unknown as Record<string, (...a: unknown[]) => unknown>)[name]?.(...args));
   },
   headerVersion: HEADER_VERSION,
+  /** For every function of the header: the public API that calls it, or through which sibling it is reached. */
+  nameTable: NAME_TABLE,
   /** The current instance's memory size in bytes. */
   memoryBytes(): number {
     return runtime().memory.buffer.byteLength;

@@ -4,7 +4,9 @@
 // Expected offsets, removals and cuts are worked out by hand in the comments.
 
 import assert from "node:assert/strict";
+import { existsSync, readFileSync } from "node:fs";
 import test from "node:test";
+import { fileURLToPath } from "node:url";
 
 import * as lc from "loopcompact";
 import { Input, LoopcompactError, ReplyCleanup, Status, StatusClass, WITHHELD, compact } from "loopcompact";
@@ -593,3 +595,28 @@ test("compact: a model may extend request.messages (the OpenAI shape); the round
     assert.deepEqual(sent, [["system", "user"], ["system", "user", "assistant", "user"]]);
     assert.deepEqual(result.attempts.map((a) => a.request.messages.map((m) => m.role)), [["user"], ["user", "assistant", "user"]]);
   }));
+
+// ---- the name table: every function of the header is reachable -----------------------------------------
+
+const HEADER = process.env.LOOPCOMPACT_HEADER ?? fileURLToPath(new URL("../../../include/loopcompact.h", import.meta.url));
+
+test("name table: every lc_* function of the header is reachable from the package", { skip: !existsSync(HEADER) && "the header is not here" }, () => {
+  const declared = [...readFileSync(HEADER, "utf8").matchAll(/^[a-z][\w ]*?\**\s*\b(lc_\w+)\(/gm)].map((m) => m[1]);
+  assert.ok(declared.length >= 41, `${declared.length} functions found in the header`);
+  const table = lc._internal.nameTable;
+  assert.deepEqual(Object.keys(table).sort(), [...new Set(declared)].sort());
+  // The installed module exports each of them.
+  const wasm = new URL("./loopcompact.wasm", import.meta.resolve("loopcompact"));
+  const exported = new Set(WebAssembly.Module.exports(new WebAssembly.Module(readFileSync(wasm))).map((e) => e.name));
+  for (const name of declared) assert.ok(exported.has(name), `${name} is not exported by loopcompact.wasm`);
+  // Each is called by the public API it names, or reached through a sibling that is.
+  for (const [name, api] of Object.entries(table)) {
+    if (typeof api === "string") {
+      const value = api.split(".").reduce((o, key) => o?.[key], lc);
+      assert.equal(typeof value, "function", `${name}: ${api} is not a function of the package`);
+    } else {
+      assert.equal(typeof table[api.via], "string", `${name} is reached through ${api.via}, which the API does not call`);
+      assert.ok(api.why.length > 20, `${name}: the exclusion says why`);
+    }
+  }
+});
