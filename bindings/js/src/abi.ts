@@ -127,7 +127,9 @@ interface Excluded {
 // The plain validators return, for every input, the status of their `_diagnose` sibling (SPEC
 // C13.4); the package calls the sibling alone, which gives the diagnosis in the same call instead of
 // a second pass over the document on failure.
-const DIAGNOSING_SIBLING = "the package calls the diagnosing sibling, which returns the same status for every input (C13.4) and fills the diagnosis in the same call";
+const DIAGNOSING_SIBLING =
+  "the package calls the diagnosing sibling, which returns the same status for every input (C13.4) " +
+  "and fills the diagnosis in the same call";
 
 /**
  * @internal For every `lc_*` function of include/loopcompact.h: the public spelling that calls it
@@ -190,4 +192,7 @@ export const NAME_TABLE = {
 type Declared = Exclude<keyof Exports, "memory" | "lc_wasm_alloc" | "lc_wasm_free">;
 type Missing<A, B> = [Exclude<A, B>] extends [never] ? true : Exclude<A, B>;
 /** @internal */
-export const TABLE_COVERS_EXPORTS: [Missing<Declared, keyof typeof NAME_TABLE>, Missing<keyof typeof NAME_TABLE, Declared>] = [true, true];
+export const TABLE_COVERS_EXPORTS: [Missing<Declared, keyof typeof NAME_TABLE>, Missing<keyof typeof NAME_TABLE, Declared>] = [
+  true,
+  true,
+];

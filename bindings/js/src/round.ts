@@ -141,6 +141,10 @@ function option<T>(value: T | null | undefined, fallback: T): T {
   return value === undefined || value === null ? fallback : value;
 }
 
+function nullable(value: U64 | null | undefined, what: string): bigint | null {
+  return value === undefined || value === null ? null : u64(value, what);
+}
+
 function flag(value: unknown, fallback: boolean, what: string): boolean {
   if (value === undefined) return fallback;
   if (typeof value !== "boolean") throw new TypeError(`loopcompact: ${what} must be a boolean`);
@@ -150,7 +154,8 @@ function flag(value: unknown, fallback: boolean, what: string): boolean {
 /** The reply `callModel` gave, checked for shape: anything else is the host's error, never a summary. */
 function asReply(value: unknown): { text: Bytes; outputTokens: bigint; stop: Stop } {
   if (typeof value !== "object" || value === null) {
-    throw new TypeError(`loopcompact: callModel must return a SummaryReply { text, outputTokens, stop }, got ${value === null ? "null" : typeof value}`);
+    const got = value === null ? "null" : typeof value;
+    throw new TypeError(`loopcompact: callModel must return a SummaryReply { text, outputTokens, stop }, got ${got}`);
   }
   const { text, outputTokens, stop } = value as Record<string, unknown>;
   if (typeof text !== "string" && !(text instanceof Uint8Array)) {
@@ -160,7 +165,7 @@ function asReply(value: unknown): { text: Bytes; outputTokens: bigint; stop: Sto
   try {
     tokens = u64(outputTokens as U64, "outputTokens");
   } catch {
-    throw new TypeError("loopcompact: SummaryReply.outputTokens must be a non-negative integer (0 when the provider reported none)");
+    throw new TypeError("loopcompact: SummaryReply.outputTokens must be a non-negative integer (0: none reported)");
   }
   if (!STOPS.has(stop)) throw new TypeError('loopcompact: SummaryReply.stop must be "end", "length" or null');
   return { text, outputTokens: tokens, stop: (stop ?? null) as Stop };
@@ -196,10 +201,12 @@ export async function compact(input: Input, callModel: CallModel, options: Compa
   if (typeof options !== "object" || options === null) throw new TypeError("loopcompact: compact's options must be an object");
   const keepLast = u64(option(options.keepLast, 0), "keepLast");
   const attempts = option(options.attempts, 3);
-  if (!Number.isSafeInteger(attempts) || attempts < 1) throw new RangeError(`loopcompact: attempts must be a positive integer, got ${attempts}`);
+  if (!Number.isSafeInteger(attempts) || attempts < 1) {
+    throw new RangeError(`loopcompact: attempts must be a positive integer, got ${attempts}`);
+  }
   const budget = u64(option(options.maxInputBytes, U64_MAX), "maxInputBytes");
-  const givenReplyBytes = options.maxReplyBytes === undefined || options.maxReplyBytes === null ? null : u64(options.maxReplyBytes, "maxReplyBytes");
-  const givenTokens = options.maxTokens === undefined || options.maxTokens === null ? null : u64(options.maxTokens, "maxTokens");
+  const givenReplyBytes = nullable(options.maxReplyBytes, "maxReplyBytes");
+  const givenTokens = nullable(options.maxTokens, "maxTokens");
   if (givenTokens === 0n) throw new RangeError("loopcompact: maxTokens must be at least 1");
   const trim = flag(options.trim, true, "trim");
   const unfence = flag(options.unfence, true, "unfence");
@@ -207,7 +214,9 @@ export async function compact(input: Input, callModel: CallModel, options: Compa
   const onAttempt = option(options.onAttempt, null);
   if (onAttempt !== null && typeof onAttempt !== "function") throw new TypeError("loopcompact: onAttempt must be a function");
   const onError = option(options.onError, "throw");
-  if (onError !== "throw" && onError !== "keepHistory") throw new TypeError('loopcompact: onError must be "throw" or "keepHistory"');
+  if (onError !== "throw" && onError !== "keepHistory") {
+    throw new TypeError('loopcompact: onError must be "throw" or "keepHistory"');
+  }
 
   const done: Attempt[] = [];
   const keep = (reason: string, status: StatusCode | null): KeepHistory =>
@@ -239,7 +248,8 @@ export async function compact(input: Input, callModel: CallModel, options: Compa
   for (let number = 1; ; number++) {
     // 2. The request: the head, then the turns of the rejected attempts.
     const messages: ChatTurn[] = [Object.freeze({ role: "user" as const, content: decodeText(head) }), ...turns];
-    const request: SummaryRequest = Object.freeze({ system, messages, maxTokens: Number(minBig(maxTokens, MAX_REQUEST_TOKENS)), attempt: number });
+    const tokens = Number(minBig(maxTokens, MAX_REQUEST_TOKENS));
+    const request: SummaryRequest = Object.freeze({ system, messages, maxTokens: tokens, attempt: number });
     const sent: SummaryRequest = Object.freeze({ ...request, messages: Object.freeze([...messages]) as ChatTurn[] });
     let answer: unknown;
     try {
