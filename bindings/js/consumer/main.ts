@@ -2,6 +2,14 @@
 import {
   CounterQuality,
   Input,
+  ReplyCleanup,
+  compact,
+  statusClass,
+  type Attempt,
+  type CompactResult,
+  type StatusCode,
+  type SummaryReply,
+  type SummaryRequest,
   LoopcompactError,
   PressureLevel,
   Section,
@@ -73,5 +81,50 @@ const wire = JSON.stringify({
 let digest: Fingerprint | null = null;
 if (statusOf(() => (digest = requestFingerprint("{}"))) !== Status.FINGERPRINT_WIRE || digest !== null) throw new Error("fingerprint");
 if (!summaryInstructions().includes("<conversation_summary>")) throw new Error("instructions");
+
+// The enums are unions of their values: a switch over a class is exhaustive, a stray number is refused.
+function next(c: StatusClass): string {
+  switch (c) {
+    case StatusClass.OK:
+      return "commit";
+    case StatusClass.RETRY:
+      return "retry";
+    case StatusClass.DISCARD:
+    case StatusClass.BUG:
+      return "drop";
+    case StatusClass.HOST:
+      return "fix the host";
+    default: {
+      const unreachable: never = c;
+      return unreachable;
+    }
+  }
+}
+// @ts-expect-error 42 is not a Section
+const notASection: Section = 42;
+void notASection;
+const code: StatusCode = Status.REPLY_TRUNCATED;
+if (next(statusClass(code)) !== "retry") throw new Error("class");
+
+// A round from the model's own text (SPEC §15): the model here answers with a fenced summary.
+const transcript = [
+  { role: "user", blocks: [{ type: "text", text: "Fix the parser." }] },
+  { role: "assistant", blocks: [{ type: "text", text: "Fixed; tests pass." }], usage: null },
+  { role: "user", blocks: [{ type: "text", text: "Now the docs." }] },
+];
+const xml = "<conversation_summary><goal>Fix the parser.</goal><constraints/><decisions/><state>Tests pass.</state><open_items/></conversation_summary>";
+const roundInput = Input.parse(wire.replace(/"transcript":\[.*\]/, `"transcript":${JSON.stringify(transcript)}`));
+try {
+  if (roundInput.validateReply(` ${xml}\n`, { outputTokens: 30, maxReplyBytes: 4096, trim: true }) !== xml) throw new Error("reply");
+  const model = async ({ messages, maxTokens }: SummaryRequest): Promise<SummaryReply> =>
+    messages.length === 1 && maxTokens === 32 ? { text: "```xml\n" + xml + "\n```", outputTokens: 30, stop: "end" } : { text: "", outputTokens: 0 };
+  const log: Attempt[] = [];
+  const result: CompactResult = await compact(roundInput, model, { keepLast: 1, onAttempt: (a) => void log.push(a) });
+  if (result.kind !== "compacted") throw new Error(`keep history: ${result.reason}`);
+  const replacement: Uint8Array = result.replacement;
+  if (result.cut !== 2 || replacement.length === 0 || log[0]?.removed.flags !== ReplyCleanup.UNFENCE) throw new Error("round");
+} finally {
+  roundInput.free();
+}
 
 console.log(`main.ts: loopcompact ${version()} works from TypeScript`);

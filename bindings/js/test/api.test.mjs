@@ -157,9 +157,31 @@ const DIAGNOSES = [
     want: { name: "LC_SUMMARY_XML_STRUCTURE", offset: 38, line: 3, column: 1, section: Section.CONSTRAINTS, rule: "X4.18", expected: "<constraints>", location: "summary" },
   },
   {
+    // reply() is this identity's shortest reply document (no whitespace, no escapes, the 114-byte
+    // summary): a limit of its length can be met, so a longer reply over it is a retry.
     name: "reply over the byte limit: limit and actual (O6.2 step 1)",
-    call: () => withInput((input) => input.validateOutput(reply(), 10, 100)),
-    want: { name: "LC_SUMMARY_BYTE_LIMIT", ...NONE, rule: "O6.2", limit: 100n, actual: BigInt(Buffer.byteLength(reply())), statusClass: StatusClass.RETRY },
+    call: () => withInput((input) => input.validateOutput(reply({ summary: S("<goal>goal</goal>") }), 10, Buffer.byteLength(reply()))),
+    want: {
+      name: "LC_SUMMARY_BYTE_LIMIT",
+      ...NONE,
+      rule: "O6.2",
+      limit: BigInt(Buffer.byteLength(reply())),
+      actual: BigInt(Buffer.byteLength(reply({ summary: S("<goal>goal</goal>") }))),
+      statusClass: StatusClass.RETRY,
+    },
+  },
+  {
+    // R15.2: one byte below the shortest reply document no reply can meet the limit: the host's.
+    name: "reply byte limit below the shortest reply document: class HOST (R15.2)",
+    call: () => withInput((input) => input.validateOutput(reply(), 10, Buffer.byteLength(reply()) - 1)),
+    want: {
+      name: "LC_SUMMARY_BYTE_LIMIT",
+      ...NONE,
+      rule: "O6.2",
+      limit: BigInt(Buffer.byteLength(reply()) - 1),
+      actual: BigInt(Buffer.byteLength(reply())),
+      statusClass: StatusClass.HOST,
+    },
   },
   {
     name: "reply over the token budget: max_summary_tokens and the reported tokens",

@@ -1,0 +1,198 @@
+/**
+ * The module's exports as the package declares them (`Exports`), and the name table: for every
+ * function of include/loopcompact.h, the public API that reaches it, or why none does. The package's
+ * test `name table` checks the table against the header and the .wasm's export list; the type
+ * checks at the end of this file make `tsc` refuse a table entry without a declaration, or a
+ * declaration without a table entry.
+ */
+
+// wasm32: pointers and size_t are i32 (JS numbers), uint64_t is i64 (JS bigint), bool is i32.
+// A struct argument passed by value (`lc_context_limits`) is passed as a pointer to a copy.
+/** @internal An address in the instance's linear memory. */
+export type Ptr = number;
+
+/** @internal The raw exports of `loopcompact.wasm`: every function of the header, and the allocator. */
+export interface Exports {
+  memory: WebAssembly.Memory;
+  // src/ffi/wasm.rs: the allocator the package copies documents through (not in the C header).
+  lc_wasm_alloc(len: number): Ptr;
+  lc_wasm_free(ptr: Ptr, len: number): void;
+
+  // meta
+  lc_version(): Ptr;
+  lc_abi_version(): number;
+  lc_status_name(code: number): Ptr;
+  lc_status_reason(code: number): Ptr;
+  lc_status_message(code: number): Ptr;
+  lc_status_class(code: number): number;
+  lc_retry_message(diag: Ptr, buf: Ptr, cap: number, outLen: Ptr): number;
+
+  // summary (§4, C13.6-C13.8)
+  lc_summary_xml_validate(xml: Ptr, len: number): number;
+  lc_summary_xml_diagnose(xml: Ptr, len: number, diag: Ptr): number;
+  lc_summary_instructions(): Ptr;
+  lc_summary_sections(xml: Ptr, len: number, out: Ptr): number;
+  lc_summary_section_text(xml: Ptr, len: number, section: number, buf: Ptr, cap: number, outLen: Ptr): number;
+
+  // input (§5, §7) and output (§6)
+  lc_compaction_input_parse(wire: Ptr, len: number, out: Ptr): number;
+  lc_compaction_input_free(input: Ptr): void;
+  lc_compaction_input_validate(wire: Ptr, len: number): number;
+  lc_compaction_input_diagnose(wire: Ptr, len: number, diag: Ptr): number;
+  lc_compaction_input_encode_within(input: Ptr, maxBytes: bigint, buf: Ptr, cap: number, outLen: Ptr): number;
+  lc_compaction_output_validate(
+    input: Ptr,
+    output: Ptr,
+    len: number,
+    outputTokens: bigint,
+    maxOutputBytes: bigint,
+    buf: Ptr,
+    cap: number,
+    outLen: Ptr,
+  ): number;
+  lc_compaction_output_diagnose(
+    input: Ptr,
+    output: Ptr,
+    len: number,
+    outputTokens: bigint,
+    maxOutputBytes: bigint,
+    buf: Ptr,
+    cap: number,
+    outLen: Ptr,
+    diag: Ptr,
+  ): number;
+
+  // policies (§8)
+  lc_compaction_policy_validate(json: Ptr, len: number, quality: number): number;
+  lc_compaction_policy_diagnose(json: Ptr, len: number, quality: number, diag: Ptr): number;
+  lc_context_observation_validate(json: Ptr, len: number, quality: number): number;
+  lc_context_observation_diagnose(json: Ptr, len: number, quality: number, diag: Ptr): number;
+  lc_context_config_validate(json: Ptr, len: number): number;
+  lc_context_config_diagnose(json: Ptr, len: number, diag: Ptr): number;
+
+  // limits (§9) and the loop guard (S14.5, S14.6)
+  lc_context_limits_resolve(limits: Ptr, reservedOutput: bigint, safetyMargin: bigint, out: Ptr): number;
+  lc_occupancy_basis_points(used: bigint, limit: bigint, out: Ptr): number;
+  lc_pressure_level(previous: number, occupancy: number, automatic: number, compactAt: number, rearmBelow: number): number;
+  lc_replacement_check(inputTokens: bigint, inputLimit: bigint): number;
+  lc_compaction_progress_check(postInputTokens: bigint, inputLimit: bigint, rearmBelow: number): number;
+  lc_compaction_threshold_check(policy: Ptr, len: number, inputLimit: bigint, fixedTokens: bigint): number;
+
+  // fingerprint (§10)
+  lc_request_fingerprint(json: Ptr, len: number, out: Ptr): number;
+  lc_request_fingerprint_diagnose(json: Ptr, len: number, out: Ptr, diag: Ptr): number;
+
+  // transcript safety (S14.3, S14.4)
+  lc_transcript_pairing_check(input: Ptr, diag: Ptr): number;
+  lc_transcript_safe_cut(input: Ptr, keepLast: bigint, outCut: Ptr): number;
+  lc_transcript_cut_check(input: Ptr, cut: bigint): number;
+
+  // the round (§15)
+  lc_compaction_reply_validate(
+    input: Ptr,
+    reply: Ptr,
+    len: number,
+    outputTokens: bigint,
+    stop: number,
+    maxReplyBytes: bigint,
+    flags: number,
+    buf: Ptr,
+    cap: number,
+    outLen: Ptr,
+  ): number;
+  lc_compaction_reply_diagnose(
+    input: Ptr,
+    reply: Ptr,
+    len: number,
+    outputTokens: bigint,
+    stop: number,
+    maxReplyBytes: bigint,
+    flags: number,
+    buf: Ptr,
+    cap: number,
+    outLen: Ptr,
+    diag: Ptr,
+  ): number;
+  lc_compaction_input_encode_head_within(input: Ptr, cut: bigint, maxBytes: bigint, buf: Ptr, cap: number, outLen: Ptr): number;
+  lc_replacement_build(input: Ptr, cut: bigint, summary: Ptr, len: number, buf: Ptr, cap: number, outLen: Ptr): number;
+  lc_replacement_verify(input: Ptr, cut: bigint, rebuilt: Ptr, len: number, diag: Ptr): number;
+}
+
+/** A header function the public API reaches only through another one, and why. */
+interface Excluded {
+  readonly via: keyof Exports;
+  readonly why: string;
+}
+
+// The plain validators return, for every input, the status of their `_diagnose` sibling (SPEC
+// C13.4); the package calls the sibling alone, which gives the diagnosis in the same call instead of
+// a second pass over the document on failure.
+const DIAGNOSING_SIBLING =
+  "the package calls the diagnosing sibling, which returns the same status for every input (C13.4) " +
+  "and fills the diagnosis in the same call";
+
+/**
+ * @internal For every `lc_*` function of include/loopcompact.h: the public spelling that calls it
+ * (`"Input.prototype.safeCut"` is the method `safeCut` of `Input`), or `{ via, why }` for a function
+ * reached through another.
+ */
+export const NAME_TABLE = {
+  lc_version: "version",
+  lc_abi_version: "abiVersion",
+  lc_status_name: "statusName",
+  lc_status_reason: "statusReason",
+  lc_status_message: "statusMessage",
+  lc_status_class: "statusClass",
+  lc_retry_message: "LoopcompactError.prototype.retryMessage",
+
+  lc_summary_xml_validate: { via: "lc_summary_xml_diagnose", why: DIAGNOSING_SIBLING },
+  lc_summary_xml_diagnose: "validateSummary",
+  lc_summary_instructions: "summaryInstructions",
+  lc_summary_sections: "summarySections",
+  lc_summary_section_text: "summarySectionText",
+
+  lc_compaction_input_parse: "Input.parse",
+  lc_compaction_input_free: "Input.prototype.free",
+  lc_compaction_input_validate: { via: "lc_compaction_input_diagnose", why: DIAGNOSING_SIBLING },
+  lc_compaction_input_diagnose: "validateInput",
+  lc_compaction_input_encode_within: "Input.prototype.encodeWithin",
+  lc_compaction_output_validate: { via: "lc_compaction_output_diagnose", why: DIAGNOSING_SIBLING },
+  lc_compaction_output_diagnose: "Input.prototype.validateOutput",
+
+  lc_compaction_policy_validate: { via: "lc_compaction_policy_diagnose", why: DIAGNOSING_SIBLING },
+  lc_compaction_policy_diagnose: "validateCompactionPolicy",
+  lc_context_observation_validate: { via: "lc_context_observation_diagnose", why: DIAGNOSING_SIBLING },
+  lc_context_observation_diagnose: "validateContextObservation",
+  lc_context_config_validate: { via: "lc_context_config_diagnose", why: DIAGNOSING_SIBLING },
+  lc_context_config_diagnose: "validateContextConfig",
+
+  lc_context_limits_resolve: "resolveContextLimits",
+  lc_occupancy_basis_points: "occupancyBasisPoints",
+  lc_pressure_level: "pressureLevel",
+  lc_replacement_check: "replacementCheck",
+  lc_compaction_progress_check: "compactionProgressCheck",
+  lc_compaction_threshold_check: "compactionThresholdCheck",
+
+  lc_request_fingerprint: { via: "lc_request_fingerprint_diagnose", why: DIAGNOSING_SIBLING },
+  lc_request_fingerprint_diagnose: "requestFingerprint",
+
+  lc_transcript_pairing_check: "Input.prototype.pairingCheck",
+  lc_transcript_safe_cut: "Input.prototype.safeCut",
+  lc_transcript_cut_check: "Input.prototype.cutCheck",
+
+  lc_compaction_reply_validate: { via: "lc_compaction_reply_diagnose", why: DIAGNOSING_SIBLING },
+  lc_compaction_reply_diagnose: "Input.prototype.validateReply",
+  lc_compaction_input_encode_head_within: "Input.prototype.encodeHeadWithin",
+  lc_replacement_build: "Input.prototype.buildReplacement",
+  lc_replacement_verify: "Input.prototype.verifyReplacement",
+} as const satisfies Record<string, string | Excluded>;
+
+// The table and the declarations name the same functions: `tsc` reports the name that is missing
+// from either side ("Type 'true' is not assignable to type '"lc_..."'").
+type Declared = Exclude<keyof Exports, "memory" | "lc_wasm_alloc" | "lc_wasm_free">;
+type Missing<A, B> = [Exclude<A, B>] extends [never] ? true : Exclude<A, B>;
+/** @internal */
+export const TABLE_COVERS_EXPORTS: [Missing<Declared, keyof typeof NAME_TABLE>, Missing<keyof typeof NAME_TABLE, Declared>] = [
+  true,
+  true,
+];

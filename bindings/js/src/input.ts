@@ -1,0 +1,421 @@
+/**
+ * The compaction input (`lc_compaction_input`, SPEC §5) and what is done with one: the summariser's
+ * input (§7, R15.8), its reply (§6, R15.1-R15.7), transcript safety (S14.3, S14.4), and the
+ * replacement of the history (R15.9-R15.11).
+ */
+
+import type { Ptr } from "./abi.js";
+import { type U64, U64_MAX, boolean, u64 } from "./args.js";
+import { type Bytes, copyBytes, decodeText, withBytes, withOutput } from "./buffers.js";
+import { type Diagnosed, LoopcompactError, check, fail, plainDiagnosis, readDiagnosis, run } from "./errors.js";
+import { LAYOUT, ReplyCleanup, SMALLEST_SUMMARY_LEN, Status, StopCode, type StatusCode } from "./generated.js";
+import { type Runtime, isCurrent } from "./runtime.js";
+
+/** Validates a compaction input wire document (SPEC §5) without keeping it. */
+export function validateInput(wire: Bytes): void {
+  run((rt) =>
+    withBytes(rt, wire, "wire", (ptr, len) => {
+      const diag = rt.diag();
+      check(rt, rt.x.lc_compaction_input_diagnose(ptr, len, diag), diag);
+    }),
+  );
+}
+
+/**
+ * How the summariser's call ended (SPEC R15.1): `"end"` (the model ended its reply: OpenAI `stop`,
+ * Anthropic `end_turn`, Gemini `STOP`), `"length"` (the provider cut it at its output limit:
+ * `length`, `max_tokens`, `MAX_TOKENS`), or `null` when not reported.
+ */
+export type Stop = "end" | "length" | null;
+
+/** The options of `Input.validateReply` (SPEC R15.1). */
+export interface ReplyOptions {
+  /** The output tokens the provider reported for the call; 0 (none) is `LC_SUMMARY_TOKEN_USAGE`. */
+  outputTokens: U64;
+  /** How the call ended; `null` or left out when not reported. */
+  stop?: Stop | undefined;
+  /** The byte limit of the reply as it arrived; below `SMALLEST_SUMMARY_LEN` no reply can meet it. */
+  maxReplyBytes: U64;
+  /** Remove White_Space (X4.21) around the reply (default `false`). */
+  trim?: boolean | undefined;
+  /** Remove one Markdown code fence around the whole reply (default `false`). */
+  unfence?: boolean | undefined;
+}
+
+/** @internal The verdict on a bare reply, with its diagnosis on `LC_OK` too (what cleanup removed). */
+export interface ReplyVerdict {
+  readonly status: StatusCode;
+  readonly summary: string | null;
+  readonly diagnosed: Diagnosed;
+  /** The reply's length in bytes, as it arrived. */
+  readonly replyBytes: number;
+}
+
+const STOPS = new Map<unknown, number>([
+  ["end", StopCode.END],
+  ["length", StopCode.LENGTH],
+  [null, StopCode.UNKNOWN],
+  [undefined, StopCode.UNKNOWN],
+]);
+
+const PAIRING: ReadonlySet<number> = new Set([
+  Status.PAIRING_UNANSWERED_CALL,
+  Status.PAIRING_ORPHAN_RESULT,
+  Status.PAIRING_DUPLICATE_ID,
+  Status.PAIRING_DUPLICATE_RESULT,
+]);
+
+// A string with a lone surrogate (in `u` mode a pair is one code point, outside this class).
+const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
+
+/**
+ * The reply's bytes as the model produced them. A string with a lone surrogate is not text: it is
+ * sent with each code unit in UTF-8's three-byte form, which is not UTF-8 (J5.3), so the library
+ * rejects it as `LC_SUMMARY_WIRE` at that byte instead of the package replacing it with U+FFFD and
+ * committing a summary the model never wrote.
+ */
+function replyBytes(text: Bytes): Bytes {
+  if (typeof text !== "string" || !LONE_SURROGATE.test(text)) return text;
+  const out = new Uint8Array(text.length * 3);
+  let n = 0;
+  for (let i = 0; i < text.length; i++) {
+    let c = text.charCodeAt(i);
+    const next = text.charCodeAt(i + 1); // NaN past the end
+    if (c >= 0xd800 && c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
+      c = 0x10000 + ((c - 0xd800) << 10) + (next - 0xdc00);
+      i++;
+    }
+    if (c < 0x80) {
+      out[n++] = c;
+    } else if (c < 0x800) {
+      out[n++] = 0xc0 | (c >> 6);
+      out[n++] = 0x80 | (c & 0x3f);
+    } else if (c < 0x10000) {
+      out[n++] = 0xe0 | (c >> 12);
+      out[n++] = 0x80 | ((c >> 6) & 0x3f);
+      out[n++] = 0x80 | (c & 0x3f);
+    } else {
+      out[n++] = 0xf0 | (c >> 18);
+      out[n++] = 0x80 | ((c >> 12) & 0x3f);
+      out[n++] = 0x80 | ((c >> 6) & 0x3f);
+      out[n++] = 0x80 | (c & 0x3f);
+    }
+  }
+  return out.subarray(0, n);
+}
+
+function replyArguments(options: ReplyOptions): [tokens: bigint, stop: number, maxBytes: bigint, flags: number] {
+  if (typeof options !== "object" || options === null) {
+    throw new TypeError("loopcompact: validateReply takes an options object { outputTokens, maxReplyBytes, ... }");
+  }
+  const tokens = u64(options.outputTokens, "outputTokens");
+  const stop = STOPS.get(options.stop);
+  if (stop === undefined) throw new TypeError('loopcompact: stop must be "end", "length" or null');
+  const maxBytes = u64(options.maxReplyBytes, "maxReplyBytes");
+  let flags = 0;
+  if (options.trim !== undefined && boolean(options.trim, "trim")) flags |= ReplyCleanup.TRIM;
+  if (options.unfence !== undefined && boolean(options.unfence, "unfence")) flags |= ReplyCleanup.UNFENCE;
+  return [tokens, stop, maxBytes, flags];
+}
+
+interface Held {
+  rt: Runtime;
+  handle: Ptr;
+}
+
+// The safety net for an Input never freed. A handle of a retired instance is left alone.
+const finalizer =
+  typeof FinalizationRegistry === "function"
+    ? new FinalizationRegistry<Held>(({ rt, handle }) => {
+        if (rt.broken || !isCurrent(rt)) return;
+        try {
+          rt.x.lc_compaction_input_free(handle);
+        } catch {
+          // A trap here retired the instance already; nothing to report to.
+        }
+      })
+    : null;
+
+/** @internal What the round needs of an Input beyond its public methods (set by the class below). */
+export const inputInternals = {} as {
+  /** `validateReply` without throwing: the verdict and the diagnosis, on `LC_OK` too. */
+  reply(input: Input, text: Bytes, options: ReplyOptions): ReplyVerdict;
+  /** The input's `max_summary_tokens`. */
+  maxSummaryTokens(input: Input): bigint;
+};
+
+/**
+ * A validated compaction input (`lc_compaction_input`), parsed from its wire document. Holds
+ * memory in the module: release it with `free()` or a `using` declaration.
+ */
+export class Input {
+  #rt: Runtime | null;
+  readonly #handle: Ptr;
+  readonly #token = {};
+
+  static {
+    inputInternals.reply = (input, text, options) => input.#reply(text, options);
+    inputInternals.maxSummaryTokens = (input) => input.#maxSummaryTokens();
+  }
+
+  private constructor(rt: Runtime, handle: Ptr) {
+    this.#rt = rt;
+    this.#handle = handle;
+    finalizer?.register(this, { rt, handle }, this.#token);
+  }
+
+  /** Decodes and validates a compaction input wire document (SPEC §5). */
+  static parse(wire: Bytes): Input {
+    return run((rt) =>
+      withBytes(rt, wire, "wire", (ptr, len) => {
+        const out = rt.wordPtr();
+        const status = rt.x.lc_compaction_input_parse(ptr, len, out);
+        // No diagnosing parse: the diagnosing validator gives the same status with the diagnosis.
+        if (status !== Status.OK) fail(rt, status, (diag) => rt.x.lc_compaction_input_diagnose(ptr, len, diag));
+        return new Input(rt, rt.word());
+      }),
+    );
+  }
+
+  /** Whether `free()` was called. */
+  get freed(): boolean {
+    return this.#rt === null;
+  }
+
+  #live(): Runtime {
+    const rt = this.#rt;
+    if (rt === null) throw new Error("loopcompact: this Input was freed");
+    if (rt.broken) {
+      throw new Error("loopcompact: this Input is gone: its WebAssembly instance trapped (LC_ERR_PANIC) and was replaced");
+    }
+    return rt;
+  }
+
+  /** Runs `body` with the instance and the handle, inside the trap handling. */
+  #with<T>(body: (rt: Runtime, handle: Ptr) => T): T {
+    const handle = this.#handle;
+    return run((rt) => body(rt, handle), this.#live());
+  }
+
+  /**
+   * The exact bytes to send to the summariser: the canonical encoding of the input, with old tool
+   * results stubbed oldest first when needed to fit `maxBytes` (SPEC §7). Throws `LC_INPUT_TOO_LARGE`
+   * when nothing fits (always for 0).
+   */
+  encodeWithin(maxBytes: U64): Uint8Array {
+    const max = u64(maxBytes, "maxBytes");
+    return this.#with((rt, handle) =>
+      encoded(rt, max, (buf, cap, len) => rt.x.lc_compaction_input_encode_within(handle, max, buf, cap, len)),
+    );
+  }
+
+  /**
+   * What the summariser is given for a cut (SPEC R15.8): this input with only messages `[0, cut)`
+   * as its transcript, fitted under `maxBytes` as `encodeWithin` fits the whole input. Throws
+   * `LC_REPLACEMENT_EMPTY_HEAD` when only leading system messages (or none) come before the cut,
+   * `LC_INPUT_TOO_LARGE`, or `LC_ERR_INVALID_ARGUMENT` for a cut past the last message.
+   */
+  encodeHeadWithin(cut: U64, maxBytes: U64): Uint8Array {
+    const at = u64(cut, "cut");
+    const max = u64(maxBytes, "maxBytes");
+    return this.#with((rt, handle) =>
+      encoded(rt, max, (buf, cap, len) => rt.x.lc_compaction_input_encode_head_within(handle, at, max, buf, cap, len)),
+    );
+  }
+
+  /**
+   * Validates the summariser's reply in the reference's JSON envelope against this input (SPEC §6)
+   * and returns the summary XML, the exact text of the replacement user message. `outputTokens`:
+   * the output usage the provider reported (0: none); `maxOutputBytes`: the byte limit of the reply
+   * (0 rejects every reply). For the model's own text, see `validateReply`.
+   */
+  validateOutput(output: Bytes, outputTokens: U64, maxOutputBytes: U64): string {
+    const tokens = u64(outputTokens, "outputTokens");
+    const maxBytes = u64(maxOutputBytes, "maxOutputBytes");
+    return this.#with((rt, handle) =>
+      withBytes(rt, output, "output", (ptr, len) => {
+        const diag = rt.diag();
+        // O6.4: the summary is never longer than the reply, so a buffer of its length suffices.
+        const [status, summary] = withOutput(
+          rt,
+          len,
+          (buf, cap, outLen) => rt.x.lc_compaction_output_diagnose(handle, ptr, len, tokens, maxBytes, buf, cap, outLen, diag),
+          decodeText,
+        );
+        check(rt, status, diag);
+        return summary ?? "";
+      }),
+    );
+  }
+
+  /**
+   * Validates the summariser's reply as it arrived, the XML the instructions ask for with no
+   * envelope (SPEC R15.1-R15.7), and returns the summary: the reply without what cleanup removed,
+   * the exact text of the replacement user message. Throws `LoopcompactError` with the diagnosis
+   * (offsets count bytes of the reply as it arrived; `removed`, `removedBefore`, `removedAfter` say
+   * what cleanup removed). A `stop` of `"length"` turns a reply that is not a valid summary into
+   * `LC_REPLY_TRUNCATED`. A string with a lone surrogate is `LC_SUMMARY_WIRE` at its byte, never a
+   * summary with U+FFFD in its place.
+   */
+  validateReply(text: Bytes, options: ReplyOptions): string {
+    const verdict = this.#reply(text, options);
+    if (verdict.status !== Status.OK) throw new LoopcompactError(verdict.diagnosed);
+    return verdict.summary ?? "";
+  }
+
+  #reply(text: Bytes, options: ReplyOptions): ReplyVerdict {
+    const [tokens, stop, maxBytes, flags] = replyArguments(options);
+    const bytes = replyBytes(text);
+    return this.#with((rt, handle) =>
+      withBytes(rt, bytes, "text", (ptr, len) => {
+        const diag = rt.diag();
+        // R15.6: the summary is never longer than the reply.
+        const [status, summary] = withOutput(
+          rt,
+          len,
+          (buf, cap, outLen) =>
+            rt.x.lc_compaction_reply_diagnose(handle, ptr, len, tokens, stop, maxBytes, flags, buf, cap, outLen, diag),
+          decodeText,
+        );
+        return { status: status as StatusCode, summary, diagnosed: readDiagnosis(rt, diag), replyBytes: len };
+      }),
+    );
+  }
+
+  // The C ABI has no getter for max_summary_tokens; R15.3 reports it: an empty reply claiming
+  // 2^64 - 1 output tokens is `token_limit` (step 4) with `limit` the input's max_summary_tokens,
+  // unless that is 2^64 - 1 itself (nothing is above it: the empty text then fails step 6).
+  #maxSummaryTokens(): bigint {
+    return this.#with((rt, handle) => {
+      const diag = rt.diag();
+      const status = rt.x.lc_compaction_reply_diagnose(
+        handle,
+        0,
+        0,
+        U64_MAX,
+        StopCode.UNKNOWN,
+        BigInt(SMALLEST_SUMMARY_LEN),
+        0,
+        0,
+        0,
+        rt.wordPtr(),
+        diag,
+      );
+      if (status !== Status.SUMMARY_TOKEN_LIMIT) return U64_MAX;
+      return rt.dv().getBigUint64(diag + LAYOUT.lc_diagnostic.fields.limit, true);
+    });
+  }
+
+  /**
+   * Checks the tool-call pairing of the transcript (SPEC S14.3): every call answered once, after it
+   * and before the next assistant message; no orphan result; no id twice. Throws at the first
+   * violation (`location` `transcript[i].blocks[j]` or `transcript[i].tool_use_id`).
+   */
+  pairingCheck(): void {
+    this.#with((rt, handle) => {
+      const diag = rt.diag();
+      check(rt, rt.x.lc_transcript_pairing_check(handle, diag), diag);
+    });
+  }
+
+  /**
+   * The largest message index `c <= n - keepLast` such that messages `[0, c)` can be summarised and
+   * `[c, n)` kept without splitting a tool call from its result (SPEC S14.4); 0 when there is none,
+   * which the caller must handle. Throws the pairing check's error when the transcript fails it.
+   */
+  safeCut(keepLast: U64): number {
+    const keep = u64(keepLast, "keepLast");
+    return this.#with((rt, handle) => {
+      const out = rt.wordPtr();
+      const status = rt.x.lc_transcript_safe_cut(handle, keep, out);
+      if (status !== Status.OK) pairingFailure(rt, handle, status);
+      // A message index: below the message count, which a wasm32 memory bounds far below 2^53.
+      return Number(rt.dv().getBigUint64(out, true));
+    });
+  }
+
+  /**
+   * Checks that summarising messages `[0, cut)` and keeping `[cut, n)` splits no tool call/result
+   * pair (SPEC S14.4). Throws `LC_CUT_UNSAFE`, a pairing status, or `LC_ERR_INVALID_ARGUMENT` for
+   * a cut past the last message.
+   */
+  cutCheck(cut: U64): void {
+    const at = u64(cut, "cut");
+    this.#with((rt, handle) => {
+      const status = rt.x.lc_transcript_cut_check(handle, at);
+      if (status !== Status.OK) pairingFailure(rt, handle, status);
+    });
+  }
+
+  /**
+   * The transcript that replaces the history once `summary` was accepted (SPEC R15.9): a JSON array
+   * of wire messages in canonical bytes: the leading system messages, one user message whose first
+   * block is the summary (followed by the blocks of message `cut` when that is a user message, so
+   * that two user messages never meet), then messages `[cut, n)` unchanged. Throws, in this order,
+   * `LC_ERR_INVALID_ARGUMENT`, `LC_REPLACEMENT_EMPTY_HEAD`, a pairing status or `LC_CUT_UNSAFE`,
+   * `LC_REPLACEMENT_SUMMARY` (a summary that does not validate).
+   */
+  buildReplacement(cut: U64, summary: Bytes): Uint8Array {
+    const at = u64(cut, "cut");
+    return this.#with((rt, handle) =>
+      withBytes(rt, summary, "summary", (ptr, len) => {
+        // A size query counts without building (R15.10): it sizes the buffer exactly.
+        const [status, bytes] = withOutput(
+          rt,
+          0,
+          (buf, cap, outLen) => rt.x.lc_replacement_build(handle, at, ptr, len, buf, cap, outLen),
+          copyBytes,
+        );
+        if (status !== Status.OK) pairingFailure(rt, handle, status);
+        return bytes ?? new Uint8Array(0);
+      }),
+    );
+  }
+
+  /**
+   * Checks a transcript the host rebuilt itself (a JSON array of wire messages, any key order and
+   * whitespace) against the rule of `buildReplacement` for this cut (SPEC R15.11): the leading system
+   * messages and the kept tail unchanged in canonical encoding (thinking blocks, signatures and
+   * provider state included), one summary message that validates, no user message after it.
+   * Throws with `location` the first differing message and block of `rebuilt`
+   * (`transcript[i].blocks[j]`), never their bytes.
+   */
+  verifyReplacement(cut: U64, rebuilt: Bytes): void {
+    const at = u64(cut, "cut");
+    this.#with((rt, handle) =>
+      withBytes(rt, rebuilt, "rebuilt", (ptr, len) => {
+        const diag = rt.diag();
+        check(rt, rt.x.lc_replacement_verify(handle, at, ptr, len, diag), diag);
+      }),
+    );
+  }
+
+  /** Releases the handle (idempotent). The Input cannot be used afterwards. */
+  free(): void {
+    const rt = this.#rt;
+    if (rt === null) return;
+    this.#rt = null;
+    finalizer?.unregister(this.#token);
+    if (!rt.broken) run((rt) => rt.x.lc_compaction_input_free(this.#handle), rt);
+  }
+
+  /** `free()`, for `using input = Input.parse(wire)`. */
+  [Symbol.dispose](): void {
+    this.free();
+  }
+}
+
+/** The two-call pattern of the encoders: the bytes, or the status thrown. */
+function encoded(rt: Runtime, max: bigint, call: (buf: Ptr, cap: number, outLen: Ptr) => number): Uint8Array {
+  // The encoding is at most max bytes; a guess that usually holds it saves the second call.
+  const guess = Number(max < 1n << 20n ? max : 1n << 20n);
+  const [status, bytes] = withOutput(rt, guess, call, copyBytes);
+  check(rt, status, null);
+  return bytes ?? new Uint8Array(0);
+}
+
+/** Throws `status`, with the pairing check's diagnosis when it is a pairing status (S14.4). */
+function pairingFailure(rt: Runtime, handle: Ptr, status: number): never {
+  if (PAIRING.has(status)) fail(rt, status, (diag) => rt.x.lc_transcript_pairing_check(handle, diag));
+  throw new LoopcompactError(plainDiagnosis(status as StatusCode));
+}

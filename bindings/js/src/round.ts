@@ -1,0 +1,339 @@
+/**
+ * The round (SPEC R15.12): one compaction with the caller's model, over the calls of `Input`. The
+ * cut keeps the last messages, the summariser gets the head, its reply is checked as it arrived,
+ * a retry shows the model what was wrong and never sends the same request twice, and the result is
+ * either `Compacted` (a summary that passed R15.3 and the replacement that carries it) or
+ * `KeepHistory` (the history stays as it was).
+ */
+
+import { type U64, U64_MAX, u64 } from "./args.js";
+import { type Bytes, decodeText } from "./buffers.js";
+import { type Diagnosed, type Diagnosis, LoopcompactError, diagnosedOf, retryMessageOf, statusText } from "./errors.js";
+import { SMALLEST_SUMMARY_LEN, Status, StatusClass, type StatusCode } from "./generated.js";
+import { type Input, type Stop, inputInternals } from "./input.js";
+import { summaryInstructions } from "./summary.js";
+
+/** One chat turn of a summary request: what chat APIs take as a message. */
+export interface ChatTurn {
+  readonly role: "user" | "assistant";
+  readonly content: string;
+}
+
+/**
+ * What `compact` asks the model (R15.12 step 2). `messages` is a fresh array for each call, so that
+ * it can go straight to an SDK (or be extended with a system turn); the attempt keeps a frozen
+ * copy of the request as it was sent.
+ */
+export interface SummaryRequest {
+  /** The summariser's instructions (`summaryInstructions()`): the system prompt. */
+  readonly system: string;
+  /**
+   * First the user turn with the head (the input up to the cut, as canonical JSON); then, for each
+   * rejected attempt, an assistant turn (the rejected reply with `reshowRejected`, else
+   * `"[previous summary withheld: it was rejected]"`) and a user turn with its retry message.
+   */
+  messages: ChatTurn[];
+  /** The output token limit for this call: the input's `max_summary_tokens`, or less. */
+  readonly maxTokens: number;
+  /** 1 for the first attempt. */
+  readonly attempt: number;
+}
+
+/** What `callModel` returns: the model's text and what the provider said about the call. */
+export interface SummaryReply {
+  /** The text as it arrived (a `Uint8Array` for bytes that may not be UTF-8). */
+  text: Bytes;
+  /** The output tokens the provider reported; 0 when it reported none (then `LC_SUMMARY_TOKEN_USAGE`). */
+  outputTokens: U64;
+  /** `"end"`, `"length"` (cut at the output limit), or `null`/left out when not reported. */
+  stop?: Stop | undefined;
+}
+
+/** The caller's model: sync or async. Transient errors are its own business (the SDK's retries). */
+export type CallModel = (request: SummaryRequest) => SummaryReply | PromiseLike<SummaryReply>;
+
+/** What cleanup removed around the summary (SPEC R15.7). */
+export interface Removed {
+  /** `ReplyCleanup` flags of the cleanups that removed something. */
+  readonly flags: number;
+  /** Bytes removed before the summary. */
+  readonly before: number;
+  /** Bytes removed after the summary. */
+  readonly after: number;
+}
+
+/** One attempt of a round, as `onAttempt` sees it and the result keeps it. */
+export interface Attempt {
+  /** 1 for the first. */
+  readonly number: number;
+  /** The request as it was sent (a frozen copy). */
+  readonly request: SummaryRequest;
+  /** The reply's length in bytes, as it arrived (never its text). */
+  readonly replyBytes: number;
+  readonly stop: Stop;
+  readonly status: StatusCode;
+  readonly statusClass: StatusClass;
+  /** The verdict's diagnosis (status `Status.OK` for the accepted reply). */
+  readonly diagnosis: Diagnosis;
+  readonly removed: Removed;
+}
+
+/** The round replaced the history: commit `replacement` (or the summary with the same cut). */
+export interface Compacted {
+  readonly kind: "compacted";
+  /** The validated summary: the exact text of the summary message. */
+  readonly summary: string;
+  /** Messages `[0, cut)` were summarised, `[cut, n)` kept. */
+  readonly cut: number;
+  /** The transcript that replaces the history (`buildReplacement(cut, summary)`): a JSON array of wire messages. */
+  readonly replacement: Uint8Array;
+  readonly attempts: readonly Attempt[];
+  /** Each attempt's diagnosis, in order. */
+  readonly diagnoses: readonly Diagnosis[];
+}
+
+/** The round left the history as it was. */
+export interface KeepHistory {
+  readonly kind: "keepHistory";
+  /** A short sentence: why (never the reply's text or an exception's message). */
+  readonly reason: string;
+  /** The status that ended the round; `null` when `callModel` threw (with `onError: "keepHistory"`). */
+  readonly status: StatusCode | null;
+  readonly attempts: readonly Attempt[];
+  readonly diagnoses: readonly Diagnosis[];
+}
+
+/** What `compact` returns: `result.kind` tells which. */
+export type CompactResult = Compacted | KeepHistory;
+
+/** The options of `compact`; every one has a default. */
+export interface CompactOptions {
+  /** Messages to keep at the end at least (default 0); the cut is `input.safeCut(keepLast)`. */
+  keepLast?: U64 | undefined;
+  /** Calls of the model at most (default 3). */
+  attempts?: number | undefined;
+  /** Byte budget of the head sent to the model (default: no limit). */
+  maxInputBytes?: U64 | null | undefined;
+  /** Byte limit of a reply (default: 16 × `max_summary_tokens`, at least `SMALLEST_SUMMARY_LEN`). */
+  maxReplyBytes?: U64 | null | undefined;
+  /** The first request's `maxTokens` (default and ceiling: the input's `max_summary_tokens`). */
+  maxTokens?: U64 | null | undefined;
+  /** Remove White_Space around a reply (default `true`). */
+  trim?: boolean | undefined;
+  /** Remove one Markdown code fence around a reply (default `true`). */
+  unfence?: boolean | undefined;
+  /** Show the model its rejected reply in a retry (default `false`: a fixed placeholder instead). */
+  reshowRejected?: boolean | undefined;
+  /** Called with every attempt, before the round decides what follows (awaited when it returns a promise). */
+  onAttempt?: ((attempt: Attempt) => void | PromiseLike<void>) | null | undefined;
+  /** `"throw"` (default): an exception from `callModel` propagates; `"keepHistory"`: the round ends with `KeepHistory`. */
+  onError?: "throw" | "keepHistory" | undefined;
+}
+
+/** The assistant turn that stands for a rejected reply unless `reshowRejected` (R15.12 step 2). */
+export const WITHHELD = "[previous summary withheld: it was rejected]";
+
+const encoder = new TextEncoder();
+const MAX_REQUEST_TOKENS = BigInt(Number.MAX_SAFE_INTEGER);
+const STOPS: ReadonlySet<unknown> = new Set(["end", "length", null, undefined]);
+
+function option<T>(value: T | null | undefined, fallback: T): T {
+  return value === undefined || value === null ? fallback : value;
+}
+
+function nullable(value: U64 | null | undefined, what: string): bigint | null {
+  return value === undefined || value === null ? null : u64(value, what);
+}
+
+function flag(value: unknown, fallback: boolean, what: string): boolean {
+  if (value === undefined) return fallback;
+  if (typeof value !== "boolean") throw new TypeError(`loopcompact: ${what} must be a boolean`);
+  return value;
+}
+
+/** The reply `callModel` gave, checked for shape: anything else is the host's error, never a summary. */
+function asReply(value: unknown): { text: Bytes; outputTokens: bigint; stop: Stop } {
+  if (typeof value !== "object" || value === null) {
+    const got = value === null ? "null" : typeof value;
+    throw new TypeError(`loopcompact: callModel must return a SummaryReply { text, outputTokens, stop }, got ${got}`);
+  }
+  const { text, outputTokens, stop } = value as Record<string, unknown>;
+  if (typeof text !== "string" && !(text instanceof Uint8Array)) {
+    throw new TypeError("loopcompact: SummaryReply.text must be a string or a Uint8Array");
+  }
+  let tokens: bigint;
+  try {
+    tokens = u64(outputTokens as U64, "outputTokens");
+  } catch {
+    throw new TypeError("loopcompact: SummaryReply.outputTokens must be a non-negative integer (0: none reported)");
+  }
+  if (!STOPS.has(stop)) throw new TypeError('loopcompact: SummaryReply.stop must be "end", "length" or null');
+  return { text, outputTokens: tokens, stop: (stop ?? null) as Stop };
+}
+
+/** The name of what was thrown: its constructor's, never its message. */
+function typeName(e: unknown): string {
+  if (typeof e !== "object" || e === null) return typeof e;
+  const name = (e as { constructor?: { name?: unknown } }).constructor?.name;
+  return typeof name === "string" && /^[\w$]{1,64}$/.test(name) ? name : "an object";
+}
+
+function reasonFor(status: StatusCode, attempts: number, exhausted: boolean): string {
+  const message = statusText(status).message;
+  if (status === Status.SUMMARY_TOKEN_USAGE) {
+    return `${message} Turn usage reporting on (the reply's outputTokens) to compact.`;
+  }
+  if (exhausted) return `No valid summary in ${attempts} attempt${attempts === 1 ? "" : "s"}: ${message}`;
+  return message;
+}
+
+const minBig = (a: bigint, b: bigint) => (a < b ? a : b);
+const maxBig = (a: bigint, b: bigint) => (a > b ? a : b);
+
+/**
+ * Runs one compaction round (SPEC R15.12) with `callModel` as the summariser, and resolves to
+ * `Compacted` or `KeepHistory` (`result.kind`). Rejects only when `callModel` throws (unless
+ * `onError: "keepHistory"`), returns something that is not a `SummaryReply` (`TypeError`), an option
+ * is invalid, `onAttempt` throws, or the input was freed.
+ */
+export async function compact(input: Input, callModel: CallModel, options: CompactOptions = {}): Promise<CompactResult> {
+  if (typeof callModel !== "function") throw new TypeError("loopcompact: callModel must be a function");
+  if (typeof options !== "object" || options === null) throw new TypeError("loopcompact: compact's options must be an object");
+  const keepLast = u64(option(options.keepLast, 0), "keepLast");
+  const attempts = option(options.attempts, 3);
+  if (!Number.isSafeInteger(attempts) || attempts < 1) {
+    throw new RangeError(`loopcompact: attempts must be a positive integer, got ${attempts}`);
+  }
+  const budget = u64(option(options.maxInputBytes, U64_MAX), "maxInputBytes");
+  const givenReplyBytes = nullable(options.maxReplyBytes, "maxReplyBytes");
+  const givenTokens = nullable(options.maxTokens, "maxTokens");
+  if (givenTokens === 0n) throw new RangeError("loopcompact: maxTokens must be at least 1");
+  const trim = flag(options.trim, true, "trim");
+  const unfence = flag(options.unfence, true, "unfence");
+  const reshow = flag(options.reshowRejected, false, "reshowRejected");
+  const onAttempt = option(options.onAttempt, null);
+  if (onAttempt !== null && typeof onAttempt !== "function") throw new TypeError("loopcompact: onAttempt must be a function");
+  const onError = option(options.onError, "throw");
+  if (onError !== "throw" && onError !== "keepHistory") {
+    throw new TypeError('loopcompact: onError must be "throw" or "keepHistory"');
+  }
+
+  const done: Attempt[] = [];
+  const keep = (reason: string, status: StatusCode | null): KeepHistory =>
+    Object.freeze({
+      kind: "keepHistory",
+      reason,
+      status,
+      attempts: Object.freeze([...done]),
+      diagnoses: Object.freeze(done.map((a) => a.diagnosis)),
+    });
+
+  // 1. The cut and the head: nothing to summarise, or a transcript that fails S14.3, ends the round
+  // before the model is called.
+  let cut: number;
+  let head: Uint8Array;
+  try {
+    cut = input.safeCut(keepLast);
+    head = input.encodeHeadWithin(cut, budget);
+  } catch (e) {
+    if (!(e instanceof LoopcompactError)) throw e;
+    return keep(reasonFor(e.status, 0, false), e.status);
+  }
+  const maxSummary = inputInternals.maxSummaryTokens(input);
+  let maxTokens = givenTokens === null ? maxSummary : minBig(givenTokens, maxSummary);
+  const maxReplyBytes = givenReplyBytes ?? maxBig(BigInt(SMALLEST_SUMMARY_LEN), minBig(16n * maxSummary, U64_MAX));
+  const system = summaryInstructions();
+  const turns: ChatTurn[] = []; // the two turns of each rejected attempt
+
+  for (let number = 1; ; number++) {
+    // 2. The request: the head, then the turns of the rejected attempts.
+    const messages: ChatTurn[] = [Object.freeze({ role: "user" as const, content: decodeText(head) }), ...turns];
+    const tokens = Number(minBig(maxTokens, MAX_REQUEST_TOKENS));
+    const request: SummaryRequest = Object.freeze({ system, messages, maxTokens: tokens, attempt: number });
+    const sent: SummaryRequest = Object.freeze({ ...request, messages: Object.freeze([...messages]) as ChatTurn[] });
+    let answer: unknown;
+    try {
+      answer = await callModel(request);
+    } catch (e) {
+      // 6. The SDK's own errors (after its retries) are the caller's, unless asked otherwise.
+      if (onError === "keepHistory") return keep(`callModel threw ${typeName(e)}`, null);
+      throw e;
+    }
+    const reply = asReply(answer);
+
+    // 3. The verdict on the reply as it arrived.
+    const verdict = judge(input, reply, { maxReplyBytes, trim, unfence });
+    const { diagnosis } = verdict.diagnosed;
+    const attempt: Attempt = Object.freeze({
+      number,
+      request: sent,
+      replyBytes: verdict.replyBytes,
+      stop: reply.stop,
+      status: diagnosis.status,
+      statusClass: diagnosis.statusClass,
+      diagnosis,
+      removed: Object.freeze({ flags: diagnosis.removed, before: diagnosis.removedBefore, after: diagnosis.removedAfter }),
+    });
+    done.push(attempt);
+    // 7. The caller sees every attempt before the round decides.
+    if (onAttempt !== null) await onAttempt(attempt);
+
+    if (verdict.summary !== null) {
+      let replacement: Uint8Array;
+      try {
+        replacement = input.buildReplacement(cut, verdict.summary);
+      } catch (e) {
+        if (!(e instanceof LoopcompactError)) throw e;
+        return keep(reasonFor(e.status, number, false), e.status);
+      }
+      return Object.freeze({
+        kind: "compacted",
+        summary: verdict.summary,
+        cut,
+        replacement,
+        attempts: Object.freeze([...done]),
+        diagnoses: Object.freeze(done.map((a) => a.diagnosis)),
+      });
+    }
+    // 5. Anything but RETRY ends the round, and so does the last attempt.
+    if (diagnosis.statusClass !== StatusClass.RETRY) return keep(reasonFor(diagnosis.status, number, false), diagnosis.status);
+    if (number >= attempts) return keep(reasonFor(diagnosis.status, number, true), diagnosis.status);
+
+    // 4. A retry: the rejected reply (or the placeholder) and what was wrong with it.
+    const rejected = !reshow ? WITHHELD : typeof reply.text === "string" ? reply.text : decodeText(reply.text);
+    turns.push(
+      Object.freeze({ role: "assistant" as const, content: rejected }),
+      Object.freeze({ role: "user" as const, content: retryMessageOf(verdict.diagnosed.raw) }),
+    );
+    if (diagnosis.status === Status.REPLY_TRUNCATED) {
+      if (maxTokens < maxSummary) {
+        maxTokens = minBig(2n * maxTokens, maxSummary);
+      } else {
+        // The token limit is at its ceiling: a smaller head leaves the model less to say.
+        try {
+          head = input.encodeHeadWithin(cut, (BigInt(head.length) * 3n) / 4n);
+        } catch (e) {
+          // Nothing smaller fits (LC_INPUT_TOO_LARGE): the head stays as it was.
+          if (!(e instanceof LoopcompactError) || e.status !== Status.INPUT_TOO_LARGE) throw e;
+        }
+      }
+    }
+  }
+}
+
+/** The verdict on one reply: the library's, or `LC_ERR_PANIC` when the instance trapped. */
+function judge(
+  input: Input,
+  reply: { text: Bytes; outputTokens: bigint; stop: Stop },
+  options: { maxReplyBytes: bigint; trim: boolean; unfence: boolean },
+): { diagnosed: Diagnosed; summary: string | null; replyBytes: number } {
+  try {
+    const v = inputInternals.reply(input, reply.text, { outputTokens: reply.outputTokens, stop: reply.stop, ...options });
+    return { diagnosed: v.diagnosed, summary: v.status === Status.OK ? v.summary : null, replyBytes: v.replyBytes };
+  } catch (e) {
+    // A trap (class BUG) is a verdict like any other (R15.12 step 5); its Input is gone with it.
+    if (!(e instanceof LoopcompactError)) throw e;
+    const bytes = typeof reply.text === "string" ? encoder.encode(reply.text).length : reply.text.length;
+    return { diagnosed: diagnosedOf(e), summary: null, replyBytes: bytes };
+  }
+}
