@@ -468,7 +468,7 @@ typedef struct lc_diagnostic {
    */
   char location[LC_LOCATION_CAP];
   /**
-   * `lc_compaction_reply_diagnose` only (SPEC R15.8): the `LC_REPLY_*` flags of the cleanup
+   * `lc_compaction_reply_diagnose` only (SPEC R15.7): the `LC_REPLY_*` flags of the cleanup
    * that removed something around the reply (`LC_REPLY_TRIM`, `LC_REPLY_UNFENCE`); 0 otherwise.
    * Added in 0.1.0 after `location`: a caller whose `struct_size` stops before it never sees it.
    */
