@@ -34,24 +34,42 @@
  *   fingerprint   request_fingerprint, to_hex
  *   safety (§14)  Input::check_pairing, Input::safe_cut, Input::check_cut, check_progress,
  *                 check_threshold
+ *   round (§15)   Input::encode_head_within, Input::validate_reply (and diagnose_reply, which returns
+ *                 the verdict of any class instead of throwing), Input::build_replacement,
+ *                 Input::verify_replacement; compact(input, call_model, options), the whole round of
+ *                 R15.12 over any callable, returning std::variant<Compacted, KeepHistory>
  */
 
 #ifndef LOOPCOMPACT_HPP
 #define LOOPCOMPACT_HPP
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
+#include <exception>
+#include <functional>
 #include <iterator>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <typeinfo>
 #include <utility>
+#include <variant>
 #include <vector>
+
+#if defined(__has_include)
+#if __has_include(<cxxabi.h>)
+#include <cxxabi.h>
+#define LOOPCOMPACT_HPP_DEMANGLE 1
+#endif
+#endif
 
 #include "loopcompact.h"
 
@@ -181,6 +199,12 @@ struct Diagnostic {
     std::string rule;                         // SPEC rule id, e.g. "X4.18"; "" when none
     std::string expected;                     // e.g. "<constraints>"; "" when none
     std::string location;                     // e.g. "transcript[3].blocks[0].type", "summary"
+    // What cleanup removed around a bare reply (SPEC R15.7; Input::diagnose_reply, on LC_OK too):
+    // the LC_REPLY_* flags of the cleanups that removed something, and the bytes before and after
+    // the summary. 0 for every other check.
+    std::uint32_t removed = 0;
+    std::uint64_t removed_before = 0;
+    std::uint64_t removed_after = 0;
 
     const char *name() const noexcept { return lc_status_name(status); }
     const char *reason() const noexcept { return lc_status_reason(status); }
@@ -215,6 +239,22 @@ struct Diagnostic {
         const void *nul = std::memchr(d.location, '\0', sizeof d.location);
         out.location.assign(d.location, nul != nullptr ? static_cast<std::size_t>(static_cast<const char *>(nul) - d.location)
                                                        : sizeof d.location);
+        out.removed = d.removed;
+        out.removed_before = d.removed_before;
+        out.removed_after = d.removed_after;
+        return out;
+    }
+
+    // "trim", "unfence", "trim|unfence" for the flags in `removed`; "" for none.
+    std::string removed_names() const
+    {
+        std::string out;
+        if ((removed & LC_REPLY_TRIM) != 0) {
+            out += "trim";
+        }
+        if ((removed & LC_REPLY_UNFENCE) != 0) {
+            out += out.empty() ? "unfence" : "|unfence";
+        }
         return out;
     }
 
@@ -255,6 +295,10 @@ struct Diagnostic {
         }
         if (!rule.empty()) {
             add("rule " + rule);
+        }
+        if (removed != 0) {
+            add("removed " + removed_names() + " (" + std::to_string(removed_before) + " bytes before, " +
+                std::to_string(removed_after) + " after)");
         }
         return out;
     }
@@ -424,6 +468,31 @@ inline void validate_input(bytes_view wire)
     detail::check(lc_compaction_input_diagnose(wire.data(), wire.size(), &diag), diag);
 }
 
+// How Input::validate_reply checks the summariser's reply as it arrived (SPEC R15.1).
+struct ReplyOptions {
+    std::uint64_t output_tokens = 0;      // the output usage the provider reported (0: none)
+    std::int32_t stop = LC_STOP_UNKNOWN;  // LC_STOP_*: how the provider's call ended
+    std::uint64_t max_reply_bytes = 0;    // the reply's byte limit (below LC_SMALLEST_SUMMARY_LEN: host error)
+    bool trim = false;                    // LC_REPLY_TRIM: White_Space at both ends
+    bool unfence = false;                 // LC_REPLY_UNFENCE: one Markdown code fence around it all
+
+    // The LC_REPLY_* flags of trim and unfence.
+    std::uint32_t flags() const noexcept
+    {
+        return (trim ? std::uint32_t{LC_REPLY_TRIM} : 0u) | (unfence ? std::uint32_t{LC_REPLY_UNFENCE} : 0u);
+    }
+};
+
+// The verdict on a reply with its diagnosis, for a status of any class (Input::diagnose_reply).
+struct ReplyVerdict {
+    lc_status status = LC_OK;
+    std::string summary;        // LC_OK: the reply without what cleanup removed
+    Diagnostic diagnostic;      // where and why; on LC_OK too, for what cleanup removed
+    std::string retry_message;  // lc_retry_message of the diagnosis; "" on LC_OK
+
+    bool ok() const noexcept { return status == LC_OK; }
+};
+
 // A validated compaction input: owns its lc_compaction_input handle (unique, move-only). The
 // handle is immutable, so the const member functions may be called from several threads at once.
 // A moved-from Input holds no handle; its member functions throw Error(LC_ERR_NULL_ARGUMENT).
@@ -522,12 +591,120 @@ public:
     // above the message count, or the pairing check's status).
     void check_cut(std::uint64_t cut) const { check_with_pairing(lc_transcript_cut_check(handle_.get(), cut)); }
 
+    // The summariser's reply as it arrived, the bare XML text with no JSON envelope (SPEC
+    // R15.1-R15.7, lc_compaction_reply_diagnose): returns the summary, the reply without what
+    // cleanup removed, the exact text of the replacement user message. Throws Error
+    // (LC_REPLY_BYTE_LIMIT_UNREACHABLE, LC_SUMMARY_BYTE_LIMIT, _TOKEN_USAGE, _TOKEN_LIMIT, _WIRE for
+    // bytes that are not UTF-8, _XML_*, LC_REPLY_TRUNCATED, LC_ERR_INVALID_ARGUMENT for another
+    // stop); its diagnostic() counts bytes of the reply as it arrived and says what cleanup removed.
+    std::string validate_reply(bytes_view reply, const ReplyOptions &options) const
+    {
+        lc_diagnostic diag = detail::blank_diagnostic();
+        ReplyVerdict verdict = reply_verdict(reply, options, diag);
+        if (!verdict.ok()) {
+            throw Error(verdict.status, diag);
+        }
+        return std::move(verdict.summary);
+    }
+
+    // validate_reply without the exception: the verdict of any class with its diagnosis, on LC_OK
+    // too (what cleanup removed). One call of lc_compaction_reply_diagnose.
+    ReplyVerdict diagnose_reply(bytes_view reply, const ReplyOptions &options) const
+    {
+        lc_diagnostic diag = detail::blank_diagnostic();
+        return reply_verdict(reply, options, diag);
+    }
+
+    // What the summariser is sent for a cut (SPEC R15.8, lc_compaction_input_encode_head_within):
+    // the input with messages [0, cut) as its transcript, in canonical bytes, fitted under
+    // max_bytes as encode_within fits a whole input. Throws Error (LC_ERR_INVALID_ARGUMENT for a
+    // cut above the message count, LC_REPLACEMENT_EMPTY_HEAD, LC_INPUT_TOO_LARGE).
+    std::vector<std::uint8_t> encode_head_within(std::uint64_t cut, std::uint64_t max_bytes) const
+    {
+        std::size_t needed = 0;
+        lc_status status = lc_compaction_input_encode_head_within(handle_.get(), cut, max_bytes, nullptr, 0, &needed);
+        if (status != LC_ERR_BUFFER_TOO_SMALL) {
+            detail::check(status);
+        }
+        std::vector<std::uint8_t> out(needed);
+        std::size_t written = 0;
+        detail::check(lc_compaction_input_encode_head_within(handle_.get(), cut, max_bytes, out.data(), out.size(), &written));
+        out.resize(written);
+        return out;
+    }
+
+    // The transcript that replaces the history once `summary` was accepted (SPEC R15.9,
+    // lc_replacement_build): a JSON array of wire messages in canonical bytes, the leading system
+    // messages, the summary message, then messages [cut, n) unchanged (a kept user message's blocks
+    // join the summary message). Throws Error, in this order (R15.10): LC_ERR_INVALID_ARGUMENT,
+    // LC_REPLACEMENT_EMPTY_HEAD, a pairing status (diagnosed) or LC_CUT_UNSAFE,
+    // LC_REPLACEMENT_SUMMARY (with the summary's grammar diagnosis, location "summary").
+    std::vector<std::uint8_t> build_replacement(std::uint64_t cut, bytes_view summary) const
+    {
+        std::size_t needed = 0;
+        lc_status status = lc_replacement_build(handle_.get(), cut, summary.data(), summary.size(), nullptr, 0, &needed);
+        if (status == LC_REPLACEMENT_SUMMARY) {
+            lc_diagnostic diag = detail::blank_diagnostic();
+            if (lc_summary_xml_diagnose(summary.data(), summary.size(), &diag) != LC_OK) {
+                diag.status = status;
+                diag.status_class = lc_status_class(status);
+                std::memcpy(diag.location, "summary", sizeof "summary");
+                throw Error(status, diag);
+            }
+        }
+        if (status != LC_ERR_BUFFER_TOO_SMALL) {
+            check_with_pairing(status);
+        }
+        std::vector<std::uint8_t> out(needed);
+        std::size_t written = 0;
+        detail::check(lc_replacement_build(handle_.get(), cut, summary.data(), summary.size(), out.data(), out.size(),
+                                           &written));
+        out.resize(written);
+        return out;
+    }
+
+    // Checks a transcript the host rebuilt itself (any key order, whitespace and spelling) against
+    // the rule of build_replacement for `cut` (SPEC R15.11, lc_replacement_verify). Throws Error
+    // (the cut's own status, LC_REPLACEMENT_WIRE, _PREFIX_CHANGED, _SUMMARY, _ADJACENT_USER,
+    // _TAIL_CHANGED) whose location names the first differing message and block of `rebuilt`
+    // ("transcript[2].blocks[0]"), never their bytes.
+    void verify_replacement(std::uint64_t cut, bytes_view rebuilt) const
+    {
+        lc_diagnostic diag = detail::blank_diagnostic();
+        detail::check(lc_replacement_verify(handle_.get(), cut, rebuilt.data(), rebuilt.size(), &diag), diag);
+    }
+
 private:
     struct Free {
         void operator()(lc_compaction_input *handle) const noexcept { lc_compaction_input_free(handle); }
     };
 
     explicit Input(lc_compaction_input *handle) noexcept : handle_(handle) {}
+
+    // One lc_compaction_reply_diagnose call; `diag` (blank on entry) keeps the raw diagnosis.
+    ReplyVerdict reply_verdict(bytes_view reply, const ReplyOptions &options, lc_diagnostic &diag) const
+    {
+        ReplyVerdict verdict;
+        // The summary is never longer than the reply (R15.6): one call suffices.
+        verdict.summary.assign(reply.size(), '\0');
+        std::size_t written = 0;
+        verdict.status = lc_compaction_reply_diagnose(handle_.get(), reply.data(), reply.size(), options.output_tokens,
+                                                      options.stop, options.max_reply_bytes, options.flags(),
+                                                      reinterpret_cast<std::uint8_t *>(verdict.summary.data()),
+                                                      verdict.summary.size(), &written, &diag);
+        if (diag.status != verdict.status) {
+            diag = detail::status_only(verdict.status);  // a boundary error: nothing was diagnosed
+        }
+        diag.location[sizeof diag.location - 1] = '\0';
+        verdict.diagnostic = Diagnostic::from_c(diag);
+        if (verdict.ok()) {
+            verdict.summary.resize(written);
+        } else {
+            verdict.summary.clear();
+            verdict.retry_message = loopcompact::retry_message(diag);
+        }
+        return verdict;
+    }
 
     // A pairing status from the cut functions: the pairing check says where.
     void check_with_pairing(lc_status status) const
@@ -540,6 +717,358 @@ private:
 
     std::unique_ptr<lc_compaction_input, Free> handle_;
 };
+
+/* ---- the round (SPEC §15, R15.12) ------------------------------------------------------------ */
+
+// One chat turn of a SummaryRequest: role "user" or "assistant", and its text.
+struct ChatMessage {
+    std::string role;
+    std::string content;
+};
+
+inline bool operator==(const ChatMessage &a, const ChatMessage &b) noexcept
+{
+    return a.role == b.role && a.content == b.content;
+}
+inline bool operator!=(const ChatMessage &a, const ChatMessage &b) noexcept { return !(a == b); }
+
+// What call_model sends the summariser for one attempt.
+struct SummaryRequest {
+    std::string system;                 // the instructions: summary_instructions()
+    std::vector<ChatMessage> messages;  // the head (user), then per rejected attempt: assistant, user (retry)
+    std::uint64_t max_tokens = 0;       // the output token budget to ask the provider for
+    unsigned attempt = 0;               // 1-based
+};
+
+inline bool operator==(const SummaryRequest &a, const SummaryRequest &b) noexcept
+{
+    return a.system == b.system && a.messages == b.messages && a.max_tokens == b.max_tokens && a.attempt == b.attempt;
+}
+inline bool operator!=(const SummaryRequest &a, const SummaryRequest &b) noexcept { return !(a == b); }
+
+// What call_model returns: the text as it arrived, the output usage the provider reported (0:
+// none) and how the call ended (LC_STOP_END: OpenAI "stop", Anthropic "end_turn"; LC_STOP_LENGTH:
+// "length", "max_tokens"; LC_STOP_UNKNOWN).
+struct SummaryReply {
+    std::string text;
+    std::uint64_t output_tokens = 0;
+    std::int32_t stop = LC_STOP_UNKNOWN;
+};
+
+// The assistant turn that stands for a rejected reply unless CompactOptions::reshow_rejected.
+inline constexpr std::string_view withheld_reply = "[previous summary withheld: it was rejected]";
+
+// One attempt of a round: what was sent, what came back, the verdict.
+struct Attempt {
+    unsigned number = 0;                       // 1-based
+    SummaryRequest request;                    // the request sent
+    std::size_t reply_bytes = 0;               // the reply's length
+    std::int32_t stop = LC_STOP_UNKNOWN;       // the reply's stop
+    lc_status status = LC_OK;                  // the verdict
+    std::int32_t status_class = LC_CLASS_OK;   // LC_CLASS_*: what the round did about it
+    Diagnostic diagnosis;                      // where and why; on LC_OK, what cleanup removed
+    std::string retry_message;                 // lc_retry_message (the next user turn if RETRY); "" on LC_OK
+};
+
+// A round that produced a valid summary: replace the history with `replacement`.
+struct Compacted {
+    std::string summary;                    // the accepted summary (validate_reply's)
+    std::uint64_t cut = 0;                  // messages [0, cut) are replaced, [cut, n) kept
+    std::vector<std::uint8_t> replacement;  // build_replacement(cut, summary): wire messages, JSON
+    std::vector<Attempt> attempts;          // in order, the accepted one last
+    std::vector<Diagnostic> diagnoses;      // each attempt's
+};
+
+// A round that ended without a summary: the history stays as it was (a result, not an error).
+struct KeepHistory {
+    std::string reason;                 // a short sentence: static text, numbers, type names only
+    lc_status status = LC_OK;           // what ended the round; LC_OK only when model_error is set
+    Diagnostic diagnosis;               // that status's diagnosis
+    std::exception_ptr model_error;     // call_model's exception, with OnError::keep_history
+    std::vector<Attempt> attempts;      // empty when the model was not called
+    std::vector<Diagnostic> diagnoses;  // each attempt's
+};
+
+// The outcome of compact(): std::get_if<loopcompact::Compacted>(&result) or std::visit. Only
+// Compacted has a summary and a replacement, so a kept history cannot be committed by mistake.
+using CompactResult = std::variant<Compacted, KeepHistory>;
+
+// What an exception from call_model does.
+enum class OnError {
+    raise,         // it propagates out of compact()
+    keep_history,  // compact() returns KeepHistory naming its type (never its what())
+};
+
+// How compact() runs the round; the defaults are SPEC R15.12's.
+struct CompactOptions {
+    std::uint64_t keep_last = 0;                   // the cut is safe_cut(keep_last)
+    unsigned attempts = 3;                         // at least 1
+    std::optional<std::uint64_t> max_input_bytes;  // the head's byte budget; none: no limit
+    std::optional<std::uint64_t> max_reply_bytes;  // none: 16 * max_summary_tokens, at least 114
+    std::optional<std::uint64_t> max_tokens;       // the first request's; none: max_summary_tokens
+    bool trim = true;                              // cleanup of every reply (reported per attempt)
+    bool unfence = true;
+    bool reshow_rejected = false;                  // send rejected replies back instead of withheld_reply
+    std::function<void(const Attempt &)> on_attempt;  // every attempt, before the round decides
+    OnError on_error = OnError::raise;
+};
+
+namespace detail {
+
+// The input's max_summary_tokens, read from the end of a head: the canonical encoding writes it
+// as the document's last member (SPEC E7.2). The C ABI has no accessor for it.
+inline std::optional<std::uint64_t> head_max_summary_tokens(const std::vector<std::uint8_t> &head)
+{
+    static constexpr std::string_view key = ",\"max_summary_tokens\":";
+    const std::string_view text(reinterpret_cast<const char *>(head.data()), head.size());
+    const std::size_t at = text.rfind(key);
+    if (text.empty() || text.back() != '}' || at == std::string_view::npos) {
+        return std::nullopt;
+    }
+    std::uint64_t value = 0;
+    const std::string_view digits = text.substr(at + key.size(), text.size() - 1 - at - key.size());
+    for (const char c : digits) {
+        const auto digit = static_cast<std::uint64_t>(c - '0');
+        if (c < '0' || c > '9' || value > (std::numeric_limits<std::uint64_t>::max() - digit) / 10) {
+            return std::nullopt;
+        }
+        value = value * 10 + digit;
+    }
+    if (digits.empty() || value == 0) {
+        return std::nullopt;
+    }
+    return value;
+}
+
+// a * b, at most 2^64 - 1.
+inline std::uint64_t saturating_mul(std::uint64_t a, std::uint64_t b) noexcept
+{
+    return b != 0 && a > std::numeric_limits<std::uint64_t>::max() / b ? std::numeric_limits<std::uint64_t>::max()
+                                                                        : a * b;
+}
+
+// The dynamic type of an exception, demangled where the compiler can ("std::runtime_error").
+inline std::string exception_type(const std::exception &e)
+{
+#if defined(__GXX_RTTI) || defined(_CPPRTTI) || defined(__cpp_rtti)
+    const char *name = typeid(e).name();
+#if defined(LOOPCOMPACT_HPP_DEMANGLE)
+    int status = 0;
+    char *demangled = abi::__cxa_demangle(name, nullptr, nullptr, &status);
+    if (demangled != nullptr) {
+        std::string out = status == 0 ? demangled : name;
+        std::free(demangled);
+        return out;
+    }
+#endif
+    return name;
+#else
+    static_cast<void>(e);
+    return "std::exception";
+#endif
+}
+
+inline KeepHistory keep_history(const Diagnostic &diagnosis, std::string reason, std::vector<Attempt> attempts)
+{
+    KeepHistory out;
+    out.reason = std::move(reason);
+    out.status = diagnosis.status;
+    out.diagnosis = diagnosis;
+    out.attempts = std::move(attempts);
+    for (const Attempt &a : out.attempts) {
+        out.diagnoses.push_back(a.diagnosis);
+    }
+    return out;
+}
+
+// The reason of a round ended at once by an attempt's verdict (a class other than RETRY).
+inline std::string stop_reason(const Attempt &a)
+{
+    std::string out = "attempt " + std::to_string(a.number) + ": " + lc_status_name(a.status) + " (class " +
+                      loopcompact::class_name(a.status_class) + "): ";
+    if (a.status == LC_SUMMARY_TOKEN_USAGE) {
+        return out + "the provider reported no output token usage; turn usage reporting on";
+    }
+    if (a.status == LC_REPLY_BYTE_LIMIT_UNREACHABLE) {
+        return out + "max_reply_bytes is below the smallest valid summary, so no reply can meet it";
+    }
+    if (a.status_class == LC_CLASS_DISCARD) {
+        return out + "this reply can never be used and retrying will not help";
+    }
+    if (a.status_class == LC_CLASS_BUG) {
+        return out + "the library failed internally; please report it";
+    }
+    return out + "the host's limits or input must change; retrying will not help";
+}
+
+}  // namespace detail
+
+// Runs one compaction round (SPEC R15.12) with the caller's model: `call_model` is any callable
+// taking a const SummaryRequest & and returning a SummaryReply (checked at compile time: nothing
+// else can pass for a reply).
+//
+//  1. The cut is input.safe_cut(keep_last). A cut that leaves nothing to summarise, a transcript
+//     whose tool calls are not paired, or a head over max_input_bytes ends the round at once with
+//     KeepHistory; the model is not called.
+//  2. Each attempt sends a SummaryRequest and checks the reply with diagnose_reply (trim and
+//     unfence on by default); on_attempt sees it.
+//  3. LC_OK gives Compacted: the summary, the cut and build_replacement(cut, summary).
+//  4. A RETRY verdict leads to the next attempt while attempts remain, with one more pair of turns
+//     (so no two requests are equal); a truncated reply first doubles max_tokens (up to
+//     max_summary_tokens), then shrinks the head's budget to 3/4 of the head last sent (the head
+//     stays when nothing smaller fits).
+//  5. Any other verdict, or running out of attempts, gives KeepHistory with that status.
+//
+// Throws loopcompact::Error for a failing library call of the host's (a moved-from Input),
+// std::invalid_argument for options it cannot run with (attempts 0, max_tokens above
+// max_summary_tokens) or a reply whose stop is not LC_STOP_*, and whatever call_model or
+// on_attempt throw, unless on_error is OnError::keep_history (call_model's only).
+template <typename CallModel>
+CompactResult compact(const Input &input, CallModel &&call_model, const CompactOptions &options = {})
+{
+    static_assert(std::is_invocable_r_v<SummaryReply, CallModel &, const SummaryRequest &>,
+                  "call_model must be callable with a const loopcompact::SummaryRequest & and return a "
+                  "loopcompact::SummaryReply");
+    if (options.attempts == 0) {
+        throw std::invalid_argument("loopcompact::compact: attempts must be at least 1");
+    }
+
+    // Step 1: the cut and the head.
+    std::uint64_t cut = 0;
+    try {
+        cut = input.safe_cut(options.keep_last);
+    } catch (const Error &e) {
+        if (e.status() >= LC_PAIRING_UNANSWERED_CALL && e.status() <= LC_PAIRING_DUPLICATE_RESULT) {
+            return detail::keep_history(
+                e.diagnostic(), "the transcript's tool calls and results are not paired (SPEC S14.3), so no cut is safe", {});
+        }
+        throw;
+    }
+    std::uint64_t budget = options.max_input_bytes.value_or(std::numeric_limits<std::uint64_t>::max());
+    std::vector<std::uint8_t> head;
+    try {
+        head = input.encode_head_within(cut, budget);
+    } catch (const Error &e) {
+        if (e.status() == LC_REPLACEMENT_EMPTY_HEAD) {
+            return detail::keep_history(e.diagnostic(), "nothing to summarise: only leading system messages come before the cut", {});
+        }
+        if (e.status() == LC_INPUT_TOO_LARGE) {
+            return detail::keep_history(e.diagnostic(),
+                                        "the head does not fit under max_input_bytes, even with old tool results omitted", {});
+        }
+        throw;
+    }
+    const std::optional<std::uint64_t> max_summary = detail::head_max_summary_tokens(head);
+    if (!max_summary) {
+        throw std::runtime_error("loopcompact::compact: the head does not end with max_summary_tokens (SPEC E7.2)");
+    }
+    std::uint64_t max_tokens = options.max_tokens.value_or(*max_summary);
+    if (max_tokens == 0 || max_tokens > *max_summary) {
+        throw std::invalid_argument("loopcompact::compact: max_tokens must be between 1 and the input's max_summary_tokens");
+    }
+    ReplyOptions reply_options;
+    reply_options.trim = options.trim;
+    reply_options.unfence = options.unfence;
+    reply_options.max_reply_bytes = options.max_reply_bytes.value_or(
+        std::max<std::uint64_t>(LC_SMALLEST_SUMMARY_LEN, detail::saturating_mul(16, *max_summary)));
+
+    const std::string system(summary_instructions());
+    std::string head_text(head.begin(), head.end());
+    std::vector<ChatMessage> turns;  // the rejected attempts' pairs of turns, in order
+    std::vector<Attempt> attempts;
+    std::vector<Diagnostic> diagnoses;
+    for (unsigned n = 1;; ++n) {
+        // Step 2: the request, with its own copy of the turns.
+        SummaryRequest request;
+        request.system = system;
+        request.messages.reserve(1 + turns.size());
+        request.messages.push_back(ChatMessage{"user", head_text});
+        request.messages.insert(request.messages.end(), turns.begin(), turns.end());
+        request.max_tokens = max_tokens;
+        request.attempt = n;
+        SummaryReply reply;
+        if (options.on_error == OnError::keep_history) {
+            try {
+                reply = call_model(static_cast<const SummaryRequest &>(request));
+            } catch (const std::exception &e) {
+                KeepHistory out = detail::keep_history(Diagnostic{}, "attempt " + std::to_string(n) +
+                                                                         ": call_model threw " + detail::exception_type(e),
+                                                       std::move(attempts));
+                out.model_error = std::current_exception();
+                return out;
+            } catch (...) {
+                KeepHistory out = detail::keep_history(
+                    Diagnostic{}, "attempt " + std::to_string(n) + ": call_model threw an exception that is not a std::exception",
+                    std::move(attempts));
+                out.model_error = std::current_exception();
+                return out;
+            }
+        } else {
+            reply = call_model(static_cast<const SummaryRequest &>(request));
+        }
+        if (reply.stop != LC_STOP_UNKNOWN && reply.stop != LC_STOP_END && reply.stop != LC_STOP_LENGTH) {
+            throw std::invalid_argument("loopcompact::compact: call_model returned a reply whose stop is not LC_STOP_*");
+        }
+
+        // Step 3: the verdict, with its diagnosis (what cleanup removed, on LC_OK too).
+        reply_options.output_tokens = reply.output_tokens;
+        reply_options.stop = reply.stop;
+        ReplyVerdict verdict = input.diagnose_reply(reply.text, reply_options);
+        Attempt attempt;
+        attempt.number = n;
+        attempt.request = std::move(request);
+        attempt.reply_bytes = reply.text.size();
+        attempt.stop = reply.stop;
+        attempt.status = verdict.status;
+        attempt.status_class = verdict.diagnostic.status_class;
+        attempt.diagnosis = verdict.diagnostic;
+        attempt.retry_message = verdict.retry_message;
+        attempts.push_back(attempt);
+        diagnoses.push_back(attempt.diagnosis);
+        if (options.on_attempt) {
+            options.on_attempt(attempts.back());
+        }
+
+        if (attempt.status == LC_OK) {
+            Compacted out;
+            out.replacement = input.build_replacement(cut, verdict.summary);
+            out.summary = std::move(verdict.summary);
+            out.cut = cut;
+            out.attempts = std::move(attempts);
+            out.diagnoses = std::move(diagnoses);
+            return out;
+        }
+        if (attempt.status_class != LC_CLASS_RETRY) {
+            return detail::keep_history(attempt.diagnosis, detail::stop_reason(attempt), std::move(attempts));
+        }
+        if (n == options.attempts) {
+            return detail::keep_history(attempt.diagnosis,
+                                        "all " + std::to_string(n) + " attempts were rejected, the last with " +
+                                            lc_status_name(attempt.status),
+                                        std::move(attempts));
+        }
+
+        // Step 4: escalation of a truncated reply, then the pair of turns for the next request.
+        if (attempt.status == LC_REPLY_TRUNCATED) {
+            if (max_tokens < *max_summary) {
+                max_tokens = std::min(detail::saturating_mul(2, max_tokens), *max_summary);
+            } else {
+                const auto len = static_cast<std::uint64_t>(head.size());
+                budget = len / 4 * 3 + len % 4 * 3 / 4;  // floor(3/4 * len) without overflow
+                try {
+                    head = input.encode_head_within(cut, budget);
+                    head_text.assign(head.begin(), head.end());
+                } catch (const Error &e) {
+                    if (e.status() != LC_INPUT_TOO_LARGE) {
+                        throw;
+                    }
+                }
+            }
+        }
+        turns.push_back(ChatMessage{"assistant", options.reshow_rejected ? reply.text : std::string(withheld_reply)});
+        turns.push_back(ChatMessage{"user", attempt.retry_message});
+    }
+}
 
 /* ---- policies (SPEC §8) --------------------------------------------------------------------- */
 

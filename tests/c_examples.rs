@@ -471,6 +471,191 @@ const RUNS: &[Run] = &[
         exit: 2,
     },
     // --- end of examples/cpp/roundtrip.cpp
+    // --- examples/cpp/compact.cpp: [OPTIONS] INPUT KEEP_LAST REPLY... (FILE:TOKENS:STOP or throw), one
+    // line per attempt, then the outcome (SPEC R15.12). input_valid.json: 5 messages, max_summary_tokens
+    // 2048; keeping 1, the cut is 4 (S14.4). E7 by hand: the head [0, 4) is the 1487 canonical bytes
+    // less the last message and its comma (209 bytes) = 1278; the replacement is the system message,
+    // the summary message of the 514-byte summary (696 bytes, its <, > and & escaped) and the last message:
+    // 1020 bytes. R15.4: the 293-byte truncated reply, stopped by length, asks for a shorter summary;
+    // step 4 doubles max_tokens from 1024 to 2048 for the next request; R15.5: 7 bytes of fence before,
+    // 5 after.
+    Run {
+        example: "compact",
+        args: &[
+            "--max-tokens",
+            "1024",
+            "examples/data/input_valid.json",
+            "1",
+            "examples/data/reply_truncated.txt:1024:length",
+            "examples/data/reply_fenced.txt:700:end",
+        ],
+        stdin: None,
+        stdout: "attempt 1: max_tokens 1024, 1 turns, head 1278 bytes, LC_REPLY_TRUNCATED (class retry), stop length, \
+                 293 bytes\nretry: Your summary was cut off",
+        exit: 0,
+    },
+    Run {
+        example: "compact",
+        args: &[
+            "--max-tokens",
+            "1024",
+            "examples/data/input_valid.json",
+            "1",
+            "examples/data/reply_truncated.txt:1024:length",
+            "examples/data/reply_fenced.txt:700:end",
+        ],
+        stdin: None,
+        stdout: "attempt 2: max_tokens 2048, 3 turns, head 1278 bytes, LC_OK (class ok), stop end, 526 bytes, removed \
+                 trim|unfence (7 before, 5 after), last reply withheld\ncompacted: cut 4, summary 514 bytes, \
+                 replacement 1020 bytes, verify LC_OK, requests distinct\n",
+        exit: 0,
+    },
+    // Already at max_summary_tokens: the head's budget becomes 3/4 of 1278 = 958; stubbing the one tool
+    // message leaves more than that (F7.4), so the head stays.
+    Run {
+        example: "compact",
+        args: &[
+            "examples/data/input_valid.json",
+            "1",
+            "examples/data/reply_truncated.txt:2048:length",
+            "examples/data/reply_fenced.txt:700:end",
+        ],
+        stdin: None,
+        stdout: "attempt 2: max_tokens 2048, 3 turns, head 1278 bytes, LC_OK",
+        exit: 0,
+    },
+    // The same text with the model's own stop (X4.16), shown again with --reshow.
+    Run {
+        example: "compact",
+        args: &[
+            "--reshow",
+            "examples/data/input_valid.json",
+            "1",
+            "examples/data/reply_truncated.txt:2048:end",
+            "examples/data/reply_fenced.txt:700:end",
+        ],
+        stdin: None,
+        stdout: "LC_SUMMARY_XML_SYNTAX (class retry), stop end, 293 bytes\nretry: Your summary was rejected at line 1, \
+                 column 294",
+        exit: 0,
+    },
+    Run {
+        example: "compact",
+        args: &[
+            "--reshow",
+            "examples/data/input_valid.json",
+            "1",
+            "examples/data/reply_truncated.txt:2048:end",
+            "examples/data/reply_fenced.txt:700:end",
+        ],
+        stdin: None,
+        stdout: "(7 before, 5 after), last reply reshown\n",
+        exit: 0,
+    },
+    // C13.3: no usage reported is DISCARD, at once; the reason says what to do.
+    Run {
+        example: "compact",
+        args: &["examples/data/input_valid.json", "1", "examples/data/reply_fenced.txt:0:end"],
+        stdin: None,
+        stdout: "kept history: LC_SUMMARY_TOKEN_USAGE: attempt 1: LC_SUMMARY_TOKEN_USAGE (class discard): the provider \
+                 reported no output token usage; turn usage reporting on\n",
+        exit: 1,
+    },
+    // R15.2: a reply limit below 114 bytes is the host's (HOST), at once.
+    Run {
+        example: "compact",
+        args: &[
+            "--max-reply-bytes",
+            "100",
+            "examples/data/input_valid.json",
+            "1",
+            "examples/data/reply_fenced.txt:700:end",
+        ],
+        stdin: None,
+        stdout: "kept history: LC_REPLY_BYTE_LIMIT_UNREACHABLE: attempt 1: LC_REPLY_BYTE_LIMIT_UNREACHABLE (class host)",
+        exit: 1,
+    },
+    // Out of attempts: the last status.
+    Run {
+        example: "compact",
+        args: &[
+            "--attempts",
+            "1",
+            "examples/data/input_valid.json",
+            "1",
+            "examples/data/reply_truncated.txt:2048:length",
+        ],
+        stdin: None,
+        stdout: "kept history: LC_REPLY_TRUNCATED: all 1 attempts were rejected, the last with LC_REPLY_TRUNCATED\n",
+        exit: 1,
+    },
+    // Keeping 5 of 5 messages: nothing to summarise (R15.8), the model is not called (no attempt line).
+    Run {
+        example: "compact",
+        args: &["examples/data/input_valid.json", "5", "examples/data/reply_fenced.txt:700:end"],
+        stdin: None,
+        stdout: "kept history: LC_REPLACEMENT_EMPTY_HEAD: nothing to summarise",
+        exit: 1,
+    },
+    // F7.4: the head of cut 4 stubbed is still far above 500 bytes.
+    Run {
+        example: "compact",
+        args: &[
+            "--max-input-bytes",
+            "500",
+            "examples/data/input_valid.json",
+            "1",
+            "examples/data/reply_fenced.txt:700:end",
+        ],
+        stdin: None,
+        stdout: "kept history: LC_INPUT_TOO_LARGE: ",
+        exit: 1,
+    },
+    // call_model throws: the exception propagates (exit 2, nothing on stdout), or with on_error
+    // keep_history the reason names its type, not its text.
+    Run {
+        example: "compact",
+        args: &["examples/data/input_valid.json", "1", "throw"],
+        stdin: None,
+        stdout: "",
+        exit: 2,
+    },
+    Run {
+        example: "compact",
+        args: &[
+            "--keep-history-on-error",
+            "examples/data/input_valid.json",
+            "1",
+            "examples/data/reply_truncated.txt:2048:end",
+            "throw",
+        ],
+        stdin: None,
+        stdout: "kept history: LC_OK: attempt 2: call_model threw std::runtime_error\n",
+        exit: 1,
+    },
+    // max_tokens above max_summary_tokens (2048) is the host's error.
+    Run {
+        example: "compact",
+        args: &[
+            "--max-tokens",
+            "2049",
+            "examples/data/input_valid.json",
+            "1",
+            "examples/data/reply_fenced.txt:700:end",
+        ],
+        stdin: None,
+        stdout: "",
+        exit: 2,
+    },
+    Run { example: "compact", args: &["examples/data/input_valid.json", "1"], stdin: None, stdout: "", exit: 2 },
+    Run {
+        example: "compact",
+        args: &["examples/data/input_valid.json", "1", "examples/data/reply_fenced.txt:700:sometime"],
+        stdin: None,
+        stdout: "",
+        exit: 2,
+    },
+    // --- end of examples/cpp/compact.cpp
     // demo [DATA_DIR]: the first run (scripts/demo), one line per step; exit 0 when every step gives
     // the result its sample is made for. F7.3: the tool message stubbed under 1400 bytes; C13.4: the
     // misplaced <decisions> of result_bad_xml.json; R10.7: the worked example; P8.4: quality 0 is

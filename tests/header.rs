@@ -280,6 +280,15 @@ static_assert(!std::is_copy_constructible_v<lc::Input> && std::is_nothrow_move_c
 static_assert(std::is_base_of_v<std::runtime_error, lc::Error>, "Error is a std::runtime_error");
 static_assert(std::is_same_v<decltype(lc::request_fingerprint("")), lc::Fingerprint>, "digest");
 static_assert(std::is_same_v<decltype(lc::summary_sections("")), std::array<lc_span, 5>>, "sections");
+static_assert(std::is_same_v<lc::CompactResult, std::variant<lc::Compacted, lc::KeepHistory>>, "round result");
+
+// A function object as call_model (the round also takes lambdas and std::function).
+struct ScriptedModel {
+    lc::SummaryReply operator()(const lc::SummaryRequest &request) const
+    {
+        return lc::SummaryReply{request.system, request.max_tokens, LC_STOP_END};
+    }
+};
 
 int lc_hpp_check(const lc::Input &input);
 int lc_hpp_check(const lc::Input &input)
@@ -300,6 +309,32 @@ int lc_hpp_check(const lc::Input &input)
     input.check_pairing();
     const lc_resolved_limits limits = lc::resolve_limits(lc_context_limits{1, 2, 3}, 4, 5);
     const std::int32_t level = lc::pressure_level(LC_PRESSURE_NORMAL, lc::occupancy_basis_points(1, 2), true, 8000, 6000);
+
+    // The round (SPEC §15).
+    lc::ReplyOptions reply_options;
+    reply_options.output_tokens = 1;
+    reply_options.stop = LC_STOP_LENGTH;
+    reply_options.max_reply_bytes = LC_SMALLEST_SUMMARY_LEN;
+    reply_options.trim = true;
+    const std::string accepted = input.validate_reply(text, reply_options);
+    const lc::ReplyVerdict verdict = input.diagnose_reply(bytes, reply_options);
+    const std::vector<std::uint8_t> head = input.encode_head_within(cut, 100);
+    const std::vector<std::uint8_t> replacement = input.build_replacement(cut, accepted);
+    input.verify_replacement(cut, replacement);
+    lc::CompactOptions options;
+    options.keep_last = 2;
+    options.max_reply_bytes = 4096;
+    options.on_error = lc::OnError::keep_history;
+    options.on_attempt = [&total](const lc::Attempt &attempt) { total += attempt.reply_bytes + attempt.diagnosis.removed_before; };
+    const lc::CompactResult result = lc::compact(input, ScriptedModel{}, options);
+    const std::function<lc::SummaryReply(const lc::SummaryRequest &)> model = ScriptedModel{};
+    const lc::CompactResult again = lc::compact(input, model);
+    const lc::CompactResult third = lc::compact(input, [](const lc::SummaryRequest &) { return lc::SummaryReply{}; });
+    if (const lc::Compacted *compacted = std::get_if<lc::Compacted>(&result)) {
+        total += compacted->replacement.size() + compacted->attempts.size();
+    }
+    total += std::get_if<lc::KeepHistory>(&again) != nullptr ? 1u : 0u;
+    total += third.index() + head.size() + verdict.diagnostic.removed_after;
     return static_cast<int>(total + summary.size() + limits.input_limit) + level;
 }
 "#;
@@ -323,6 +358,35 @@ fn cxx_wrapper_compiles_alone_under_strict_warnings() {
         String::from_utf8_lossy(&output.stdout),
         String::from_utf8_lossy(&output.stderr)
     );
+}
+
+/// R15.12: what call_model returns is a reply by its type. A callable returning anything else does
+/// not compile, and the compiler says why.
+#[test]
+fn cxx_compact_refuses_a_model_that_returns_no_reply() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("header");
+    std::fs::create_dir_all(&dir).unwrap();
+    let source = dir.join("check_hpp_no_reply.cpp");
+    std::fs::write(
+        &source,
+        "#include \"loopcompact.hpp\"\n\
+         int f(const loopcompact::Input &input);\n\
+         int f(const loopcompact::Input &input)\n\
+         {\n\
+         \x20   return static_cast<int>(loopcompact::compact(input, [](const loopcompact::SummaryRequest &) { \
+         return std::string(\"<conversation_summary/>\"); }).index());\n\
+         }\n",
+    )
+    .unwrap();
+    let output = Command::new("c++")
+        .args(["-std=c++17", "-fsyntax-only", "-I"])
+        .arg(manifest_dir().join("include"))
+        .arg(&source)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run `c++` (a C++ toolchain is required): {e}"));
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(!output.status.success(), "a call_model returning std::string compiled");
+    assert!(stderr.contains("call_model must be callable"), "not the round's static_assert:\n{stderr}");
 }
 
 #[test]

@@ -89,19 +89,25 @@ func (e *Error) setDiagnosis(d *C.lc_diagnostic) {
 		}
 	}
 	e.Location = string(loc)
+	e.Removed = Cleanup(d.removed)
+	e.RemovedBefore = uint64(d.removed_before)
+	e.RemovedAfter = uint64(d.removed_after)
+	if d.status == C.lc_status(e.Status) {
+		e.class = Class(d.status_class)
+	}
 }
 
 // RetryMessage is a short message to the summariser about this failure (SPEC C13.5,
 // lc_retry_message): what was wrong, where (line, column, section), what was expected, the rule,
 // and the rules it broke, built by the library from static text and the numbers of e; for a
-// status whose class is not ClassRetry, that no retry is useful. Only Status, Section, Line,
-// Column, Limit, Actual, Rule and Expected are read; a Rule or Expected that is not one of the
+// failure whose Class is not ClassRetry, that no retry is useful. Only Status, Class(), Section,
+// Line, Column, Limit, Actual, Rule and Expected are read; a Rule or Expected that is not one of the
 // library's own strings is left out. Send it with the next attempt when errors.Is(err,
 // ClassRetry).
 func (e *Error) RetryMessage() string {
 	d := newDiagnostic()
 	d.status = C.lc_status(e.Status)
-	d.status_class = C.int32_t(e.Status.Class())
+	d.status_class = C.int32_t(e.Class())
 	d.section = C.int32_t(e.Section)
 	d.offset = C.uint64_t(e.Offset)
 	d.line = C.uint64_t(e.Line)
@@ -113,6 +119,12 @@ func (e *Error) RetryMessage() string {
 	defer C.free(unsafe.Pointer(rule))
 	defer C.free(unsafe.Pointer(expected))
 	d.rule, d.expected = rule, expected
+	return retryMessage(d)
+}
+
+// retryMessage is lc_retry_message of d, "" if the library refuses it (it never does for a
+// diagnosis it filled).
+func retryMessage(d *C.lc_diagnostic) string {
 	// Two-call pattern; the message depends only on d, so the second call fits.
 	var n C.size_t
 	rc := C.lc_retry_message(d, nil, 0, &n)

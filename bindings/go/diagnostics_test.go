@@ -258,7 +258,8 @@ func TestClasses(t *testing.T) {
 	want := map[lc.Class][]lc.Status{
 		lc.ClassOK: {lc.StatusOK},
 		lc.ClassRetry: {lc.StatusSummaryByteLimit, lc.StatusSummaryTokenLimit, lc.StatusSummaryXMLSyntax,
-			lc.StatusSummaryXMLRoot, lc.StatusSummaryXMLStructure, lc.StatusSummaryXMLContent},
+			lc.StatusSummaryXMLRoot, lc.StatusSummaryXMLStructure, lc.StatusSummaryXMLContent,
+			lc.StatusReplyTruncated}, // SPEC §15's table
 		lc.ClassDiscard: {lc.StatusSummaryWire, lc.StatusSummaryIdentity, lc.StatusSummaryOutputShape,
 			lc.StatusSummaryTokenUsage, lc.StatusSummaryTooLarge},
 		lc.ClassBug: {lc.StatusPanic},
@@ -342,16 +343,18 @@ func TestRetryMessage(t *testing.T) {
 	if m := forged.RetryMessage(); strings.Contains(m, "SECRET") || !strings.Contains(m, "line 1, column 42") {
 		t.Errorf("forged message %q", m)
 	}
-	// A byte limit names both numbers.
+	// A byte limit names both numbers. (One that no reply can meet is the host's: R15.2, tested in
+	// round_test.go.)
 	in, _ := lc.ParseInput([]byte(testWire))
 	defer in.Close()
-	_, err = in.ValidateOutput(testOutput(), 10, 100)
+	limit := len(testOutput()) - 1
+	_, err = in.ValidateOutput(testOutput(), 10, uint64(limit))
 	if !errors.As(err, &e) {
 		t.Fatal(err)
 	}
 	m := e.RetryMessage()
-	if !strings.Contains(m, " 100 bytes") || !strings.Contains(m, " "+strconv.Itoa(len(testOutput()))+" bytes") ||
-		!strings.Contains(m, "O6.2") {
+	if !strings.Contains(m, " "+strconv.Itoa(limit)+" bytes") || !strings.Contains(m, " "+strconv.Itoa(len(testOutput()))+" bytes") ||
+		!strings.Contains(m, "O6.2") || strings.Contains(m, "No retry") {
 		t.Errorf("byte limit message %q", m)
 	}
 }

@@ -1,6 +1,7 @@
 package loopcompact_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"log"
@@ -62,4 +63,46 @@ func ExampleValidateSummaryXML() {
 	// Output:
 	// xml_structure at line 3, column 1 (byte 53): section constraints, expected <constraints>, rule X4.18
 	// Your summary was rejected at line 3, column 1, in the constr
+}
+
+// A round (SPEC R15.12) with a scripted model that first leaves out a section, then answers in a
+// Markdown fence; OnAttempt logs each attempt (the example of README.md, keep the two in step).
+func ExampleCompact() {
+	in, err := lc.ParseInput([]byte(roundDoc(roundMessages()...))) // 6 messages
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer in.Close()
+	replies := []string{roundRejected, "```xml\n" + roundSummary + "\n```"}
+	callModel := func(ctx context.Context, req lc.SummaryRequest) (lc.SummaryReply, error) {
+		// A real one sends req.System, req.Messages and req.MaxTokens to the provider.
+		return lc.SummaryReply{Text: replies[req.Attempt-1], OutputTokens: 40, Stop: lc.StopEnd}, nil
+	}
+	res, err := lc.Compact(context.Background(), in, callModel, lc.CompactOptions{
+		KeepLast: 1,
+		OnAttempt: func(a lc.Attempt) {
+			fmt.Printf("attempt %d: %s (%s), %d bytes, stop %s", a.Number, a.Status.Name(), a.Class, a.ReplyBytes, a.Stop)
+			if a.Diagnosis != nil {
+				fmt.Printf(", line %d, column %d, expected %s", a.Diagnosis.Line, a.Diagnosis.Column, a.Diagnosis.Expected)
+			}
+			if a.Removed != 0 {
+				fmt.Printf(", removed %s: %d bytes before, %d after", a.Removed, a.RemovedBefore, a.RemovedAfter)
+			}
+			fmt.Println()
+		},
+	})
+	if err != nil {
+		log.Fatal(err) // a closed input, invalid options, ctx's error, or callModel's
+	}
+	switch r := res.(type) {
+	case *lc.Compacted:
+		fmt.Printf("compacted: messages [0, %d) become a %d-byte summary; replacement verifies: %v\n",
+			r.Cut, len(r.Summary), in.VerifyReplacement(r.Cut, r.Replacement) == nil)
+	case *lc.KeepHistory:
+		fmt.Println("history kept:", r.Reason)
+	}
+	// Output:
+	// attempt 1: LC_SUMMARY_XML_STRUCTURE (LC_CLASS_RETRY), 120 bytes, stop end, line 3, column 1, expected <constraints>
+	// attempt 2: LC_OK (LC_CLASS_OK), 163 bytes, stop end, removed unfence: 7 bytes before, 4 after
+	// compacted: messages [0, 5) become a 152-byte summary; replacement verifies: true
 }

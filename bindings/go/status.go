@@ -94,6 +94,16 @@ const (
 	StatusCutUnsafe                      Status = C.LC_CUT_UNSAFE
 	StatusCompactionNoProgress           Status = C.LC_COMPACTION_NO_PROGRESS
 	StatusCompactionThresholdUnreachable Status = C.LC_COMPACTION_THRESHOLD_UNREACHABLE
+
+	// The round (SPEC §15): the bare reply, the head and the replacement.
+	StatusReplyTruncated            Status = C.LC_REPLY_TRUNCATED
+	StatusReplyByteLimitUnreachable Status = C.LC_REPLY_BYTE_LIMIT_UNREACHABLE
+	StatusReplacementEmptyHead      Status = C.LC_REPLACEMENT_EMPTY_HEAD
+	StatusReplacementSummary        Status = C.LC_REPLACEMENT_SUMMARY
+	StatusReplacementWire           Status = C.LC_REPLACEMENT_WIRE
+	StatusReplacementPrefixChanged  Status = C.LC_REPLACEMENT_PREFIX_CHANGED
+	StatusReplacementTailChanged    Status = C.LC_REPLACEMENT_TAIL_CHANGED
+	StatusReplacementAdjacentUser   Status = C.LC_REPLACEMENT_ADJACENT_USER
 )
 
 // Name is the constant's name, e.g. "LC_SUMMARY_XML_SYNTAX" ("LC_UNKNOWN_STATUS" for an unknown
@@ -188,6 +198,17 @@ type Error struct {
 	Location string  // path of layout names and indices, e.g. "transcript[3].blocks[0].type"
 	Limit    uint64  // byte and token limits: the limit
 	Actual   uint64  // byte and token limits: the measured value
+
+	// What cleanup removed around a bare reply before it was checked (SPEC R15.7; ValidateReply
+	// and Compact's attempts): the cleanups that removed something and the bytes they removed
+	// before and after the text. Zero for every other check.
+	Removed       Cleanup
+	RemovedBefore uint64
+	RemovedAfter  uint64
+
+	// class is the diagnosis's class (lc_diagnostic.status_class), which may differ from the
+	// status's (a byte limit no reply can meet is the host's, SPEC R15.2); ClassOK when unknown.
+	class Class
 }
 
 func (e *Error) Error() string {
@@ -244,6 +265,16 @@ func (e *Error) Error() string {
 		b = append(b, "rule "...)
 		b = append(b, e.Rule...)
 	}
+	if e.Removed != 0 {
+		sep()
+		b = append(b, "removed "...)
+		b = append(b, e.Removed.String()...)
+		b = append(b, ": "...)
+		b = strconv.AppendUint(b, e.RemovedBefore, 10)
+		b = append(b, " bytes before, "...)
+		b = strconv.AppendUint(b, e.RemovedAfter, 10)
+		b = append(b, " after"...)
+	}
 	if len(b) != n {
 		b = append(b, ']')
 	}
@@ -256,15 +287,22 @@ func (e *Error) Is(target error) bool {
 	case Status:
 		return e.Status == t
 	case Class:
-		return e.Status.Class() == t
+		return e.Class() == t
 	case *Error:
 		return t != nil && e.Status == t.Status
 	}
 	return false
 }
 
-// Class says what a host does next about the failure (SPEC C13.3).
-func (e *Error) Class() Class { return e.Status.Class() }
+// Class says what a host does next about the failure (SPEC C13.3): the class of the diagnosis,
+// which is the status's except where the diagnosis knows better (a byte limit that no reply can
+// meet is ClassHost, SPEC R15.2, although StatusSummaryByteLimit is ClassRetry).
+func (e *Error) Class() Class {
+	if e.class != ClassOK {
+		return e.class
+	}
+	return e.Status.Class()
+}
 
 // ErrClosed is returned by the methods of an Input after Close (or on a nil *Input).
 var ErrClosed = errors.New("loopcompact: input is closed")

@@ -7,8 +7,9 @@
 //! a check, 2 usage or I/O error (message on stderr, or a JSON object with `--json`); a closed or
 //! unreadable standard input is an I/O error, not an empty document.
 //!
-//! Like the library, the tool never echoes input bytes in a verdict; only `output` prints the
-//! decoded summary on success and `section` a section's text, which is the data asked for (A3.8).
+//! Like the library, the tool never echoes input bytes in a verdict; only `output` and `reply` print
+//! the summary on success, `replacement build` the replacement transcript and `section` a section's
+//! text, which is the data asked for (A3.8).
 //! File names and arguments it prints have their control characters escaped, and it reads at most
 //! `--max-bytes` bytes of any input (default 256 MiB).
 
@@ -20,10 +21,12 @@ use std::ffi::OsString;
 use std::io::{Read, Write};
 use std::process::ExitCode;
 
-use loopcompact::diagnostic::{Diagnostic, SUMMARY_INSTRUCTIONS, retry_message};
+use loopcompact::Status;
+use loopcompact::diagnostic::{Diagnostic, Removed, SUMMARY_INSTRUCTIONS, retry_message};
 use loopcompact::fingerprint::RequestFingerprint;
 use loopcompact::limits;
 use loopcompact::policy::{CompactionPolicy, ContextConfig, ContextObservationPolicy};
+use loopcompact::round::{ReplyOptions, SMALLEST_SUMMARY, Stop};
 use loopcompact::summary::{self, Section};
 use loopcompact::wire::CompactionInput;
 
@@ -58,22 +61,53 @@ commands (FILE may be - for standard input):
   section FILE NAME                   the text of one section (goal, constraints, decisions, state,
                                       open_items) as Go's encoding/xml reads it (SPEC 13.8)
   instructions                        print the instructions for the summariser (SPEC 13.6)
+  reply INPUT REPLY --output-tokens N [--stop end|length|unknown] [--max-reply-bytes N]
+        [--trim] [--unfence]
+                                      check the summariser's reply REPLY as it arrived (the bare
+                                      XML, no JSON envelope) against the input INPUT (SPEC 15.1):
+                                      N the output tokens the provider reported (0: none), --stop
+                                      how its call ended (default unknown), --max-reply-bytes the
+                                      reply's byte limit (default 16 x the input's
+                                      max_summary_tokens, at least 114), --trim and --unfence the
+                                      cleanups (surrounding White_Space, one Markdown code fence).
+                                      Prints the summary, exactly, on success; a rejection prints
+                                      the verdict, then the retry message for the summariser
+  replacement build INPUT CUT SUMMARY
+                                      the transcript that replaces messages [0, CUT) of INPUT once
+                                      the summary in the file SUMMARY was accepted (SPEC 15.2):
+                                      prints its canonical JSON, exactly, on success; a summary
+                                      that does not validate is LC_REPLACEMENT_SUMMARY, followed by
+                                      the summary's own verdict
+  replacement verify INPUT CUT REBUILT
+                                      check a transcript you rebuilt yourself (a JSON array of
+                                      wire messages) against that rule (SPEC 15.2); location
+                                      transcript[i].blocks[j] names the first difference
 
 options:
   --json           print the verdict as one JSON object:
                    {\"ok\",\"document\",\"status\",\"name\",\"reason\",\"message\",\"class\",\"offset\",
                    \"line\",\"column\",\"section\",\"rule\",\"expected\",\"location\",\"limit\",\"actual\"},
                    plus \"fingerprint\", \"summary\", \"cut\" or \"sections\" on success of those
-                   commands, and \"retry_message\" with --retry-message
+                   commands, and \"retry_message\" with --retry-message. reply adds
+                   \"removed\": {\"trim\",\"unfence\",\"before\",\"after\"} (what cleanup removed, bytes
+                   before and after the summary; also on a rejection) and always \"retry_message\"
+                   on a rejection; replacement build adds \"replacement\" (the JSON text, as a
+                   string) on success and \"cause\" (the summary's own verdict object) for
+                   LC_REPLACEMENT_SUMMARY. \"class\" is the diagnosis's: ok, retry, discard, host
+                   or bug (a byte limit that no reply can meet is host, SPEC R15.2)
   --retry-message  also print the message for the summariser model (SPEC 13.5)
   --max-bytes N    read at most N bytes of any input file (default 268435456, 256 MiB); after the
                    `output` command, --max-bytes is the reply's byte limit instead
   -h, --help       print this help (SPEC N: section N of docs/SPEC.md, the contract)
   --version        print the library and C ABI versions
 
-A rejection prints NAME (CODE), the reason, where (byte offset, line, column, section, rule,
-location) where known, and the message. Offsets count bytes of the file, except for a summary
-inside an output reply: there they count bytes of the decoded summary text.
+A rejection prints one line, DOCUMENT: rejected: NAME (CODE) reason REASON at WHERE: MESSAGE,
+WHERE listing what is known of byte offset, line and column, section, rule, location, expected,
+limit and actual, what cleanup removed (reply: \"removed trim|unfence: B bytes before, A after\"),
+and the class; then the cause's line (replacement build), then the retry message (reply, or
+--retry-message). Offsets count bytes of the file (a reply's as it arrived), except for a summary
+inside an output reply: there they count bytes of the decoded summary text. These formats are
+stable: other tools read them.
 
 exit status: 0 valid, 1 rejected, 2 usage or I/O error (a closed or unreadable standard input
 read as - is an I/O error; an empty one is the empty document)
@@ -94,7 +128,14 @@ enum Success {
     Valid,
     Fingerprint(String),
     Summary(String),
-    Cut { cut: usize, messages: usize },
+    /// An accepted bare reply: the summary and what cleanup removed around it.
+    Reply(String, Removed),
+    /// The replacement transcript's canonical JSON.
+    Replacement(Vec<u8>),
+    Cut {
+        cut: usize,
+        messages: usize,
+    },
     Sections(summary::SectionSpans),
     Text(String),
 }
@@ -103,6 +144,16 @@ enum Success {
 struct Verdict {
     document: &'static str,
     result: Result<Success, Diagnostic>,
+    /// What caused a rejection, as another document's verdict (the summary of a refused build).
+    cause: Option<(&'static str, Diagnostic)>,
+    /// Print what cleanup removed (the `reply` command), and the retry message of a rejection.
+    reply: bool,
+}
+
+impl Verdict {
+    const fn new(document: &'static str, result: Result<Success, Diagnostic>) -> Verdict {
+        Verdict { document, result, cause: None, reply: false }
+    }
 }
 
 /// The `--json` form of a verdict.
@@ -138,6 +189,27 @@ struct JsonVerdict<'a> {
     text: Option<&'a str>,
     #[serde(skip_serializing_if = "Option::is_none")]
     retry_message: Option<String>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    removed: Option<JsonRemoved>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    replacement: Option<&'a str>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    cause: Option<Box<JsonVerdict<'a>>>,
+}
+
+/// What cleanup removed around a bare reply (SPEC R15.7).
+#[derive(serde::Serialize)]
+struct JsonRemoved {
+    trim: bool,
+    unfence: bool,
+    before: usize,
+    after: usize,
+}
+
+impl From<Removed> for JsonRemoved {
+    fn from(r: Removed) -> JsonRemoved {
+        JsonRemoved { trim: r.trimmed, unfence: r.unfenced, before: r.before, after: r.after }
+    }
 }
 
 #[derive(serde::Serialize)]
@@ -218,11 +290,11 @@ fn run(args: Vec<OsString>) -> Result<ExitCode, Fatal> {
     let verdict = match command {
         "summary" => {
             let xml = reader.read(single_file(&rest)?)?;
-            Verdict { document: "summary", result: checked(summary::diagnose(&xml), Success::Valid) }
+            Verdict::new("summary", checked(summary::diagnose(&xml), Success::Valid))
         }
         "input" => {
             let wire = reader.read(single_file(&rest)?)?;
-            Verdict { document: "input", result: checked(CompactionInput::diagnose(&wire), Success::Valid) }
+            Verdict::new("input", checked(CompactionInput::diagnose(&wire), Success::Valid))
         }
         "fingerprint" => {
             let doc = reader.read(single_file(&rest)?)?;
@@ -230,32 +302,34 @@ fn run(args: Vec<OsString>) -> Result<ExitCode, Fatal> {
                 Ok(f) => Ok(Success::Fingerprint(f.to_hex())),
                 Err(_) => Err(RequestFingerprint::diagnose(&doc)),
             };
-            Verdict { document: "fingerprint", result }
+            Verdict::new("fingerprint", result)
         }
         "context" => {
             let doc = reader.read(single_file(&rest)?)?;
-            Verdict { document: "context", result: checked(ContextConfig::diagnose(&doc), Success::Valid) }
+            Verdict::new("context", checked(ContextConfig::diagnose(&doc), Success::Valid))
         }
         "policy" => policy(&rest, &mut reader)?,
         "output" => output(&rest, &mut reader)?,
         "pairing" | "cut" => transcript(command, &rest, &mut reader)?,
+        "reply" => reply(&rest, &mut reader)?,
+        "replacement" => replacement(&rest, &mut reader)?,
         "progress" => {
             let [tokens, limit, rearm] = flags(&rest, ["--tokens", "--limit", "--rearm"])?;
             let rearm = u16::try_from(rearm).map_err(|_| usage("--rearm: at most 65535 basis points"))?;
             let result = limits::progress_check(tokens, limit, rearm);
-            Verdict { document: "progress", result: result.map(|()| Success::Valid).map_err(plain) }
+            Verdict::new("progress", result.map(|()| Success::Valid).map_err(plain))
         }
         "threshold" => {
             let (file, others) = rest.split_first().ok_or_else(|| usage("threshold needs a POLICY file"))?;
             let [limit, fixed] = flags(others, ["--limit", "--fixed"])?;
             let doc = reader.read(file)?;
             let result = CompactionPolicy::from_json(&doc).and_then(|p| p.threshold_check(limit, fixed));
-            Verdict { document: "threshold", result: result.map(|()| Success::Valid).map_err(plain) }
+            Verdict::new("threshold", result.map(|()| Success::Valid).map_err(plain))
         }
         "sections" => {
             let xml = reader.read(single_file(&rest)?)?;
             let result = summary::sections(&xml).map(Success::Sections).map_err(|_| summary::diagnose(&xml));
-            Verdict { document: "summary", result }
+            Verdict::new("summary", result)
         }
         "section" => {
             let [file, name] = rest.as_slice() else {
@@ -267,7 +341,7 @@ fn run(args: Vec<OsString>) -> Result<ExitCode, Fatal> {
                 .ok_or_else(|| usage(&format!("unknown section {}", shown(name))))?;
             let xml = reader.read(file)?;
             let result = summary::section_text(&xml, section).map(Success::Text).map_err(|_| summary::diagnose(&xml));
-            Verdict { document: "summary", result }
+            Verdict::new("summary", result)
         }
         "instructions" => {
             if !rest.is_empty() {
@@ -309,12 +383,9 @@ fn policy(args: &[&str], reader: &mut Inputs) -> Result<Verdict, Fatal> {
     let quality = quality.ok_or_else(|| usage("policy needs --quality Q"))?;
     let doc = reader.read(file)?;
     Ok(if observation {
-        Verdict {
-            document: "observation",
-            result: checked(ContextObservationPolicy::diagnose(&doc, quality), Success::Valid),
-        }
+        Verdict::new("observation", checked(ContextObservationPolicy::diagnose(&doc, quality), Success::Valid))
     } else {
-        Verdict { document: "policy", result: checked(CompactionPolicy::diagnose(&doc, quality), Success::Valid) }
+        Verdict::new("policy", checked(CompactionPolicy::diagnose(&doc, quality), Success::Valid))
     })
 }
 
@@ -342,13 +413,13 @@ fn output(args: &[&str], reader: &mut Inputs) -> Result<Verdict, Fatal> {
     let reply = reader.read(result)?;
     let input = match CompactionInput::parse(&wire) {
         Ok(input) => input,
-        Err(_) => return Ok(Verdict { document: "input", result: Err(CompactionInput::diagnose(&wire)) }),
+        Err(_) => return Ok(Verdict::new("input", Err(CompactionInput::diagnose(&wire)))),
     };
     let result = match input.validate_output(&reply, tokens, max_bytes) {
         Ok(summary) => Ok(Success::Summary(summary.into_string())),
         Err(_) => Err(input.diagnose_output(&reply, tokens, max_bytes)),
     };
-    Ok(Verdict { document: "output", result })
+    Ok(Verdict::new("output", result))
 }
 
 /// `pairing FILE` and `cut FILE --keep K` over a parsed input.
@@ -362,7 +433,7 @@ fn transcript(command: &str, args: &[&str], reader: &mut Inputs) -> Result<Verdi
     let wire = reader.read(file)?;
     let input = match CompactionInput::parse(&wire) {
         Ok(input) => input,
-        Err(_) => return Ok(Verdict { document: "input", result: Err(CompactionInput::diagnose(&wire)) }),
+        Err(_) => return Ok(Verdict::new("input", Err(CompactionInput::diagnose(&wire)))),
     };
     let result = match keep {
         None => checked(input.pairing_diagnose(), Success::Valid),
@@ -371,7 +442,91 @@ fn transcript(command: &str, args: &[&str], reader: &mut Inputs) -> Result<Verdi
             Err(_) => Err(input.pairing_diagnose()),
         },
     };
-    Ok(Verdict { document: "transcript", result })
+    Ok(Verdict::new("transcript", result))
+}
+
+/// `reply INPUT REPLY --output-tokens N [--stop S] [--max-reply-bytes N] [--trim] [--unfence]`.
+fn reply(args: &[&str], reader: &mut Inputs) -> Result<Verdict, Fatal> {
+    let mut files = Vec::new();
+    let mut tokens = None;
+    let mut stop = Stop::Unknown;
+    let mut max_bytes = None;
+    let (mut trim, mut unfence) = (false, false);
+    let mut args = args.iter();
+    while let Some(&arg) = args.next() {
+        match arg {
+            "--output-tokens" => tokens = Some(number::<u64>("--output-tokens", args.next().copied())?),
+            "--max-reply-bytes" => max_bytes = Some(number::<u64>("--max-reply-bytes", args.next().copied())?),
+            "--stop" => {
+                stop = match args.next().copied() {
+                    Some("end") => Stop::End,
+                    Some("length") => Stop::Length,
+                    Some("unknown") => Stop::Unknown,
+                    Some(other) => {
+                        return Err(usage(&format!("--stop: {} is not end, length or unknown", shown(other))));
+                    }
+                    None => return Err(usage("--stop needs a value")),
+                }
+            }
+            "--trim" => trim = true,
+            "--unfence" => unfence = true,
+            _ if is_option(arg) => return Err(usage(&format!("unknown option {}", shown(arg)))),
+            _ => files.push(arg),
+        }
+    }
+    let [input, reply] = files.as_slice() else {
+        return Err(usage("reply takes INPUT and REPLY"));
+    };
+    let tokens = tokens.ok_or_else(|| usage("reply needs --output-tokens N"))?;
+    let wire = reader.read(input)?;
+    let text = reader.read(reply)?;
+    let input = match CompactionInput::parse(&wire) {
+        Ok(input) => input,
+        Err(_) => return Ok(Verdict::new("input", Err(CompactionInput::diagnose(&wire)))),
+    };
+    // The round's default (SPEC R15.12): 16 bytes per summary token, at least the smallest summary.
+    let max_reply_bytes =
+        max_bytes.unwrap_or_else(|| input.max_summary_tokens().saturating_mul(16).max(SMALLEST_SUMMARY.len() as u64));
+    let options = ReplyOptions { output_tokens: tokens, stop, max_reply_bytes, trim, unfence };
+    let result = match input.validate_reply(&text, &options) {
+        Ok(valid) => Ok(Success::Reply(valid.summary().to_owned(), valid.removed())),
+        Err(_) => Err(input.diagnose_reply(&text, &options)),
+    };
+    Ok(Verdict { reply: true, ..Verdict::new("reply", result) })
+}
+
+/// `replacement build INPUT CUT SUMMARY` and `replacement verify INPUT CUT REBUILT`.
+fn replacement(args: &[&str], reader: &mut Inputs) -> Result<Verdict, Fatal> {
+    let (verb, input, cut, other) = match args {
+        [verb @ ("build" | "verify"), input, cut, other] if ![input, cut, other].iter().any(|a| is_option(a)) => {
+            (*verb, *input, number::<u64>("CUT", Some(cut))?, *other)
+        }
+        _ => return Err(usage("replacement takes build INPUT CUT SUMMARY or verify INPUT CUT REBUILT")),
+    };
+    let wire = reader.read(input)?;
+    let other = reader.read(other)?;
+    let input = match CompactionInput::parse(&wire) {
+        Ok(input) => input,
+        Err(_) => return Ok(Verdict::new("input", Err(CompactionInput::diagnose(&wire)))),
+    };
+    if verb == "verify" {
+        return Ok(Verdict::new("replacement", checked(input.diagnose_replacement(cut, &other), Success::Valid)));
+    }
+    let status = match input.build_replacement(cut, &other) {
+        Ok(built) => return Ok(Verdict::new("replacement", Ok(Success::Replacement(built)))),
+        Err(e) => e.status(),
+    };
+    let mut verdict = Verdict::new("replacement", Err(Diagnostic::new(status)));
+    match status {
+        // Where the pairing fails (S14.3), and where the summary does (SPEC 4).
+        Status::PairingUnansweredCall
+        | Status::PairingOrphanResult
+        | Status::PairingDuplicateId
+        | Status::PairingDuplicateResult => verdict.result = Err(input.pairing_diagnose()),
+        Status::ReplacementSummary => verdict.cause = Some(("summary", summary::diagnose(&other))),
+        _ => {}
+    }
+    Ok(verdict)
 }
 
 /// Exactly the options `names`, each with a u64 value, in any order.
@@ -491,7 +646,8 @@ fn report(options: &Options, verdict: &Verdict) -> Result<ExitCode, Fatal> {
         Err(d) => d,
     };
     let status = d.status();
-    let retry = (options.retry && !status.is_ok()).then(|| retry_message(d));
+    // `reply` always says what to tell the summariser; the other checks with --retry-message.
+    let retry = ((options.retry || verdict.reply) && !status.is_ok()).then(|| retry_message(d));
     let mut out = std::io::stdout().lock();
     let written = if options.json {
         json_verdict(&mut out, verdict, d, retry)
@@ -502,17 +658,19 @@ fn report(options: &Options, verdict: &Verdict) -> Result<ExitCode, Fatal> {
     Ok(if status.is_ok() { ExitCode::SUCCESS } else { ExitCode::from(1) })
 }
 
-fn json_verdict(out: &mut impl Write, verdict: &Verdict, d: &Diagnostic, retry: Option<String>) -> std::io::Result<()> {
+/// The `--json` object of a diagnosis, without the fields of a command's success.
+fn json_line<'a>(document: &'static str, d: &'a Diagnostic, retry: Option<String>) -> JsonVerdict<'a> {
     let status = d.status();
     let non_empty = |s: &'static str| (!s.is_empty()).then_some(s);
-    let mut line = JsonVerdict {
+    JsonVerdict {
         ok: status.is_ok(),
-        document: verdict.document,
+        document,
         status: status.code(),
         name: status.name(),
         reason: status.reason(),
         message: status.message(),
-        class: status.class().name(),
+        // The diagnosis's class: a byte limit no reply can meet is the host's (SPEC R15.2).
+        class: d.class().name(),
         offset: d.offset(),
         line: (d.line() > 0).then_some(d.line()),
         column: (d.column() > 0).then_some(d.column()),
@@ -529,10 +687,28 @@ fn json_verdict(out: &mut impl Write, verdict: &Verdict, d: &Diagnostic, retry: 
         sections: None,
         text: None,
         retry_message: retry,
-    };
+        removed: None,
+        replacement: None,
+        cause: None,
+    }
+}
+
+fn json_verdict(out: &mut impl Write, verdict: &Verdict, d: &Diagnostic, retry: Option<String>) -> std::io::Result<()> {
+    let mut line = json_line(verdict.document, d, retry);
+    if verdict.reply {
+        line.removed = Some(d.removed().into());
+    }
+    if let Some((document, cause)) = &verdict.cause {
+        line.cause = Some(Box::new(json_line(document, cause, None)));
+    }
     match &verdict.result {
         Ok(Success::Fingerprint(hex)) => line.fingerprint = Some(hex),
         Ok(Success::Summary(text)) => line.summary = Some(text),
+        Ok(Success::Reply(text, removed)) => {
+            (line.summary, line.removed) = (Some(text.as_str()), Some((*removed).into()))
+        }
+        // Canonical JSON is UTF-8 (E7); a lossy view would only ever be a library bug.
+        Ok(Success::Replacement(json)) => line.replacement = std::str::from_utf8(json).ok(),
         Ok(Success::Cut { cut, messages }) => (line.cut, line.messages) = (Some(*cut), Some(*messages)),
         Ok(Success::Sections(spans)) => {
             line.sections = Some(
@@ -555,6 +731,59 @@ fn section_name(section: Section) -> &'static str {
     if section == Section::Root { "root" } else { section.name() }
 }
 
+/// "trim|unfence: 7 bytes before, 5 after": what cleanup removed; `None` when nothing.
+fn removed_text(removed: Removed) -> Option<String> {
+    let names: Vec<&str> = [(removed.trimmed, "trim"), (removed.unfenced, "unfence")]
+        .into_iter()
+        .filter_map(|(on, name)| on.then_some(name))
+        .collect();
+    (!names.is_empty())
+        .then(|| format!("{}: {} bytes before, {} after", names.join("|"), removed.before, removed.after))
+}
+
+/// The one line of a rejection: `DOCUMENT: rejected: NAME (CODE) reason REASON at WHERE: MESSAGE`.
+fn rejection_line(out: &mut impl Write, document: &str, d: &Diagnostic, reply: bool) -> std::io::Result<()> {
+    let status = d.status();
+    let reason = if status.reason().is_empty() { "-" } else { status.reason() };
+    // `at` introduces the position when there is one; the other facts follow after commas.
+    let mut position = Vec::new();
+    if let Some(offset) = d.offset() {
+        position.push(format!("byte {offset}"));
+    }
+    if d.line() > 0 {
+        position.push(format!("line {}, column {}", d.line(), d.column()));
+    }
+    let at = if position.is_empty() { String::new() } else { format!(" at {}", position.join(", ")) };
+    let mut facts = Vec::new();
+    if let Some(section) = d.section() {
+        facts.push(format!("section {}", section_name(section)));
+    }
+    if !d.rule().is_empty() {
+        facts.push(format!("rule {}", d.rule()));
+    }
+    if !d.location().is_empty() {
+        facts.push(format!("location {}", d.location()));
+    }
+    if !d.expected().is_empty() {
+        facts.push(format!("expected {}", d.expected()));
+    }
+    if let (Some(limit), Some(actual)) = (d.limit(), d.actual()) {
+        facts.push(format!("limit {limit}, actual {actual}"));
+    }
+    if let Some(removed) = removed_text(d.removed()).filter(|_| reply) {
+        facts.push(format!("removed {removed}"));
+    }
+    facts.push(format!("class {}", d.class().name()));
+    writeln!(
+        out,
+        "{document}: rejected: {} ({}) reason {reason}{at}, {}: {}",
+        status.name(),
+        status.code(),
+        facts.join(", "),
+        status.message(),
+    )
+}
+
 fn human_verdict(
     out: &mut impl Write,
     verdict: &Verdict,
@@ -565,8 +794,10 @@ fn human_verdict(
     match &verdict.result {
         Ok(Success::Valid) => writeln!(out, "{}: valid ({})", verdict.document, status.name()),
         Ok(Success::Fingerprint(hex)) => writeln!(out, "{hex}"),
-        // The exact text of the replacement message (or of the section): no newline is added.
-        Ok(Success::Summary(text) | Success::Text(text)) => out.write_all(text.as_bytes()),
+        // The exact text of the replacement message (or of the section), or the exact replacement
+        // transcript: no newline is added.
+        Ok(Success::Summary(text) | Success::Text(text) | Success::Reply(text, _)) => out.write_all(text.as_bytes()),
+        Ok(Success::Replacement(json)) => out.write_all(json),
         Ok(Success::Cut { cut, messages }) => {
             writeln!(out, "cut {cut}: summarise messages 0..{cut}, keep {cut}..{messages} ({messages} messages)")
         }
@@ -577,42 +808,10 @@ fn human_verdict(
             Ok(())
         }
         Err(_) => {
-            let reason = if status.reason().is_empty() { "-" } else { status.reason() };
-            // `at` introduces the position when there is one; the other facts follow after commas.
-            let mut position = Vec::new();
-            if let Some(offset) = d.offset() {
-                position.push(format!("byte {offset}"));
+            rejection_line(out, verdict.document, d, verdict.reply)?;
+            if let Some((document, cause)) = &verdict.cause {
+                rejection_line(out, document, cause, false)?;
             }
-            if d.line() > 0 {
-                position.push(format!("line {}, column {}", d.line(), d.column()));
-            }
-            let at = if position.is_empty() { String::new() } else { format!(" at {}", position.join(", ")) };
-            let mut facts = Vec::new();
-            if let Some(section) = d.section() {
-                facts.push(format!("section {}", section_name(section)));
-            }
-            if !d.rule().is_empty() {
-                facts.push(format!("rule {}", d.rule()));
-            }
-            if !d.location().is_empty() {
-                facts.push(format!("location {}", d.location()));
-            }
-            if !d.expected().is_empty() {
-                facts.push(format!("expected {}", d.expected()));
-            }
-            if let (Some(limit), Some(actual)) = (d.limit(), d.actual()) {
-                facts.push(format!("limit {limit}, actual {actual}"));
-            }
-            facts.push(format!("class {}", status.class().name()));
-            writeln!(
-                out,
-                "{}: rejected: {} ({}) reason {reason}{at}, {}: {}",
-                verdict.document,
-                status.name(),
-                status.code(),
-                facts.join(", "),
-                status.message(),
-            )?;
             if let Some(retry) = retry {
                 writeln!(out, "{retry}")?;
             }

@@ -192,6 +192,12 @@ fn output_rejections() {
     let base = ["output", "--input", path_str(&input), path_str(&result)];
     let v = json(&[&base[..], &["--tokens", "1", "--max-bytes", "0"]].concat(), b"", 1);
     assert_eq!((v["name"].as_str(), v["offset"].is_null()), (Some("LC_SUMMARY_BYTE_LIMIT"), true));
+    // R15.2: a limit below the shortest reply that can pass is the host's, one just short of the
+    // reply the model's (the class is the diagnosis's).
+    assert_eq!(v["class"], "host");
+    let short = (std::fs::read(&result).unwrap().len() - 1).to_string();
+    let v = json(&[&base[..], &["--tokens", "1", "--max-bytes", &short]].concat(), b"", 1);
+    assert_eq!((v["name"].as_str(), v["class"].as_str()), (Some("LC_SUMMARY_BYTE_LIMIT"), Some("retry")));
     let v = json(&[&base[..], &["--tokens", "0", "--max-bytes", "100000"]].concat(), b"", 1);
     assert_eq!(v["name"], "LC_SUMMARY_TOKEN_USAGE");
 
@@ -302,7 +308,7 @@ fn help_and_version() {
     let output = expect_exit(&["--help"], b"", 0);
     let text = stdout(&output);
     assert!(text.starts_with("usage: loopcompact"), "{text}");
-    for command in ["summary", "input", "output", "fingerprint", "policy", "context"] {
+    for command in ["summary", "input", "output", "fingerprint", "policy", "context", "reply", "replacement"] {
         assert!(text.contains(&format!("\n  {command} ")), "help lacks {command}");
     }
     let output = expect_exit(&["--version"], b"", 0);
@@ -615,4 +621,235 @@ fn closed_or_unreadable_standard_input_is_an_error() {
     let output = run_redirected(&["summary", "-"], "</dev/null");
     assert_eq!(output.status.code(), Some(1), "{}", describe(&["</dev/null"], &output));
     assert!(stdout(&output).starts_with("summary: rejected: LC_SUMMARY_XML_ROOT (207)"));
+}
+
+// ---- the round (docs/SPEC.md §15) ----------------------------------------------------------
+
+/// examples/data/input_valid.json: 5 messages (a leading system message; toolu_01 called in 2,
+/// answered in 3), max_summary_tokens 2048.
+const INPUT_VALID: &str = "examples/data/input_valid.json";
+
+/// The summary inside examples/data/reply_fenced.txt: between the opening line "```xml\n" (7 bytes)
+/// and the closing "\n```\n" (5 bytes), R15.5.
+fn fenced_summary() -> String {
+    let reply = std::fs::read_to_string(manifest_dir().join("examples/data/reply_fenced.txt")).unwrap();
+    let inner = reply.strip_prefix("```xml\n").and_then(|r| r.strip_suffix("\n```\n")).expect("the sample's fence");
+    inner.to_owned()
+}
+
+#[test]
+fn reply_prints_the_summary_and_what_cleanup_removed() {
+    let fenced = "examples/data/reply_fenced.txt";
+    let output = expect_exit(&["reply", INPUT_VALID, fenced, "--output-tokens", "700", "--trim", "--unfence"], b"", 0);
+    assert_eq!(stdout(&output), fenced_summary(), "the summary, exactly, no newline added");
+    let v = json(
+        &["reply", INPUT_VALID, "-", "--unfence", "--output-tokens", "700", "--trim", "--stop", "end"],
+        &std::fs::read(manifest_dir().join(fenced)).unwrap(),
+        0,
+    );
+    assert_eq!((v["ok"].as_bool(), v["document"].as_str()), (Some(true), Some("reply")));
+    assert_eq!(v["summary"].as_str(), Some(fenced_summary().as_str()));
+    assert_eq!(v["removed"], serde_json::json!({"trim": true, "unfence": true, "before": 7, "after": 5}));
+    assert!(v.get("retry_message").is_none());
+
+    // Without cleanup the fence is text: the root is not where it must be (X4.18), and nothing was
+    // removed. The retry message follows the verdict line.
+    let output = expect_exit(&["reply", INPUT_VALID, fenced, "--output-tokens", "700"], b"", 1);
+    let text = stdout(&output);
+    let lines: Vec<&str> = text.lines().collect();
+    assert_eq!(lines.len(), 2, "{text}");
+    assert!(
+        lines[0].starts_with(
+            "reply: rejected: LC_SUMMARY_XML_STRUCTURE (208) reason xml_structure at byte 0, line 1, column 1"
+        ),
+        "{text}"
+    );
+    assert!(lines[1].starts_with("Your summary was rejected at line 1, column 1"), "{text}");
+    let v = json(&["reply", INPUT_VALID, fenced, "--output-tokens", "700"], b"", 1);
+    assert_eq!(v["removed"], serde_json::json!({"trim": false, "unfence": false, "before": 0, "after": 0}));
+    assert!(v["retry_message"].as_str().unwrap().starts_with("Your summary was rejected"));
+
+    // R15.7: a failure inside a fence is placed in the reply as it arrived, the removal reported:
+    // "```\n" (4 bytes) before, the final "\n```\n" (5 bytes) after; <goal> ends line 3.
+    let reply = temp_file(
+        "reply_fenced_bad.txt",
+        b"```\n<conversation_summary>\n<goal>x</goal>\n</conversation_summary>\n```\n",
+    );
+    let v = json(&["reply", INPUT_VALID, path_str(&reply), "--output-tokens", "10", "--trim", "--unfence"], b"", 1);
+    assert_eq!(
+        (v["name"].as_str(), v["offset"].as_u64(), v["line"].as_u64(), v["column"].as_u64()),
+        (Some("LC_SUMMARY_XML_STRUCTURE"), Some(42), Some(4), Some(1))
+    );
+    assert_eq!(v["removed"], serde_json::json!({"trim": true, "unfence": true, "before": 4, "after": 5}));
+    let text = stdout(&expect_exit(
+        &["reply", INPUT_VALID, path_str(&reply), "--output-tokens", "10", "--trim", "--unfence"],
+        b"",
+        1,
+    ));
+    assert!(text.contains(", removed trim|unfence: 4 bytes before, 5 after, class retry: "), "{text}");
+}
+
+#[test]
+fn reply_rejections() {
+    let truncated = "examples/data/reply_truncated.txt";
+    // R15.4: the first 293 bytes of a summary, stopped by length: truncated, with the budget
+    // (max_summary_tokens 2048) and the reported tokens; the retry message asks for less.
+    let v = json(&["reply", INPUT_VALID, truncated, "--output-tokens", "2000", "--stop", "length"], b"", 1);
+    assert_eq!(
+        (v["status"].as_i64(), v["reason"].as_str(), v["class"].as_str()),
+        (Some(600), Some("truncated"), Some("retry"))
+    );
+    assert_eq!(
+        (v["limit"].as_u64(), v["actual"].as_u64(), v["rule"].as_str()),
+        (Some(2048), Some(2000), Some("R15.4"))
+    );
+    assert_eq!(
+        (v["line"].as_u64(), v["column"].as_u64(), v["location"].as_str()),
+        (Some(1), Some(294), Some("summary"))
+    );
+    assert!(v["retry_message"].as_str().unwrap().starts_with("Your summary was cut off"), "{v}");
+    // The model's own stop: the grammar's verdict (X4.16).
+    let v = json(&["reply", INPUT_VALID, truncated, "--output-tokens", "2000", "--stop", "end"], b"", 1);
+    assert_eq!((v["name"].as_str(), v["rule"].as_str()), (Some("LC_SUMMARY_XML_SYNTAX"), Some("X4.16")));
+
+    let fenced = "examples/data/reply_fenced.txt";
+    let cases: &[(&[&str], &str, &str)] = &[
+        // R15.2: no reply can meet a limit below 114 bytes: the host's.
+        (&["--output-tokens", "700", "--max-reply-bytes", "113"], "LC_REPLY_BYTE_LIMIT_UNREACHABLE", "host"),
+        // R15.3 step 2: the reply (526 bytes) as it arrived, before cleanup.
+        (
+            &["--output-tokens", "700", "--max-reply-bytes", "525", "--trim", "--unfence"],
+            "LC_SUMMARY_BYTE_LIMIT",
+            "retry",
+        ),
+        (&["--output-tokens", "0", "--trim", "--unfence"], "LC_SUMMARY_TOKEN_USAGE", "discard"),
+        (&["--output-tokens", "2049", "--trim", "--unfence"], "LC_SUMMARY_TOKEN_LIMIT", "retry"),
+    ];
+    for (options, name, class) in cases {
+        let v = json(&[&["reply", INPUT_VALID, fenced][..], options].concat(), b"", 1);
+        assert_eq!((v["name"].as_str(), v["class"].as_str()), (Some(*name), Some(*class)), "{options:?}: {v}");
+    }
+    json(
+        &["reply", INPUT_VALID, fenced, "--output-tokens", "700", "--max-reply-bytes", "526", "--trim", "--unfence"],
+        b"",
+        0,
+    );
+    let text = stdout(&expect_exit(
+        &["reply", INPUT_VALID, fenced, "--output-tokens", "700", "--max-reply-bytes", "100"],
+        b"",
+        1,
+    ));
+    assert!(text.contains("\nNo retry is useful"), "{text}");
+
+    // The default limit is the round's: 16 x 2048 = 32768 bytes.
+    let summary = fenced_summary();
+    let padded = |len: usize| summary.replacen("<goal>", &format!("<goal>{}", " ".repeat(len - summary.len())), 1);
+    let at_limit = temp_file("reply_32768.txt", padded(32768).as_bytes());
+    json(&["reply", INPUT_VALID, path_str(&at_limit), "--output-tokens", "700"], b"", 0);
+    let over = temp_file("reply_32769.txt", padded(32769).as_bytes());
+    let v = json(&["reply", INPUT_VALID, path_str(&over), "--output-tokens", "700"], b"", 1);
+    assert_eq!(
+        (v["name"].as_str(), v["limit"].as_u64(), v["actual"].as_u64()),
+        (Some("LC_SUMMARY_BYTE_LIMIT"), Some(32768), Some(32769))
+    );
+
+    // Bytes that are not UTF-8 (J5.3): at the first one, as it arrived; never echoed.
+    let mut bad = b"\xff".to_vec();
+    bad.extend_from_slice(summary.as_bytes());
+    let v = json(&["reply", INPUT_VALID, "-", "--output-tokens", "700", "--trim"], &bad, 1);
+    assert_eq!(
+        (v["name"].as_str(), v["offset"].as_u64(), v["class"].as_str()),
+        (Some("LC_SUMMARY_WIRE"), Some(0), Some("discard"))
+    );
+    assert!(!v.to_string().contains("nightly"), "{v}");
+
+    // An input that does not parse is the input's verdict; usage errors are exit 2.
+    let v = json(&["reply", "examples/data/result_valid.json", fenced, "--output-tokens", "1"], b"", 1);
+    assert_eq!((v["document"].as_str(), v["name"].as_str()), (Some("input"), Some("LC_INPUT_WIRE")));
+    for args in [
+        &["reply", INPUT_VALID, fenced][..],
+        &["reply", INPUT_VALID, "--output-tokens", "1"],
+        &["reply", INPUT_VALID, fenced, "--output-tokens", "1", "--stop", "sometime"],
+        &["reply", INPUT_VALID, fenced, "--output-tokens", "-1"],
+        &["reply", INPUT_VALID, fenced, "--output-tokens", "1", "--strip"],
+    ] {
+        let output = expect_exit(args, b"", 2);
+        assert!(output.stdout.is_empty() && !output.stderr.is_empty(), "{}", describe(args, &output));
+    }
+}
+
+/// JSON string contents in the canonical spelling of E7.6 for the characters the samples hold.
+fn canonical_text(s: &str) -> String {
+    s.replace('"', "\\\"").replace('<', "\\u003c").replace('>', "\\u003e").replace('&', "\\u0026")
+}
+
+#[test]
+fn replacement_build_and_verify() {
+    let summary = temp_file("replacement_summary.xml", fenced_summary().as_bytes());
+    // Cut 2 (R15.9): the system message, the summary message, then messages 2, 3 and 4 unchanged.
+    let output = expect_exit(&["replacement", "build", INPUT_VALID, "2", path_str(&summary)], b"", 0);
+    let built = stdout(&output);
+    let system = r#"{"role":"system","blocks":[{"type":"text","text":"You are a coding agent working in the repository /srv/app."}]}"#;
+    let summary_message =
+        format!(r#"{{"role":"user","blocks":[{{"type":"text","text":"{}"}}]}}"#, canonical_text(&fenced_summary()));
+    let last = r#"{"role":"assistant","blocks":[{"type":"text","text":"The parser treats an empty [server] section as missing keys when timeout \u003c 1 \u0026 no default is set. I will default timeout to 30s."}],"usage":null}"#;
+    assert!(built.starts_with(&format!("[{system},{summary_message},{{\"role\":\"assistant\"")), "{built}");
+    assert!(built.ends_with(&format!(",{last}]")), "{built}");
+    let v = json(&["replacement", "build", INPUT_VALID, "2", path_str(&summary)], b"", 0);
+    assert_eq!(v["replacement"].as_str(), Some(built.as_str()));
+
+    let rebuilt = temp_file("replacement_built.json", built.as_bytes());
+    let output = expect_exit(&["replacement", "verify", INPUT_VALID, "2", path_str(&rebuilt)], b"", 0);
+    assert_eq!(stdout(&output), "replacement: valid (LC_OK)\n");
+    // One byte of the kept thinking block's signature changed (R15.11 step 5): found at its block.
+    let signature = "EqQBCkYIBRgCKkBvZ2FsOiBmaW5kIHRoZSBjYXVzZQ==";
+    assert_eq!(built.matches(signature).count(), 1);
+    let tampered = built.replace(signature, "EqQBCkYIBRgCKkBvZ2FsOiBmaW5kIHRoZSBjYXVzZq==");
+    let v = json(&["replacement", "verify", INPUT_VALID, "2", "-"], tampered.as_bytes(), 1);
+    assert_eq!(
+        (v["name"].as_str(), v["location"].as_str()),
+        (Some("LC_REPLACEMENT_TAIL_CHANGED"), Some("transcript[2].blocks[0]"))
+    );
+    assert!(!v.to_string().contains("EqQB"), "{v}");
+    // The same transcript for another cut does not hold (the prefix is right, the summary message
+    // is not where cut 4 puts it).
+    let v = json(&["replacement", "verify", INPUT_VALID, "4", path_str(&rebuilt)], b"", 1);
+    assert_eq!(v["document"], "replacement");
+
+    // R15.10, in order: a summary that does not validate names the summary's own failure as the cause.
+    let bad = "examples/data/summary_bad_structure.xml";
+    let text = stdout(&expect_exit(&["replacement", "build", INPUT_VALID, "2", bad], b"", 1));
+    let lines: Vec<&str> = text.lines().collect();
+    assert!(
+        lines[0].starts_with("replacement: rejected: LC_REPLACEMENT_SUMMARY (611) reason replacement_summary"),
+        "{text}"
+    );
+    assert!(lines[1].starts_with("summary: rejected: LC_SUMMARY_XML_STRUCTURE (208)"), "{text}");
+    let v = json(&["replacement", "build", INPUT_VALID, "2", bad], b"", 1);
+    assert_eq!(
+        (v["status"].as_i64(), v["cause"]["document"].as_str(), v["cause"]["rule"].as_str()),
+        (Some(611), Some("summary"), Some("X4.18"))
+    );
+    for (cut, name) in [("3", "LC_CUT_UNSAFE"), ("1", "LC_REPLACEMENT_EMPTY_HEAD"), ("6", "LC_ERR_INVALID_ARGUMENT")] {
+        let v = json(&["replacement", "build", INPUT_VALID, cut, path_str(&summary)], b"", 1);
+        assert_eq!(v["name"].as_str(), Some(name), "cut {cut}: {v}");
+    }
+    let unpaired = transcript_file(
+        "replacement_unpaired.json",
+        r#"[{"role":"user","blocks":[]},{"role":"assistant","blocks":[{"type":"tool_use","id":"a","name":"t","input":{}}]},{"role":"user","blocks":[]}]"#,
+    );
+    let v = json(&["replacement", "build", path_str(&unpaired), "1", path_str(&summary)], b"", 1);
+    assert_eq!(
+        (v["name"].as_str(), v["location"].as_str()),
+        (Some("LC_PAIRING_UNANSWERED_CALL"), Some("transcript[1].blocks[0]"))
+    );
+
+    for args in [
+        &["replacement", "build", INPUT_VALID, "2"][..],
+        &["replacement", "check", INPUT_VALID, "2", path_str(&summary)],
+        &["replacement", "build", INPUT_VALID, "two", path_str(&summary)],
+    ] {
+        let output = expect_exit(args, b"", 2);
+        assert!(output.stdout.is_empty(), "{}", describe(args, &output));
+    }
 }

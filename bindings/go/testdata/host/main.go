@@ -77,5 +77,5 @@ func run() error {
 		return err
 	}
 	fmt.Printf("accepted: %d bytes, state %q, safe cut %d\n", len(got), state, cut)
-	return nil
+	return runRound(in)
 }
