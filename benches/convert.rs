@@ -24,7 +24,14 @@ fn bench(c: &mut Criterion) {
         g.bench_function(format!("lc_transcript_convert/{name}/1MiB"), |b| {
             b.iter(|| unsafe {
                 let mut out = ptr::null_mut();
-                let rc = lc_transcript_convert(format.code(), black_box(src.as_ptr()), src.len(), 0, &mut out, ptr::null_mut());
+                let rc = lc_transcript_convert(
+                    format.code(),
+                    black_box(src.as_ptr()),
+                    src.len(),
+                    0,
+                    &mut out,
+                    ptr::null_mut(),
+                );
                 lc_conversion_free(out);
                 rc
             })

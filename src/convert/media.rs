@@ -77,8 +77,14 @@ fn decode_any(text: &[u8]) -> Option<Vec<u8>> {
 /// percent-decoded text. `None` when `url` is not a data URL.
 pub(crate) enum DataUrl {
     /// `bytes`: the payload as canonical base64 ([`canonical_base64`]).
-    Bytes { media_type: String, bytes: Vec<u8> },
-    Text { media_type: String, text: String },
+    Bytes {
+        media_type: String,
+        bytes: Vec<u8>,
+    },
+    Text {
+        media_type: String,
+        text: String,
+    },
 }
 
 pub(crate) fn data_url(url: &[u8]) -> Option<Result<DataUrl, ()>> {

@@ -43,7 +43,8 @@ pub fn chat_session(target: usize) -> Vec<u8> {
 #[must_use]
 pub fn anthropic_session(target: usize) -> Vec<u8> {
     let mut rng = Rng(0x2545_F491_4F6C_DD1D);
-    let mut out = String::from(r#"{"model":"claude","max_tokens":4096,"system":"You are a coding agent.","messages":["#);
+    let mut out =
+        String::from(r#"{"model":"claude","max_tokens":4096,"system":"You are a coding agent.","messages":["#);
     let mut turn = 0usize;
     while out.len() < target {
         if turn > 0 {

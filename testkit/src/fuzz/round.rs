@@ -190,7 +190,8 @@ pub fn target_convert(format: i32, data: &[u8]) {
     let src = reader.rest();
     match crate::convert::convert(format, src, flags) {
         Err((rc, d)) => {
-            let allowed = [crate::status::LC_CONVERT_WIRE, crate::status::LC_CONVERT_SHAPE, crate::status::LC_CONVERT_LOSS];
+            let allowed =
+                [crate::status::LC_CONVERT_WIRE, crate::status::LC_CONVERT_SHAPE, crate::status::LC_CONVERT_LOSS];
             assert!(allowed.contains(&rc), "lc_transcript_convert returned {}", name(rc));
             assert!(rc != crate::status::LC_CONVERT_LOSS || flags == 1, "a loss refused without the strict flag");
             assert!(d.offset().is_some(), "a refusal without an offset");
