@@ -12,9 +12,12 @@
  * class and the diagnosis of SPEC §13 (offset, line, column, section, rule, location, limit and
  * actual value) computed by the library's `_diagnose` functions.
  *
- * Memory: each call copies its inputs into the module's linear memory and frees them before it
- * returns. The one object that holds memory is `Input`: call `free()` (or `using`, through
- * `Symbol.dispose`); a garbage-collected `Input` is freed as a safety net.
+ * Memory: each call copies its inputs into the module's linear memory (a string is encoded there
+ * directly, in about its UTF-8 size) and frees them before it returns. A WebAssembly memory cannot
+ * shrink: after a call that left it above 16 MiB, the instance is replaced by a fresh one when no
+ * `Input` is alive, so that the memory of a large document is given back. The one object that
+ * holds memory is `Input`: call `free()` (or `using`, through `Symbol.dispose`); a
+ * garbage-collected `Input` is freed as a safety net.
  *
  * Panics: the WebAssembly build aborts on a panic (wasm32-unknown-unknown cannot unwind), which the
  * host sees as a trap. A trap is reported as `LoopcompactError` with status `LC_ERR_PANIC` (99),
@@ -58,6 +61,7 @@ interface Exports {
   memory: WebAssembly.Memory;
   lc_wasm_alloc(len: number): Ptr;
   lc_wasm_free(ptr: Ptr, len: number): void;
+  lc_wasm_realloc(ptr: Ptr, len: number, newLen: number): Ptr;
   lc_version(): Ptr;
   lc_abi_version(): number;
   lc_status_name(code: number): Ptr;
@@ -120,12 +124,24 @@ class Trap extends Error {
   }
 }
 
+/** Documents of at most this many bytes (a string: 3 per UTF-16 unit, its UTF-8 bound) go into a
+ * block each instance allocates once, with no allocation per call. */
+const INPUT_BLOCK = 64 * 1024;
+/** After a call, an instance whose memory has grown past this and that holds no `Input` is
+ * replaced (its memory cannot shrink; dropping the instance gives it back). */
+const RETIRE_BYTES = 16 * 1024 * 1024;
+
 /** One instance of the module with its scratch block. */
 class Runtime {
   readonly x: Exports;
   readonly memory: WebAssembly.Memory;
   readonly scratch: Ptr;
   broken = false;
+  /** `Input`s alive in this instance: it is not replaced while any is. */
+  inputs = 0;
+  /** The input block (`INPUT_BLOCK` bytes; 0 until first used), and whether a call is using it. */
+  #input: Ptr = 0;
+  inputBusy = false;
   #u8: Uint8Array;
   #dv: DataView;
 
@@ -178,6 +194,19 @@ class Runtime {
 
   free(ptr: Ptr, len: number): void {
     this.x.lc_wasm_free(ptr, len);
+  }
+
+  /** Resizes a block of `alloc(len)`; on failure the old block stays allocated. */
+  realloc(ptr: Ptr, len: number, newLen: number): Ptr {
+    const moved = this.x.lc_wasm_realloc(ptr, len, newLen);
+    if (moved === 0) throw new RangeError(`loopcompact: cannot allocate ${newLen} bytes of WebAssembly memory`);
+    return moved;
+  }
+
+  /** The input block, allocated on first use. */
+  inputBlock(): Ptr {
+    if (this.#input === 0) this.#input = this.alloc(INPUT_BLOCK);
+    return this.#input;
   }
 
   /** The `size_t` / pointer at the scratch word. */
@@ -296,6 +325,9 @@ function run<T>(body: (rt: Runtime) => T, rt: Runtime = runtime()): T {
     if (!(e instanceof Trap)) throw e;
     if (current === rt) current = null;
     throw new LoopcompactError(plainDiagnosis(Status.ERR_PANIC), { cause: e.trap });
+  } finally {
+    // A large document grew the memory, which cannot shrink: a fresh instance on the next call.
+    if (current === rt && rt.inputs === 0 && rt.memory.buffer.byteLength > RETIRE_BYTES) current = null;
   }
 }
 
@@ -341,26 +373,59 @@ function statusText(code: number): StatusText {
 
 // ---- argument conversion ------------------------------------------------------------------------
 
-/** Copies `data` into the instance for the duration of `f`; the empty document is `(NULL, 0)`. */
+/** Where the UTF-8 length of a string's rest is counted (`withBytes`): encoded a piece at a time. */
+let counting: Uint8Array | null = null;
+
+/**
+ * Copies `data` into the instance for the duration of `f`; the empty document is `(NULL, 0)`.
+ * Small documents use the instance's input block. A larger string is encoded straight into a block
+ * of its length, which is its UTF-8 length if it is ASCII and a lower bound otherwise; if the text
+ * is not all ASCII, the UTF-8 length of the rest is counted (encoded a piece at a time into a small
+ * buffer) and the block grown to the exact size. The memory taken is the UTF-8 size, not the bound
+ * of 3 bytes per UTF-16 unit.
+ */
 function withBytes<T>(rt: Runtime, data: Bytes, what: string, f: (ptr: Ptr, len: number) => T): T {
-  let cap: number;
-  if (typeof data === "string") {
-    cap = data.length * 3; // the most UTF-8 bytes a UTF-16 string can take
-  } else if (data instanceof Uint8Array) {
-    cap = data.length;
-  } else {
+  const isString = typeof data === "string";
+  if (!isString && !(data instanceof Uint8Array)) {
     throw new TypeError(`loopcompact: ${what} must be a string or a Uint8Array`);
   }
-  if (cap === 0) return f(0, 0);
-  const ptr = rt.alloc(cap);
-  try {
-    let len = cap;
-    if (typeof data === "string") {
-      len = encoder.encodeInto(data, rt.u8().subarray(ptr, ptr + cap)).written;
-    } else {
-      rt.u8().set(data, ptr);
+  const n = data.length;
+  if (n === 0) return f(0, 0);
+  if ((isString ? 3 * n : n) <= INPUT_BLOCK && !rt.inputBusy) {
+    const ptr = rt.inputBlock();
+    rt.inputBusy = true;
+    try {
+      if (!isString) {
+        rt.u8().set(data, ptr);
+        return f(ptr, n);
+      }
+      return f(ptr, encoder.encodeInto(data, rt.u8().subarray(ptr, ptr + INPUT_BLOCK)).written);
+    } finally {
+      rt.inputBusy = false;
     }
-    return f(ptr, len);
+  }
+  let cap = n;
+  let ptr = rt.alloc(cap);
+  try {
+    if (!isString) {
+      rt.u8().set(data, ptr);
+      return f(ptr, n);
+    }
+    const { read, written } = encoder.encodeInto(data, rt.u8().subarray(ptr, ptr + cap));
+    if (read < n) {
+      // encodeInto stops before a character that does not fit whole, never inside a surrogate pair.
+      counting ??= new Uint8Array(INPUT_BLOCK);
+      let total = written;
+      for (let at = read; at < n; ) {
+        const piece = encoder.encodeInto(data.substring(at), counting);
+        at += piece.read;
+        total += piece.written;
+      }
+      ptr = rt.realloc(ptr, cap, total);
+      cap = total;
+      encoder.encodeInto(data.substring(read), rt.u8().subarray(ptr + written, ptr + cap));
+    }
+    return f(ptr, cap);
   } finally {
     rt.free(ptr, cap);
   }
@@ -850,6 +915,7 @@ const finalizer =
   typeof FinalizationRegistry === "function"
     ? new FinalizationRegistry<Held>(({ rt, handle }) => {
         if (rt.broken || rt !== current) return;
+        rt.inputs--;
         try {
           rt.x.lc_compaction_input_free(handle);
         } catch {
@@ -870,6 +936,7 @@ export class Input {
   private constructor(rt: Runtime, handle: Ptr) {
     this.#rt = rt;
     this.#handle = handle;
+    rt.inputs++;
     finalizer?.register(this, { rt, handle }, this.#token);
   }
 
@@ -958,6 +1025,7 @@ export class Input {
     if (rt === null) return;
     this.#rt = null;
     finalizer?.unregister(this.#token);
+    rt.inputs--;
     if (!rt.broken) run((rt) => rt.x.lc_compaction_input_free(this.#handle), rt);
   }
 
