@@ -9,18 +9,35 @@
 //! On x86 and x86-64 with SSE2 (the x86-64 baseline), a block is two SSE2 registers and the mask
 //! is two `pmovmskb`, through `safe_arch`'s safe wrappers of `core::arch`: the core stays free of
 //! `unsafe`. Without the intrinsic, the compiler cannot form that gather from scalar code: it took
-//! a dozen shifts and ors, or a multiplication per eight lanes. Elsewhere (wasm32, aarch64), the
-//! portable lanes below are plain arrays, which the compiler vectorises where it can, and the mask
-//! is gathered by multiplication. Both implementations are compiled on every target and tested
-//! against each other.
+//! a dozen shifts and ors, or a multiplication per eight lanes. On wasm32 built with the `simd128`
+//! target feature (the JavaScript package's build), a block is two `v128` and the mask two
+//! `i8x16.bitmask`, through `core::arch::wasm32`, whose intrinsics are safe functions (a wasm
+//! engine without SIMD refuses the whole module when it compiles it, so no instruction can run
+//! where it is missing). Elsewhere (aarch64, wasm32 without `simd128`), the portable lanes below
+//! are plain arrays, which the compiler vectorises where it can, and the mask is gathered by
+//! multiplication. The portable implementation is compiled on every target and the tests compare
+//! the target's own against it and against a byte model (scripts/test-wasm runs them on wasm32,
+//! with and without `simd128`).
 
-/// The portable implementation: 32 bytes of `0` or `0xFF` per comparison. (On SSE2 targets, the
-/// tests' reference only.)
+/// The portable implementation: 32 bytes of `0` or `0xFF` per comparison. (On SSE2 and `simd128`
+/// targets, the tests' reference only.)
 #[derive(Clone, Copy)]
-#[cfg_attr(all(any(target_arch = "x86", target_arch = "x86_64"), target_feature = "sse2"), allow(dead_code))]
+#[cfg_attr(
+    any(
+        all(any(target_arch = "x86", target_arch = "x86_64"), target_feature = "sse2"),
+        all(target_arch = "wasm32", target_feature = "simd128")
+    ),
+    allow(dead_code)
+)]
 pub(crate) struct Portable([u8; 32]);
 
-#[cfg_attr(all(any(target_arch = "x86", target_arch = "x86_64"), target_feature = "sse2"), allow(dead_code))]
+#[cfg_attr(
+    any(
+        all(any(target_arch = "x86", target_arch = "x86_64"), target_feature = "sse2"),
+        all(target_arch = "wasm32", target_feature = "simd128")
+    ),
+    allow(dead_code)
+)]
 impl Portable {
     #[inline(always)]
     fn map(self, other: Self, f: impl Fn(u8, u8) -> u8) -> Self {
@@ -144,9 +161,82 @@ mod sse2 {
     }
 }
 
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+mod simd128 {
+    use core::arch::wasm32::{i8x16_lt, u8x16_bitmask, u8x16_eq, u8x16_min, u8x16_splat, v128, v128_andnot, v128_or};
+
+    /// Two wasm `v128`: bytes 0–15, then 16–31.
+    #[derive(Clone, Copy)]
+    pub(crate) struct Simd128(v128, v128);
+
+    /// Sixteen bytes as a `v128`: one `v128.load`. (`v128_load` takes a raw pointer, and a vector
+    /// built from the 16 bytes as lanes compiles to 16 one-byte lane loads.)
+    #[inline(always)]
+    fn half(h: &[u8; 16]) -> v128 {
+        bytemuck::cast(*h)
+    }
+
+    impl Simd128 {
+        #[inline(always)]
+        fn map(self, other: Self, f: impl Fn(v128, v128) -> v128) -> Self {
+            Self(f(self.0, other.0), f(self.1, other.1))
+        }
+
+        #[inline(always)]
+        pub(super) fn load(block: &[u8; 32]) -> Self {
+            let (lo, hi) = block.split_at(16);
+            let part = |h: &[u8]| <&[u8; 16]>::try_from(h).map_or(u8x16_splat(0), half);
+            Self(part(lo), part(hi))
+        }
+
+        #[inline(always)]
+        pub(super) fn splat(b: u8) -> Self {
+            let v = u8x16_splat(b);
+            Self(v, v)
+        }
+
+        #[inline(always)]
+        pub(super) fn eq(self, other: Self) -> Self {
+            self.map(other, |a, b| u8x16_eq(a, b))
+        }
+
+        #[inline(always)]
+        pub(super) fn lt_signed(self, other: Self) -> Self {
+            self.map(other, |a, b| i8x16_lt(a, b))
+        }
+
+        #[inline(always)]
+        pub(super) fn min_unsigned(self, other: Self) -> Self {
+            self.map(other, |a, b| u8x16_min(a, b))
+        }
+
+        #[inline(always)]
+        pub(super) fn or(self, other: Self) -> Self {
+            self.map(other, |a, b| v128_or(a, b))
+        }
+
+        #[inline(always)]
+        pub(super) fn and_not(self, other: Self) -> Self {
+            // `v128_andnot(a, b)` is `a & !b`.
+            self.map(other, |a, b| v128_andnot(a, b))
+        }
+
+        #[inline(always)]
+        pub(super) fn mask(self) -> u32 {
+            // `i8x16.bitmask`: the lanes' top bits, 16 of them.
+            u32::from(u8x16_bitmask(self.0)) | u32::from(u8x16_bitmask(self.1)) << 16
+        }
+    }
+}
+
 #[cfg(all(any(target_arch = "x86", target_arch = "x86_64"), target_feature = "sse2"))]
 type Imp = sse2::Sse2;
-#[cfg(not(all(any(target_arch = "x86", target_arch = "x86_64"), target_feature = "sse2")))]
+#[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
+type Imp = simd128::Simd128;
+#[cfg(not(any(
+    all(any(target_arch = "x86", target_arch = "x86_64"), target_feature = "sse2"),
+    all(target_arch = "wasm32", target_feature = "simd128")
+)))]
 type Imp = Portable;
 
 /// 32 lanes of one byte. Comparisons give `0xFF` in each lane where they hold, `0` elsewhere.
@@ -315,6 +405,23 @@ mod tests {
         }
         // A block of one byte value: every lane.
         assert_eq!(Lanes::load(&[7; 32]).eq(7).mask(), u32::MAX);
+    }
+
+    proptest::proptest! {
+        /// Each operation of the target's lanes (SSE2, wasm `simd128` or portable) against the
+        /// portable lanes, on any block and any operands: the gathered mask of the raw bytes too.
+        #[test]
+        fn target_lanes_agree_with_the_portable_lanes(block: [u8; 32], x: u8, y: u8) {
+            let v = Lanes::load(&block);
+            let p = Portable::load(&block);
+            let (px, py) = (Portable::splat(x), Portable::splat(y));
+            proptest::prop_assert_eq!(v.mask(), p.mask());
+            proptest::prop_assert_eq!(v.eq(x).mask(), p.eq(px).mask());
+            proptest::prop_assert_eq!(v.lt_signed(y).mask(), p.lt_signed(py).mask());
+            proptest::prop_assert_eq!(v.le(x).mask(), p.min_unsigned(px).eq(p).mask());
+            proptest::prop_assert_eq!(v.eq(x).or(v.le(y)).mask(), p.eq(px).or(p.min_unsigned(py).eq(p)).mask());
+            proptest::prop_assert_eq!(v.lt_signed(x).and_not(v.eq(y)).mask(), p.lt_signed(px).and_not(p.eq(py)).mask());
+        }
     }
 
     /// `position` and `find` against the byte loops they replace, on random haystacks of a small

@@ -1,23 +1,32 @@
 // npm run bench: the WebAssembly package in Node against the native library, in one run, on the
 // same realistic inputs (benches/gen/make_summary.py and make_transcript.py, 1 MiB each, and the
-// first request-fingerprint vector), timed the same way (bench/native/src/main.rs): batches of calls
-// of at least 200 ms, the median batch. Also the sizes of the .wasm (raw, gzip -9) and the tarball.
+// first request-fingerprint vector, the worked example of SPEC R10.7), timed the same way
+// (bench/native/src/main.rs): batches of calls of at least 200 ms, the median batch, in CPU time.
+// Then the host overhead: a 4 KB summary and the 1 MiB transcript through the package (Uint8Array
+// and string) against the plain C ABI function called on the same module with the document already
+// in its memory (what the package adds), and against the native library. Also the sizes of the
+// .wasm (raw, gzip -9) and the tarball.
 //
 //   npm run build && npm run bench            # prints the Markdown section
 //   npm run bench -- --write                  # and puts it into BENCHMARKS.md (its own section)
 //   npm run bench -- --write --variants       # also builds and times 9 build variants (minutes)
 //
 // Environment: LOOPCOMPACT_BENCH_INPUTS (the folder of make_summary.py and make_transcript.py;
-// default benches/gen of this checkout), CARGO.
+// default benches/gen of this checkout), CARGO; LOOPCOMPACT_BENCH_PACKAGE: the dist/index.js
+// of another build of the package to time (its loopcompact.wasm beside it), e.g. an older commit's
+// for a before/after comparison (not with --write).
 
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { gzipSync } from "node:zlib";
 
-import * as lc from "loopcompact";
+const other = process.env.LOOPCOMPACT_BENCH_PACKAGE;
+const lc = await import(other ? pathToFileURL(resolve(other)).href : "loopcompact");
+// index.js of another build does not load its module by itself (the package's Node entry does).
+if (other) lc.initSync(readFileSync(join(dirname(resolve(other)), "loopcompact.wasm")));
 
 import { DEFAULT, cargoWasm } from "../scripts/wasm.mjs";
 import { time } from "./time.mjs";
@@ -27,6 +36,7 @@ const pkg = resolve(here, "..");
 const root = resolve(pkg, "..", "..");
 const inputs = process.env.LOOPCOMPACT_BENCH_INPUTS ?? resolve(root, "benches", "gen");
 const write = process.argv.includes("--write");
+if (write && process.env.LOOPCOMPACT_BENCH_PACKAGE) throw new Error("--write times the package in dist/ only");
 const ROUNDS = 3;
 // Build variants to compare (opt-level, simd128), each built and timed in a child process.
 const VARIANTS = [
@@ -40,7 +50,9 @@ try {
   const summaryPath = join(work, "summary.xml");
   const transcriptPath = join(work, "transcript.json");
   const fingerprintPath = join(work, "fingerprint.json");
+  const summary4kPath = join(work, "summary_4k.xml");
   writeFileSync(summaryPath, execFileSync("python3", [join(inputs, "make_summary.py"), String(1 << 20)]));
+  writeFileSync(summary4kPath, execFileSync("python3", [join(inputs, "make_summary.py"), "4096"]));
   writeFileSync(transcriptPath, execFileSync("python3", [join(inputs, "make_transcript.py"), String(1 << 20)]));
   const vector = readFileSync(join(root, "tests", "vectors", "fingerprint.jsonl"), "utf8").split("\n")[0];
   writeFileSync(fingerprintPath, JSON.parse(vector).input);
@@ -56,6 +68,7 @@ try {
         summaryPath,
         transcriptPath,
         fingerprintPath,
+        summary4kPath,
       ])
         .toString()
         .trim()
@@ -69,11 +82,29 @@ try {
   const summary = bytes(summaryPath);
   const transcript = bytes(transcriptPath);
   const fingerprint = bytes(fingerprintPath);
+  const summary4k = bytes(summary4kPath);
   const text = new TextDecoder();
   const summaryText = text.decode(summary);
   const transcriptText = text.decode(transcript);
   const fingerprintText = text.decode(fingerprint);
+  const summary4kText = text.decode(summary4k);
+  // The plain C ABI functions on an instance of the same module, the document already in its
+  // memory: the call the package makes, without the package.
+  const wasmFile = process.env.LOOPCOMPACT_BENCH_PACKAGE
+    ? join(dirname(resolve(process.env.LOOPCOMPACT_BENCH_PACKAGE)), "loopcompact.wasm")
+    : join(pkg, "dist", "loopcompact.wasm");
+  const bare = new WebAssembly.Instance(new WebAssembly.Module(readFileSync(wasmFile)), {}).exports;
+  const place = (b) => {
+    const ptr = bare.lc_wasm_alloc(b.length);
+    new Uint8Array(bare.memory.buffer).set(b, ptr);
+    return ptr;
+  };
+  const [summary4kAt, transcriptAt] = [place(summary4k), place(transcript)];
   const runWasm = () => ({
+    summary4kBare: time(() => bare.lc_summary_xml_validate(summary4kAt, summary4k.length)),
+    summary4k: time(() => lc.validateSummary(summary4k)),
+    summary4kString: time(() => lc.validateSummary(summary4kText)),
+    transcriptBare: time(() => bare.lc_compaction_input_validate(transcriptAt, transcript.length)),
     summary: time(() => lc.validateSummary(summary)),
     summaryString: time(() => lc.validateSummary(summaryText)),
     transcript: time(() => lc.validateInput(transcript)),
@@ -96,7 +127,6 @@ try {
   const wasm = best(wasmRuns);
 
   // ---- sizes ----
-  const wasmFile = join(pkg, "dist", "loopcompact.wasm");
   const wasmBytes = readFileSync(wasmFile);
   const packed = execFileSync("npm", ["pack", "--silent", "--pack-destination", work], { cwd: pkg }).toString().trim().split("\n").at(-1);
   const tarball = statSync(join(work, packed)).size;
@@ -132,9 +162,9 @@ try {
     "the package's wasm in Node against the native library (`bench/native`, the same C ABI calls:",
     "the `_diagnose` functions the package uses) in the same run, on the same 1 MiB inputs of",
     "`benches/gen/make_summary.py` and `make_transcript.py` and the first fingerprint vector. A",
-    "figure is the median of 7 batches of at least 200 ms, the best of 3 rounds in which native and",
-    "wasm alternate (this is a shared 2-core machine). Times per call include copying the input into",
-    "wasm memory (and for a `string`, encoding it as UTF-8).",
+    "figure is the median of 7 batches of at least 200 ms in CPU time of the process, the best of 3",
+    "rounds in which native and wasm alternate (this is a shared 2-core machine). Times per call",
+    "include copying the input into wasm memory (and for a `string`, encoding it as UTF-8).",
     "",
     `- date: ${new Date().toISOString().slice(0, 16).replace("T", " ")} UTC, commit \`${commit}\``,
     `- machine: ${cpu}; Node ${process.version}; ${execFileSync("rustc", ["--version"]).toString().trim()}`,
@@ -147,6 +177,20 @@ try {
       return `| ${label} | ${us(nat)} (${mibps(n, nat)}) | ${us(w)} (${mibps(n, w)}) | ${(w / nat).toFixed(2)}x | ${us(ws)} (${mibps(n, ws)}) |`;
     }),
     `| transcript wire, 1 MiB (\`Input.parse\` + \`free\`) | | ${us(wasm.transcriptParse)} (${mibps(transcript.length, wasm.transcriptParse)}) | | |`,
+    "",
+    "Host overhead, same run: the package's call against the plain C ABI function (`lc_summary_xml_validate`,",
+    "`lc_compaction_input_validate`) called on an instance of the same module with the document already",
+    "in its memory (\"wasm C ABI\"), and against the native library's plain function.",
+    "",
+    "| document | native C ABI | wasm C ABI | package, `Uint8Array` | / wasm C ABI | package, `string` | / wasm C ABI |",
+    "|---|---|---|---|---|---|---|",
+    ...[
+      [`summary XML, ${summary4k.length} B (\`validateSummary\`)`, native.summary4kValidate, wasm.summary4kBare, wasm.summary4k, wasm.summary4kString],
+      [`transcript wire, ${transcript.length} B (\`validateInput\`)`, native.transcriptValidate, wasm.transcriptBare, wasm.transcript, wasm.transcriptString],
+    ].map(
+      ([label, nat, b, u, st]) =>
+        `| ${label} | ${us(nat)} | ${us(b)} | ${us(u)} | ${(u / b).toFixed(2)}x | ${us(st)} | ${(st / b).toFixed(2)}x |`,
+    ),
     ...(variants.length === 0
       ? []
       : [

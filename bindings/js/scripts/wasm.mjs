@@ -9,9 +9,10 @@
 //     100: the smallest build that is also fast. With opt-level "z" or "s" the summary grammar runs
 //     about 5x slower (memchr's scans are not vectorised there, even with memchr itself at 2);
 //     opt-level 3 is larger and no faster; the lower inline threshold saves about 8% of the size at
-//     no measurable cost (BENCHMARKS.md, the JavaScript section, has the measured variants). Every
-//     engine the package targets has Wasm SIMD (Node 16.4+, Chrome 91+, Firefox 89+, Safari 16.4+,
-//     V8-based edge runtimes).
+//     no measurable cost (BENCHMARKS.md, the JavaScript section, has the measured variants).
+//     `simd128` also selects the wasm SIMD lanes of the text scans (src/lanes.rs). Every engine the
+//     package targets has Wasm SIMD (Node 16.4+, Chrome 91+, Firefox 89+, Safari 16.4+, V8-based
+//     edge runtimes); README.md says what an engine without it gets (a CompileError at init).
 
 import { execFileSync } from "node:child_process";
 import { join } from "node:path";

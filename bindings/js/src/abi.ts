@@ -17,6 +17,7 @@ export interface Exports {
   // src/ffi/wasm.rs: the allocator the package copies documents through (not in the C header).
   lc_wasm_alloc(len: number): Ptr;
   lc_wasm_free(ptr: Ptr, len: number): void;
+  lc_wasm_realloc(ptr: Ptr, len: number, newLen: number): Ptr;
 
   // meta
   lc_version(): Ptr;
@@ -189,7 +190,7 @@ export const NAME_TABLE = {
 
 // The table and the declarations name the same functions: `tsc` reports the name that is missing
 // from either side ("Type 'true' is not assignable to type '"lc_..."'").
-type Declared = Exclude<keyof Exports, "memory" | "lc_wasm_alloc" | "lc_wasm_free">;
+type Declared = Exclude<keyof Exports, "memory" | "lc_wasm_alloc" | "lc_wasm_free" | "lc_wasm_realloc">;
 type Missing<A, B> = [Exclude<A, B>] extends [never] ? true : Exclude<A, B>;
 /** @internal */
 export const TABLE_COVERS_EXPORTS: [Missing<Declared, keyof typeof NAME_TABLE>, Missing<keyof typeof NAME_TABLE, Declared>] = [

@@ -6,7 +6,7 @@
 
 import type { Ptr } from "./abi.js";
 import { Status } from "./generated.js";
-import type { Runtime } from "./runtime.js";
+import { INPUT_BLOCK, type Runtime } from "./runtime.js";
 
 /** A document: a string (sent as its UTF-8 encoding) or the exact bytes. */
 export type Bytes = string | Uint8Array;
@@ -28,26 +28,59 @@ export function cString(rt: Runtime, ptr: Ptr): string {
   return text;
 }
 
-/** @internal Copies `data` into the instance for the duration of `f`; the empty document is `(NULL, 0)`. */
+/** Where the UTF-8 length of a string's rest is counted (`withBytes`): encoded a piece at a time. */
+let counting: Uint8Array | null = null;
+
+/**
+ * @internal Copies `data` into the instance for the duration of `f`; the empty document is
+ * `(NULL, 0)`. Small documents use the instance's input block. A larger string is encoded straight
+ * into a block of its length, which is its UTF-8 length if it is ASCII and a lower bound otherwise;
+ * if the text is not all ASCII, the UTF-8 length of the rest is counted (encoded a piece at a time
+ * into a small buffer) and the block grown to the exact size. The memory taken is the UTF-8 size,
+ * not the bound of 3 bytes per UTF-16 unit.
+ */
 export function withBytes<T>(rt: Runtime, data: Bytes, what: string, f: (ptr: Ptr, len: number) => T): T {
-  let cap: number;
-  if (typeof data === "string") {
-    cap = data.length * 3; // the most UTF-8 bytes a UTF-16 string can take
-  } else if (data instanceof Uint8Array) {
-    cap = data.length;
-  } else {
+  const isString = typeof data === "string";
+  if (!isString && !(data instanceof Uint8Array)) {
     throw new TypeError(`loopcompact: ${what} must be a string or a Uint8Array`);
   }
-  if (cap === 0) return f(0, 0);
-  const ptr = rt.alloc(cap);
-  try {
-    let len = cap;
-    if (typeof data === "string") {
-      len = encoder.encodeInto(data, rt.u8().subarray(ptr, ptr + cap)).written;
-    } else {
-      rt.u8().set(data, ptr);
+  const n = data.length;
+  if (n === 0) return f(0, 0);
+  if ((isString ? 3 * n : n) <= INPUT_BLOCK && !rt.inputBusy) {
+    const ptr = rt.inputBlock();
+    rt.inputBusy = true;
+    try {
+      if (!isString) {
+        rt.u8().set(data, ptr);
+        return f(ptr, n);
+      }
+      return f(ptr, encoder.encodeInto(data, rt.u8().subarray(ptr, ptr + INPUT_BLOCK)).written);
+    } finally {
+      rt.inputBusy = false;
     }
-    return f(ptr, len);
+  }
+  let cap = n;
+  let ptr = rt.alloc(cap);
+  try {
+    if (!isString) {
+      rt.u8().set(data, ptr);
+      return f(ptr, n);
+    }
+    const { read, written } = encoder.encodeInto(data, rt.u8().subarray(ptr, ptr + cap));
+    if (read < n) {
+      // encodeInto stops before a character that does not fit whole, never inside a surrogate pair.
+      counting ??= new Uint8Array(INPUT_BLOCK);
+      let total = written;
+      for (let at = read; at < n; ) {
+        const piece = encoder.encodeInto(data.substring(at), counting);
+        at += piece.read;
+        total += piece.written;
+      }
+      ptr = rt.realloc(ptr, cap, total);
+      cap = total;
+      encoder.encodeInto(data.substring(read), rt.u8().subarray(ptr + written, ptr + cap));
+    }
+    return f(ptr, cap);
   } finally {
     rt.free(ptr, cap);
   }

@@ -8,7 +8,7 @@ import type { Ptr } from "./abi.js";
 import { U64_MAX } from "./args.js";
 import { cString, decodeText, withOutput } from "./buffers.js";
 import { LAYOUT, Section, Status, StatusClass, type StatusCode } from "./generated.js";
-import { type Runtime, Trap, retire, runtime } from "./runtime.js";
+import { type Runtime, Trap, retire, retireIfLarge, runtime } from "./runtime.js";
 
 const DIAG = LAYOUT.lc_diagnostic;
 
@@ -53,6 +53,8 @@ export function run<T>(body: (rt: Runtime) => T, rt: Runtime = runtime()): T {
     if (!(e instanceof Trap)) throw e;
     retire(rt);
     throw new LoopcompactError(plainDiagnosis(Status.ERR_PANIC), { cause: e.trap });
+  } finally {
+    retireIfLarge(rt);
   }
 }
 

@@ -7,15 +7,18 @@
  * package loads the module from the installed file; elsewhere call `await init()` once first (it
  * fetches `loopcompact.wasm` beside this file), or `init(urlOrBytesOrModule)`.
  *
- * Documents go in as `string` (encoded as UTF-8; a lone surrogate becomes U+FFFD, except in a
- * summariser's reply, where it is rejected) or `Uint8Array` (the exact bytes). Every rejection
+ * Documents go in as `string` (encoded as UTF-8; a lone surrogate becomes U+FFFD, in every
+ * document and reply, as in every host) or `Uint8Array` (the exact bytes). Every rejection
  * throws a `LoopcompactError` with the status, its name, reason, class and the diagnosis of SPEC §13
  * (offset, line, column, section, rule, location, limit and actual value) computed by the library's
  * `_diagnose` functions.
  *
- * Memory: each call copies its inputs into the module's linear memory and frees them before it
- * returns. The one object that holds memory is `Input`: call `free()` (or `using`, through
- * `Symbol.dispose`); a garbage-collected `Input` is freed as a safety net.
+ * Memory: each call copies its inputs into the module's linear memory (a string is encoded there
+ * directly, in about its UTF-8 size) and frees them before it returns. A WebAssembly memory cannot
+ * shrink: after a call that left it above 16 MiB, the instance is replaced by a fresh one when no
+ * `Input` is alive, so that the memory of a large document is given back. The one object that
+ * holds memory is `Input`: call `free()` (or `using`, through `Symbol.dispose`); a
+ * garbage-collected `Input` is freed as a safety net.
  *
  * Panics: the WebAssembly build aborts on a panic (wasm32-unknown-unknown cannot unwind), which the
  * host sees as a trap. A trap is reported as `LoopcompactError` with status `LC_ERR_PANIC` (99),

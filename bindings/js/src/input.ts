@@ -65,45 +65,6 @@ const PAIRING: ReadonlySet<number> = new Set([
   Status.PAIRING_DUPLICATE_RESULT,
 ]);
 
-// A string with a lone surrogate (in `u` mode a pair is one code point, outside this class).
-const LONE_SURROGATE = /[\uD800-\uDFFF]/u;
-
-/**
- * The reply's bytes as the model produced them. A string with a lone surrogate is not text: it is
- * sent with each code unit in UTF-8's three-byte form, which is not UTF-8 (J5.3), so the library
- * rejects it as `LC_SUMMARY_WIRE` at that byte instead of the package replacing it with U+FFFD and
- * committing a summary the model never wrote.
- */
-function replyBytes(text: Bytes): Bytes {
-  if (typeof text !== "string" || !LONE_SURROGATE.test(text)) return text;
-  const out = new Uint8Array(text.length * 3);
-  let n = 0;
-  for (let i = 0; i < text.length; i++) {
-    let c = text.charCodeAt(i);
-    const next = text.charCodeAt(i + 1); // NaN past the end
-    if (c >= 0xd800 && c <= 0xdbff && next >= 0xdc00 && next <= 0xdfff) {
-      c = 0x10000 + ((c - 0xd800) << 10) + (next - 0xdc00);
-      i++;
-    }
-    if (c < 0x80) {
-      out[n++] = c;
-    } else if (c < 0x800) {
-      out[n++] = 0xc0 | (c >> 6);
-      out[n++] = 0x80 | (c & 0x3f);
-    } else if (c < 0x10000) {
-      out[n++] = 0xe0 | (c >> 12);
-      out[n++] = 0x80 | ((c >> 6) & 0x3f);
-      out[n++] = 0x80 | (c & 0x3f);
-    } else {
-      out[n++] = 0xf0 | (c >> 18);
-      out[n++] = 0x80 | ((c >> 12) & 0x3f);
-      out[n++] = 0x80 | ((c >> 6) & 0x3f);
-      out[n++] = 0x80 | (c & 0x3f);
-    }
-  }
-  return out.subarray(0, n);
-}
-
 function replyArguments(options: ReplyOptions): [tokens: bigint, stop: number, maxBytes: bigint, flags: number] {
   if (typeof options !== "object" || options === null) {
     throw new TypeError("loopcompact: validateReply takes an options object { outputTokens, maxReplyBytes, ... }");
@@ -127,6 +88,7 @@ interface Held {
 const finalizer =
   typeof FinalizationRegistry === "function"
     ? new FinalizationRegistry<Held>(({ rt, handle }) => {
+        rt.inputs--;
         if (rt.broken || !isCurrent(rt)) return;
         try {
           rt.x.lc_compaction_input_free(handle);
@@ -161,6 +123,7 @@ export class Input {
   private constructor(rt: Runtime, handle: Ptr) {
     this.#rt = rt;
     this.#handle = handle;
+    rt.inputs++;
     finalizer?.register(this, { rt, handle }, this.#token);
   }
 
@@ -254,8 +217,8 @@ export class Input {
    * the exact text of the replacement user message. Throws `LoopcompactError` with the diagnosis
    * (offsets count bytes of the reply as it arrived; `removed`, `removedBefore`, `removedAfter` say
    * what cleanup removed). A `stop` of `"length"` turns a reply that is not a valid summary into
-   * `LC_REPLY_TRUNCATED`. A string with a lone surrogate is `LC_SUMMARY_WIRE` at its byte, never a
-   * summary with U+FFFD in its place.
+   * `LC_REPLY_TRUNCATED`. A string is encoded as UTF-8 (a lone surrogate becomes U+FFFD, as in every
+   * document and every host).
    */
   validateReply(text: Bytes, options: ReplyOptions): string {
     const verdict = this.#reply(text, options);
@@ -265,9 +228,8 @@ export class Input {
 
   #reply(text: Bytes, options: ReplyOptions): ReplyVerdict {
     const [tokens, stop, maxBytes, flags] = replyArguments(options);
-    const bytes = replyBytes(text);
     return this.#with((rt, handle) =>
-      withBytes(rt, bytes, "text", (ptr, len) => {
+      withBytes(rt, text, "text", (ptr, len) => {
         const diag = rt.diag();
         // R15.6: the summary is never longer than the reply.
         const [status, summary] = withOutput(
@@ -396,6 +358,7 @@ export class Input {
     if (rt === null) return;
     this.#rt = null;
     finalizer?.unregister(this.#token);
+    rt.inputs--;
     if (!rt.broken) run((rt) => rt.x.lc_compaction_input_free(this.#handle), rt);
   }
 

@@ -35,12 +35,24 @@ export class Trap extends Error {
   }
 }
 
+/** @internal Documents of at most this many bytes (a string: 3 per UTF-16 unit, its UTF-8 bound)
+ * go into a block each instance allocates once, with no allocation per call. */
+export const INPUT_BLOCK = 64 * 1024;
+/** After a call, an instance whose memory has grown past this and that holds no `Input` is
+ * replaced (its memory cannot shrink; dropping the instance gives it back). */
+const RETIRE_BYTES = 16 * 1024 * 1024;
+
 /** @internal One instance of the module with its scratch block. */
 export class Runtime {
   readonly x: Exports;
   readonly memory: WebAssembly.Memory;
   readonly scratch: Ptr;
   broken = false;
+  /** `Input`s alive in this instance: it is not replaced while any is. */
+  inputs = 0;
+  /** The input block (`INPUT_BLOCK` bytes; 0 until first used), and whether a call is using it. */
+  #input: Ptr = 0;
+  inputBusy = false;
   #u8: Uint8Array;
   #dv: DataView;
 
@@ -93,6 +105,19 @@ export class Runtime {
 
   free(ptr: Ptr, len: number): void {
     this.x.lc_wasm_free(ptr, len);
+  }
+
+  /** Resizes a block of `alloc(len)`; on failure the old block stays allocated. */
+  realloc(ptr: Ptr, len: number, newLen: number): Ptr {
+    const moved = this.x.lc_wasm_realloc(ptr, len, newLen);
+    if (moved === 0) throw new RangeError(`loopcompact: cannot allocate ${newLen} bytes of WebAssembly memory`);
+    return moved;
+  }
+
+  /** The input block, allocated on first use. */
+  inputBlock(): Ptr {
+    if (this.#input === 0) this.#input = this.alloc(INPUT_BLOCK);
+    return this.#input;
   }
 
   /** The address of the scratch word (`size_t *out_len`, a handle, a `uint16_t`, a `uint64_t`). */
@@ -222,4 +247,10 @@ export function isCurrent(rt: Runtime): boolean {
 /** @internal Retires `rt` after a trap: the next call gets a fresh instance. */
 export function retire(rt: Runtime): void {
   if (current === rt) current = null;
+}
+
+/** @internal After a call: a large document grew the memory, which cannot shrink, so the next call
+ * gets a fresh instance (when no `Input` holds this one). */
+export function retireIfLarge(rt: Runtime): void {
+  if (current === rt && rt.inputs === 0 && rt.memory.buffer.byteLength > RETIRE_BYTES) current = null;
 }
