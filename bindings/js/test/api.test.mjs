@@ -191,7 +191,9 @@ const DIAGNOSES = [
   {
     name: "reply of another request: the first field that differs",
     call: () => withInput((input) => input.validateOutput(reply({ basis: { ...BASIS, revision: 4 } }), 10, 4096)),
-    want: { name: "LC_SUMMARY_IDENTITY", ...NONE, rule: "O6.2", location: "basis.revision", statusClass: StatusClass.DISCARD },
+    want: { name: "LC_SUMMARY_IDENTITY", rule: "O6.2", location: "basis.revision", statusClass: StatusClass.DISCARD },
+    // At the differing value in the reply (the reply is ASCII: characters are bytes).
+    at: (e) => assert.equal(e.offset, reply({ basis: { ...BASIS, revision: 4 } }).indexOf('"revision":4') + 11),
   },
   {
     name: "input: a zero field has no offset, its path and expectation (W5.2 step 11)",
