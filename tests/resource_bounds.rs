@@ -666,8 +666,18 @@ fn transcript_shapes(size: usize) -> Vec<(&'static str, Vec<u8>)> {
     let floats: Vec<String> =
         (0..size / 11).map(|i| format!("{:.7}", (i * 2_654_435_761 % 2_000_001) as f64 / 1e6 - 1.0)).collect();
     let vector = format!(r#"{{"vector":[{}]}}"#, floats.join(","));
+    // Base64 data with an escaped CR LF every 76 characters, in an audio block and in an image's
+    // source: validation checks it as it decodes the escapes, never into a copy (T5.6).
+    let line = format!("{}\\r\\n", "QUJD".repeat(19));
+    let data = line.repeat(size / line.len());
+    let audio = format!(r#"{{"role":"user","blocks":[{{"type":"audio","media_type":"audio/wav","data":"{data}"}}]}}"#);
+    let image = format!(
+        r#"{{"role":"user","blocks":[{{"type":"image","media_type":"image/png","source":{{"url":"","data":"{data}"}}}}]}}"#
+    );
     vec![
         ("answered tool calls", wire(&calls)),
+        ("escaped base64 audio", wire(audio.as_bytes())),
+        ("escaped base64 image", wire(image.as_bytes())),
         ("tool input: millions of numbers", wire(&tool_use(&ones))),
         ("tool input: a vector of floats", wire(&tool_use(vector.as_bytes()))),
         ("minimal text blocks", blocks(text)),

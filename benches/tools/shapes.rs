@@ -111,6 +111,16 @@ fn json_shapes(n: usize) {
                     .as_bytes(),
             )
         }),
+        ("escaped base64 image", {
+            let line = format!("{}\\r\\n", "QUJD".repeat(19));
+            let data = line.repeat(n / line.len());
+            wire(
+                format!(
+                    r#"{{"role":"user","blocks":[{{"type":"image","media_type":"image/png","source":{{"url":"","data":"{data}"}}}}]}}"#
+                )
+                .as_bytes(),
+            )
+        }),
         ("a text of \\u00e9 escapes", {
             let text = "\\u00e9".repeat(n / 6);
             wire(format!(r#"{{"role":"user","blocks":[{{"type":"text","text":"{text}"}}]}}"#).as_bytes())

@@ -557,8 +557,9 @@ fn read_bytes(p: &mut Parser<'_>, again: bool) -> JResult<Option<Bytes>> {
         return Ok(Some(Bytes { text: s.text(), checked: base64::Checked { len: 0, canonical: false } }));
     }
     let offset = s.span().start;
-    // Escapes can only come after the alphabet run, so decoding leaves that run in place.
-    let decoded = s.decode_bytes()?;
-    let checked = base64::check(&decoded, run).ok_or(JsonError::invalid(offset))?;
-    Ok(Some(Bytes { text: s.text(), checked }))
+    s.check_utf8()?;
+    // Escapes can only come after the alphabet run, so decoding leaves that run in place; an
+    // escaped text is decoded a piece at a time as it is checked, never into a copy.
+    let checked = if s.has_escapes() { base64::check_escaped(s.raw(), run) } else { base64::check(s.raw(), run) };
+    Ok(Some(Bytes { text: s.text(), checked: checked.ok_or(JsonError::invalid(offset))? }))
 }
