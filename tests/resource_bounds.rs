@@ -661,13 +661,55 @@ fn transcript_shapes(size: usize) -> Vec<(&'static str, Vec<u8>)> {
             .bytes(),
         );
     }
+    // Many calls in one assistant message (a model that fans out), answered by one user message of
+    // results, by as many tool messages, or not at all; and with the roles after the blocks. The
+    // parse walk pairs them (S14.3): what it keeps per call must stay within the parse's bound.
+    let fan_out = |late: bool, answers: &dyn Fn(usize) -> String| {
+        let k = size / 120;
+        let calls: Vec<String> =
+            (0..k).map(|c| format!(r#"{{"type":"tool_use","id":"c{c}","name":"n","input":0}}"#)).collect();
+        let calls = calls.join(",");
+        let message = if late {
+            format!(r#"{{"blocks":[{calls}],"role":"assistant"}}"#)
+        } else {
+            format!(r#"{{"role":"assistant","blocks":[{calls}]}}"#)
+        };
+        wire(format!("{message}{}", answers(k)).as_bytes())
+    };
+    let result = |c: usize| format!(r#"{{"type":"tool_result","tool_use_id":"c{c}","content":[],"is_error":false}}"#);
+    let results =
+        |k: usize| format!(r#",{{"role":"user","blocks":[{}]}}"#, (0..k).map(result).collect::<Vec<_>>().join(","));
+    let tool_messages = |k: usize| {
+        (0..k).map(|c| format!(r#",{{"role":"tool","blocks":[],"tool_use_id":"c{c}","is_error":false}}"#)).collect()
+    };
+    // A tool message carrying every result as a block too, its own id after them.
+    let late_results = |k: usize| {
+        format!(
+            r#",{{"blocks":[{}],"role":"tool","tool_use_id":"c0","is_error":false}}"#,
+            (0..k).map(result).collect::<Vec<_>>().join(",")
+        )
+    };
     // Tool inputs of numbers: one-byte integers, and floats of seven decimals (a vector store's).
     let ones = [b"[".as_slice(), &repeated("1", size / 2), b"]"].concat();
     let floats: Vec<String> =
         (0..size / 11).map(|i| format!("{:.7}", (i * 2_654_435_761 % 2_000_001) as f64 / 1e6 - 1.0)).collect();
     let vector = format!(r#"{{"vector":[{}]}}"#, floats.join(","));
+    // Base64 data with an escaped CR LF every 76 characters, in an audio block and in an image's
+    // source: validation checks it as it decodes the escapes, never into a copy (T5.6).
+    let line = format!("{}\\r\\n", "QUJD".repeat(19));
+    let data = line.repeat(size / line.len());
+    let audio = format!(r#"{{"role":"user","blocks":[{{"type":"audio","media_type":"audio/wav","data":"{data}"}}]}}"#);
+    let image = format!(
+        r#"{{"role":"user","blocks":[{{"type":"image","media_type":"image/png","source":{{"url":"","data":"{data}"}}}}]}}"#
+    );
     vec![
         ("answered tool calls", wire(&calls)),
+        ("calls in one message, answered by one message", fan_out(false, &results)),
+        ("calls in one message, answered by tool messages", fan_out(false, &tool_messages)),
+        ("calls in one message, unanswered", fan_out(false, &|_| String::new())),
+        ("calls in one message, roles last", fan_out(true, &late_results)),
+        ("escaped base64 audio", wire(audio.as_bytes())),
+        ("escaped base64 image", wire(image.as_bytes())),
         ("tool input: millions of numbers", wire(&tool_use(&ones))),
         ("tool input: a vector of floats", wire(&tool_use(vector.as_bytes()))),
         ("minimal text blocks", blocks(text)),

@@ -111,6 +111,34 @@ fn json_shapes(n: usize) {
                     .as_bytes(),
             )
         }),
+        ("escaped base64 image", {
+            let line = format!("{}\\r\\n", "QUJD".repeat(19));
+            let data = line.repeat(n / line.len());
+            wire(
+                format!(
+                    r#"{{"role":"user","blocks":[{{"type":"image","media_type":"image/png","source":{{"url":"","data":"{data}"}}}}]}}"#
+                )
+                .as_bytes(),
+            )
+        }),
+        // Many calls in one assistant message, answered by one message of results (S14.3 pairs
+        // them while parsing).
+        ("calls in one message", {
+            let k = n / 120;
+            let calls: Vec<String> =
+                (0..k).map(|c| format!(r#"{{"type":"tool_use","id":"c{c}","name":"n","input":0}}"#)).collect();
+            let results: Vec<String> = (0..k)
+                .map(|c| format!(r#"{{"type":"tool_result","tool_use_id":"c{c}","content":[],"is_error":false}}"#))
+                .collect();
+            wire(
+                format!(
+                    r#"{{"role":"assistant","blocks":[{}]}},{{"role":"user","blocks":[{}]}}"#,
+                    calls.join(","),
+                    results.join(",")
+                )
+                .as_bytes(),
+            )
+        }),
         ("a text of \\u00e9 escapes", {
             let text = "\\u00e9".repeat(n / 6);
             wire(format!(r#"{{"role":"user","blocks":[{{"type":"text","text":"{text}"}}]}}"#).as_bytes())

@@ -54,51 +54,89 @@ fn all_alphabet(chunk: &[u8]) -> bool {
 /// bytes are alphabet characters, as the scan that made `run` found (escapes in a JSON string
 /// can only follow that run, so decoding leaves it in place).
 pub(crate) fn check(text: &[u8], run: AlphabetRun) -> Option<Checked> {
-    let known = run.0.min(text.len());
-    let mut count = known; // significant characters, padding included
-    let mut padding = 0usize;
-    let mut newlines = false;
-    // The last alphabet character.
-    let mut last = if known > 0 { text.get(known - 1).copied().unwrap_or(0) } else { 0 };
-    // Fast path: whole chunks of alphabet characters. Padding and line breaks only occur at the
-    // end and every few dozen characters.
-    let mut rest = text.get(known..).unwrap_or_default();
-    loop {
-        while let Some((chunk, tail)) = rest.split_first_chunk::<CHUNK>() {
-            if padding > 0 || !all_alphabet(chunk) {
-                break;
-            }
-            count += CHUNK;
-            last = chunk[CHUNK - 1];
-            rest = tail;
-        }
-        let Some((&c, tail)) = rest.split_first() else { break };
-        rest = tail;
-        match c {
-            b'\r' | b'\n' => newlines = true,
-            b'=' => {
-                padding += 1;
-                count += 1;
-            }
-            _ => {
-                if !in_alphabet(c) || padding > 0 {
-                    return None;
+    let (mut checker, rest) = Checker::after(text, run);
+    checker.feed(rest);
+    checker.finish()
+}
+
+/// [`check`] of the decoded text of a JSON string body with escapes (`\r\n` between lines, `\/`),
+/// decoded a piece at a time as it is checked: nothing of its size is built (a field can be as
+/// large as the document). The same verdict as [`check`] of the decoded text.
+pub(crate) fn check_escaped(body: &[u8], run: AlphabetRun) -> Option<Checked> {
+    let (mut checker, rest) = Checker::after(body, run);
+    crate::json::string::for_each_piece(rest, |piece| match piece {
+        crate::json::string::Piece::Raw(bytes) => checker.feed(bytes),
+        // Any character outside ASCII is outside the alphabet: NUL stands for it.
+        crate::json::string::Piece::Char(c) => checker.feed(&[if c.is_ascii() { c as u8 } else { 0 }]),
+    });
+    checker.finish()
+}
+
+/// The state of [`check`] between pieces of the text.
+struct Checker {
+    /// Significant characters so far, padding included.
+    count: usize,
+    padding: usize,
+    newlines: bool,
+    /// The last alphabet character.
+    last: u8,
+    /// A byte that T5.6 rejects was seen: the verdict is known.
+    failed: bool,
+}
+
+impl Checker {
+    /// The state after `run`, and the rest of `text` to feed.
+    fn after(text: &[u8], run: AlphabetRun) -> (Checker, &[u8]) {
+        let known = run.0.min(text.len());
+        let last = if known > 0 { text.get(known - 1).copied().unwrap_or(0) } else { 0 };
+        let checker = Checker { count: known, padding: 0, newlines: false, last, failed: false };
+        (checker, text.get(known..).unwrap_or_default())
+    }
+
+    fn feed(&mut self, bytes: &[u8]) {
+        // Fast path: whole chunks of alphabet characters. Padding and line breaks only occur at the
+        // end and every few dozen characters.
+        let mut rest = bytes;
+        while !self.failed {
+            while let Some((chunk, tail)) = rest.split_first_chunk::<CHUNK>() {
+                if self.padding > 0 || !all_alphabet(chunk) {
+                    break;
                 }
-                last = c;
-                count += 1;
+                self.count += CHUNK;
+                self.last = chunk[CHUNK - 1];
+                rest = tail;
+            }
+            let Some((&c, tail)) = rest.split_first() else { break };
+            rest = tail;
+            match c {
+                b'\r' | b'\n' => self.newlines = true,
+                b'=' => {
+                    self.padding += 1;
+                    self.count += 1;
+                }
+                _ => {
+                    if !in_alphabet(c) || self.padding > 0 {
+                        self.failed = true;
+                    }
+                    self.last = c;
+                    self.count += 1;
+                }
             }
         }
     }
-    if !count.is_multiple_of(4) || padding > 2 {
-        return None;
+
+    fn finish(self) -> Option<Checked> {
+        if self.failed || !self.count.is_multiple_of(4) || self.padding > 2 {
+            return None;
+        }
+        let last = value(self.last).unwrap_or(0);
+        let unused_bits_zero = match self.padding {
+            1 => last & 0b11 == 0,
+            2 => last & 0b1111 == 0,
+            _ => true,
+        };
+        Some(Checked { len: self.count / 4 * 3 - self.padding, canonical: !self.newlines && unused_bits_zero })
     }
-    let last = value(last).unwrap_or(0);
-    let unused_bits_zero = match padding {
-        1 => last & 0b11 == 0,
-        2 => last & 0b1111 == 0,
-        _ => true,
-    };
-    Some(Checked { len: count / 4 * 3 - padding, canonical: !newlines && unused_bits_zero })
 }
 
 #[inline]
@@ -296,6 +334,84 @@ mod tests {
     }
 
     use super::*;
+    use proptest::prelude::*;
+
+    /// The decoded text of a JSON string body, through the pieces (the reference decoding).
+    fn decoded(body: &[u8]) -> Vec<u8> {
+        let mut out = Vec::new();
+        crate::json::string::for_each_piece(body, |piece| match piece {
+            crate::json::string::Piece::Raw(bytes) => out.extend_from_slice(bytes),
+            crate::json::string::Piece::Char(c) => out.extend_from_slice(c.encode_utf8(&mut [0; 4]).as_bytes()),
+        });
+        out
+    }
+
+    /// A byte field's JSON string body: valid base64 of some bytes (its last character's unused
+    /// bits sometimes set), with escaped line breaks here and there and some characters written as
+    /// escapes (`\/`, `\u0041`), and sometimes one piece T5.6 rejects spliced in (a non-ASCII
+    /// character, raw or escaped, a lone surrogate, `-`, `=` too early, an escaped quote).
+    fn body() -> impl Strategy<Value = Vec<u8>> {
+        let spoilers = prop::sample::select(vec![
+            "é",
+            r"\u00e9",
+            r"\ud83d",
+            r"\ud83d\ude00",
+            "-",
+            "=",
+            r#"\""#,
+            r"\\",
+            r"\t",
+            "QQ",
+        ]);
+        (
+            prop::collection::vec(any::<u8>(), 0..120),
+            prop::collection::vec(0u8..16, 200),
+            any::<bool>(),
+            prop::option::of((any::<prop::sample::Index>(), spoilers)),
+        )
+            .prop_map(|(bytes, choices, dirty_bits, spoiler)| {
+                let mut text = Vec::new();
+                encode(&bytes, &mut text);
+                if dirty_bits && text.ends_with(b"=") {
+                    let at = text.iter().rposition(|&b| b != b'=').unwrap_or(0);
+                    let v = value(text[at]).unwrap_or(0) | 1;
+                    text[at] = ALPHABET[usize::from(v)];
+                }
+                // One piece per character (with the line break before it), so that a spoiler
+                // goes between pieces, never inside an escape.
+                let mut pieces: Vec<Vec<u8>> = Vec::new();
+                for (i, &c) in text.iter().enumerate() {
+                    let mut piece = match choices.get(i).copied().unwrap_or(0) {
+                        1 => br"\r\n".to_vec(),
+                        2 => br"\n".to_vec(),
+                        _ => Vec::new(),
+                    };
+                    match (c, choices.get(i).copied().unwrap_or(0)) {
+                        (b'/', _) => piece.extend_from_slice(br"\/"),
+                        (_, 3) => piece.extend_from_slice(format!(r"\u{:04x}", c).as_bytes()),
+                        _ => piece.push(c),
+                    }
+                    pieces.push(piece);
+                }
+                if let Some((at, spoiler)) = spoiler {
+                    pieces.insert(at.index(pieces.len() + 1), spoiler.as_bytes().to_vec());
+                }
+                pieces.concat()
+            })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig { cases: 4000, failure_persistence: None, ..ProptestConfig::default() })]
+
+        /// The streaming check of an escaped body gives the verdict of checking its decoded text.
+        #[test]
+        fn check_escaped_is_check_of_the_decoded_text(body in body()) {
+            let run = AlphabetRun::scan(&body);
+            let text = decoded(&body);
+            prop_assert_eq!(check_escaped(&body, run), check(&text, AlphabetRun(0)));
+            prop_assert_eq!(check_escaped(&body, run), check(&text, run));
+        }
+    }
 
     fn check0(text: &[u8]) -> Option<Checked> {
         check(text, AlphabetRun(0))

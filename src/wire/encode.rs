@@ -260,7 +260,9 @@ struct Writer<'e, 'a, S, F> {
 }
 
 impl<S: Sink, F: Fn(usize) -> bool> Visit for Writer<'_, '_, S, F> {
-    fn blocks_start(&mut self, i: usize, role: RoleName) {
+    fn blocks_start(&mut self, i: usize, role: Option<RoleName>) {
+        // A replay knows every role (transcript::Late); `User` only keeps the type total.
+        let role = role.unwrap_or(RoleName::User);
         if i > 0 {
             self.out.put(b",");
         }
@@ -312,7 +314,9 @@ struct Fitter<'e, 'a> {
 }
 
 impl Visit for Fitter<'_, '_> {
-    fn blocks_start(&mut self, _i: usize, role: RoleName) {
+    fn blocks_start(&mut self, _i: usize, role: Option<RoleName>) {
+        // As in the writer: a replay knows every role.
+        let role = role.unwrap_or(RoleName::User);
         self.counter = Counter::default();
         self.blocks = 0;
         Canonical::message_start(&mut self.counter, role);

@@ -99,8 +99,10 @@ impl Role {
 /// come in any order, so when the input has them after, the first walk notes them in [`Late`] and
 /// every later walk has them in time.
 pub(crate) trait Visit {
-    /// Message `i` opens its block list.
-    fn blocks_start(&mut self, _i: usize, _role: RoleName) {}
+    /// Message `i` opens its block list: its role, or `None` when the message names it only after
+    /// its blocks and this walk has not learnt it yet (the first walk; a later walk always knows it,
+    /// from [`Late`]).
+    fn blocks_start(&mut self, _i: usize, _role: Option<RoleName>) {}
     /// Block `j` of the list at `depth` (0: the message's own list) is a `tool_result` whose content
     /// list opens now.
     fn content_start(&mut self, _j: usize, _depth: usize, _tool_use_id: Text) {}
@@ -134,16 +136,17 @@ enum Order<'l> {
 }
 
 impl Order<'_> {
-    /// The late role of the message being read: a placeholder and its slot when noting.
-    fn role(&mut self) -> (RoleName, Option<usize>) {
+    /// The late role of the message being read: known on a replay; unknown, with its slot when
+    /// noting, on the first walk.
+    fn role(&mut self) -> (Option<RoleName>, Option<usize>) {
         match self {
             Order::Note(late) => {
                 late.roles.push(RoleName::User);
-                (RoleName::User, Some(late.roles.len() - 1))
+                (None, Some(late.roles.len() - 1))
             }
-            Order::Ignore => (RoleName::User, None),
+            Order::Ignore => (None, None),
             Order::Replay { late, roles, .. } => {
-                let role = late.roles.get(*roles).copied().unwrap_or(RoleName::User);
+                let role = late.roles.get(*roles).copied();
                 *roles += 1;
                 (role, None)
             }
@@ -281,7 +284,7 @@ fn message<'a, V: Visit>(p: &mut Parser<'a>, first: Event<'a>, i: usize, w: &mut
             MessageField::Blocks => {
                 // A role that does not read as a known name fails below, once the message is read.
                 let name = match role {
-                    Some((_, name)) => name.unwrap_or(RoleName::User),
+                    Some((_, name)) => name,
                     None => {
                         let (name, slot) = w.order.role();
                         late_role = slot;
@@ -583,8 +586,9 @@ fn read_bytes(p: &mut Parser<'_>, again: bool) -> JResult<Option<Bytes>> {
         return Ok(Some(Bytes { text: s.text(), checked: base64::Checked { len: 0, canonical: false } }));
     }
     let offset = s.span().start;
-    // Escapes can only come after the alphabet run, so decoding leaves that run in place.
-    let decoded = s.decode_bytes()?;
-    let checked = base64::check(&decoded, run).ok_or(JsonError::invalid(offset))?;
-    Ok(Some(Bytes { text: s.text(), checked }))
+    s.check_utf8()?;
+    // Escapes can only come after the alphabet run, so decoding leaves that run in place; an
+    // escaped text is decoded a piece at a time as it is checked, never into a copy.
+    let checked = if s.has_escapes() { base64::check_escaped(s.raw(), run) } else { base64::check(s.raw(), run) };
+    Ok(Some(Bytes { text: s.text(), checked: checked.ok_or(JsonError::invalid(offset))? }))
 }

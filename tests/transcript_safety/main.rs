@@ -144,6 +144,23 @@ fn pairing_table() {
             vec![u(), assistant(&["a"]), tool("a", false), assistant(&["a"]), tool("a", false)],
             at(DUPLICATE_ID, "transcript[3].blocks[1]"),
         ),
+        // Also never answered: the repeated id is what S14.3 reports there, not a missing result.
+        (
+            "an id reused by a later call that is never answered",
+            vec![u(), assistant(&["a"]), tool("a", false), assistant(&["a"])],
+            at(DUPLICATE_ID, "transcript[3].blocks[1]"),
+        ),
+        (
+            "an id reused in a message whose role comes last",
+            vec![
+                u(),
+                assistant(&["a"]),
+                tool("a", false),
+                r#"{"blocks":[{"type":"tool_use","id":"b","name":"t","input":{}},{"type":"tool_use","id":"a","name":"t","input":{}}],"role":"assistant"}"#.to_owned(),
+                tool("b", false),
+            ],
+            at(DUPLICATE_ID, "transcript[3].blocks[1]"),
+        ),
         (
             "an id twice in one message",
             vec![u(), assistant(&["a", "a"]), tool("a", false)],
