@@ -173,7 +173,9 @@ impl<S: Sink, W: FnMut(&mut S)> Builder<'_, '_, S, W> {
 }
 
 impl<S: Sink, W: FnMut(&mut S)> Visit for Builder<'_, '_, S, W> {
-    fn blocks_start(&mut self, i: usize, role: RoleName) {
+    fn blocks_start(&mut self, i: usize, role: Option<RoleName>) {
+        // A replay knows every role (transcript::Late); `User` only keeps the type total.
+        let role = role.unwrap_or(RoleName::User);
         self.shift = 0;
         self.skipping = false;
         match self.layout.place(i) {
@@ -287,7 +289,9 @@ struct Collector<'a> {
 }
 
 impl Visit for Collector<'_> {
-    fn blocks_start(&mut self, i: usize, role: RoleName) {
+    fn blocks_start(&mut self, i: usize, role: Option<RoleName>) {
+        // A replay knows every role (transcript::Late); `User` only keeps the type total.
+        let role = role.unwrap_or(RoleName::User);
         self.skipping = self.layout.place(i) == Place::Head;
         if self.skipping {
             return;
@@ -466,7 +470,9 @@ impl<'x> Checker<'_, 'x> {
 }
 
 impl Visit for Checker<'_, '_> {
-    fn blocks_start(&mut self, i: usize, role: RoleName) {
+    fn blocks_start(&mut self, i: usize, role: Option<RoleName>) {
+        // A replay knows every role (transcript::Late); `User` only keeps the type total.
+        let role = role.unwrap_or(RoleName::User);
         self.message = i;
         self.part = Part::Role;
         if self.first.is_some() {
