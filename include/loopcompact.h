@@ -15,7 +15,9 @@
  *                      lc_retry_message, lc_summary_sections, lc_summary_section_text
  *   input (§5, §7)     lc_compaction_input_parse, lc_compaction_input_free,
  *                      lc_compaction_input_validate, lc_compaction_input_diagnose,
- *                      lc_compaction_input_encode_within
+ *                      lc_compaction_input_encode_within, lc_compaction_input_message_count,
+ *                      lc_compaction_input_max_summary_tokens,
+ *                      lc_compaction_input_leading_systems
  *   transcript (§14)   lc_transcript_pairing_check, lc_transcript_safe_cut, lc_transcript_cut_check
  *   output (§6)        lc_compaction_output_validate, lc_compaction_output_diagnose
  *   policies (§8)      lc_compaction_policy_validate, lc_compaction_policy_diagnose,
@@ -812,6 +814,37 @@ lc_status lc_compaction_input_encode_within(const struct lc_compaction_input *in
  * `summary_cap` bytes; `summary_len` is valid for one write.
  */
 lc_status lc_compaction_output_validate(const struct lc_compaction_input *input, const uint8_t *output, size_t output_len, uint64_t output_tokens, uint64_t max_output_bytes, uint8_t *summary_buf, size_t summary_cap, size_t *summary_len);
+
+/**
+ * Writes the number of transcript messages of a parsed input (`n`: cuts run from 0 to `n`).
+ *
+ * Returns `LC_OK` or `LC_ERR_NULL_ARGUMENT`.
+ *
+ * # Safety
+ * `input` is NULL or a live handle; `out` is NULL or valid for one write.
+ */
+lc_status lc_compaction_input_message_count(const struct lc_compaction_input *input, uint64_t *out);
+
+/**
+ * Writes the input's `max_summary_tokens` (the summariser's output budget, R15.3).
+ *
+ * Returns `LC_OK` or `LC_ERR_NULL_ARGUMENT`.
+ *
+ * # Safety
+ * `input` is NULL or a live handle; `out` is NULL or valid for one write.
+ */
+lc_status lc_compaction_input_max_summary_tokens(const struct lc_compaction_input *input, uint64_t *out);
+
+/**
+ * Writes the number of leading system messages (R15.8: the `system` messages at the start of the
+ * transcript, kept by the replacement; a cut at or below it has nothing to summarise).
+ *
+ * Returns `LC_OK` or `LC_ERR_NULL_ARGUMENT`.
+ *
+ * # Safety
+ * `input` is NULL or a live handle; `out` is NULL or valid for one write.
+ */
+lc_status lc_compaction_input_leading_systems(const struct lc_compaction_input *input, uint64_t *out);
 
 /**
  * Validates a compaction policy document (SPEC §8.1) for a token counter of quality
