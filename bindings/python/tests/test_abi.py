@@ -167,7 +167,12 @@ def test_every_define_is_a_constant() -> None:
     assert {"LC_OK", "LC_REPLY_TRUNCATED", "LC_REPLACEMENT_ADJACENT_USER"} <= statuses
     seen = set()
     for name, value in defines.items():
-        expected: object = value.strip('"') if value.startswith('"') else int(re.sub(r"[uUlL]+$", "", value))
+        limits = {"UINT64_MAX": 2**64 - 1, "UINT32_MAX": 2**32 - 1}
+        expected: object = (
+            value.strip('"') if value.startswith('"')
+            else limits[value] if value in limits
+            else int(re.sub(r"[uUlL]+$", "", value))
+        )
         if name in statuses:
             got: object = lc.Status[name[len("LC_"):]]
         else:
