@@ -32,8 +32,9 @@ Other platforms (``scripts/release``): ``-C target=<Rust target triple> -C libra
 library that was cross-built for that target (``TARGETS`` lists them) as it is, without building or
 stripping it (the release script links and strips each library once, for every artifact that
 carries it). The wheel is tagged for the target: ``linux_<arch>`` for auditwheel to retag
-(manylinux or musllinux), ``win_amd64``, or ``macosx_<minos>_<arch>`` with the minimum macOS version
-read from the library's own Mach-O load commands, so the tag cannot promise more than the binary.
+(manylinux), ``musllinux_1_2_<arch>``, ``win_amd64``, or ``macosx_<minos>_<arch>`` with the minimum
+macOS version read from the library's own Mach-O load commands, so the tag cannot promise more than
+the binary.
 
 Where the crate is: two directories up in a source checkout (``bindings/python``), or the
 ``rust/`` directory of an sdist, which ``build_sdist`` fills from ``git ls-files``.
@@ -283,8 +284,13 @@ def library_file_name(platform: str = sys.platform) -> str:
 TARGETS: Mapping[str, Tuple[str, str]] = {
     "x86_64-unknown-linux-gnu": ("linux", "linux_x86_64"),
     "aarch64-unknown-linux-gnu": ("linux", "linux_aarch64"),
-    "x86_64-unknown-linux-musl": ("linux", "linux_x86_64"),
-    "aarch64-unknown-linux-musl": ("linux", "linux_aarch64"),
+    # Tagged here, not by auditwheel: it recognises a musl library by a dependency on
+    # libc.musl-<arch>.so.1 or ld-musl-<arch>.so.1 (Alpine's names), but a library linked against
+    # upstream musl (zig's, 1.2) needs libc.so, which every musl loader resolves to itself;
+    # on a glibc machine auditwheel then reads the host's libc.so. scripts/release checks that the
+    # library needs nothing else.
+    "x86_64-unknown-linux-musl": ("linux", "musllinux_1_2_x86_64"),
+    "aarch64-unknown-linux-musl": ("linux", "musllinux_1_2_aarch64"),
     "x86_64-apple-darwin": ("darwin", "x86_64"),
     "aarch64-apple-darwin": ("darwin", "arm64"),
     "x86_64-pc-windows-gnu": ("win32", "win_amd64"),
