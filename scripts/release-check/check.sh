@@ -316,13 +316,18 @@ if [ -f "$go_zip" ] && [ "$mode" != ci ]; then
       echo "linux/arm64 (aarch64-linux-gnu-gcc, qemu-aarch64-static): same output"
       record "Go module linux/arm64: cross-built with aarch64-linux-gnu-gcc against prebuilt/linux_arm64, run under qemu-aarch64-static"
     fi
-    if has_target x86_64-unknown-linux-musl; then
-      "${goenv[@]}" CC=musl-gcc go build -tags loopcompact_musl -o host-musl .
-      out=$(./host-musl) || fail "host-musl exited $?"
-      [ "$out" = "$expect" ] || fail "host-musl printed: $out"
-      echo "linux/amd64 musl (-tags loopcompact_musl, musl-gcc): same output, interpreter $(readelf -l host-musl | sed -n 's/.*interpreter: \(.*\)]/\1/p')"
-      record "Go module linux/amd64 musl (-tags loopcompact_musl): built with musl-gcc against prebuilt/linux_amd64_musl, run"
-    fi
+    # musl: zig's C compiler as cgo's (Debian's musl-gcc has no musl libgcc_s, which Alpine's gcc
+    # has); it links the Go program statically.
+    for t in x86_64-unknown-linux-musl aarch64-unknown-linux-musl; do
+      has_target "$t" || continue
+      case $t in x86_64-*) goarch=amd64 run=() ;; *) goarch=arm64 run=(qemu-aarch64-static) ;; esac
+      "${goenv[@]}" GOARCH=$goarch CC="$pytools/bin/python -m ziglang cc -target ${t%%-*}-linux-musl" \
+        go build -tags loopcompact_musl -o "host-musl-$goarch" .
+      out=$("${run[@]}" "./host-musl-$goarch") || fail "host-musl-$goarch exited $?"
+      [ "$out" = "$expect" ] || fail "host-musl-$goarch printed: $out"
+      echo "linux/$goarch musl (-tags loopcompact_musl, zig cc${run:+, ${run[*]}}): same output"
+      record "Go module linux/$goarch musl (-tags loopcompact_musl): built with zig cc (musl) against prebuilt/linux_${goarch}_musl, run${run:+ under ${run[*]}}"
+    done
     if has_target x86_64-pc-windows-gnu; then
       "${goenv[@]}" GOOS=windows GOARCH=amd64 CC=x86_64-w64-mingw32-gcc go build -o host.exe .
       cp "$work/wine-dlls/bcryptprimitives.dll" .
@@ -331,18 +336,15 @@ if [ -f "$go_zip" ] && [ "$mode" != ci ]; then
       echo "windows/amd64 (x86_64-w64-mingw32-gcc, wine): same output"
       record "Go module windows/amd64: cross-built with mingw-w64 gcc against prebuilt/windows_amd64, one .exe, run under wine"
     fi
-    for t in x86_64-apple-darwin aarch64-apple-darwin; do
-      has_target "$t" || continue
-      case $t in x86_64-*) goarch=amd64 zt=x86_64-macos.10.12 ;; *) goarch=arm64 zt=aarch64-macos.11.0 ;; esac
-      # zig's C compiler as cgo's, with the SDK stubs of the build: the link is made as on a Mac.
-      if "${goenv[@]}" GOOS=darwin GOARCH=$goarch CC="$pytools/bin/python -m ziglang cc -target $zt" \
-        go build -o "host-darwin-$goarch" . >"$work/go-darwin-$goarch.log" 2>&1; then
-        echo "darwin/$goarch: built, $(llvm-objdump --macho --private-header "host-darwin-$goarch" | tail -n 1 | awk '{print $1, $2, $5}'), not run"
-        record "Go module darwin/$goarch: cross-built with zig cc against prebuilt/darwin_$goarch; built, not run"
-      else
-        tail -n 5 "$work/go-darwin-$goarch.log"
-        record "Go module darwin/$goarch: the prebuilt library inspected; a cross build of a Go program was not possible here (see the log above); not run"
-      fi
+    # The libraries of every platform, read: each object of the target's architecture. A Go
+    # program for darwin cannot be linked here: Go's runtime links the CoreFoundation and Security
+    # frameworks and libresolv, which only the macOS SDK has.
+    for t in $targets; do
+      lib=$work/gopath/pkg/mod/$module@v$version/prebuilt/$(go_platform "$t")/libloopcompact.a
+      echo "prebuilt/$(go_platform "$t"):$(py "$checks/binaries.py" static "$t" "$lib")"
+      case $t in
+        *-apple-darwin) record "Go module darwin/$(go_platform "$t" | cut -d_ -f2): prebuilt/$(go_platform "$t") built and inspected; no Go program linked against it here (Go's darwin runtime needs the macOS SDK's frameworks): built, not run" ;;
+      esac
     done
   )
 fi
@@ -456,4 +458,4 @@ cat "$fingerprints"
 
 step "summary"
 cat "$results"
-echo "$me --check: OK ($(echo "$targets" | wc -w) targets, at $((SECONDS - step_start)) s)"
+echo "$me --check: OK ($(echo "$targets" | wc -w) target(s), at $((SECONDS - step_start)) s)"
