@@ -269,6 +269,9 @@ if has_target x86_64-pc-windows-gnu; then
   done
   exe=.exe c_builds windows "$d" x86_64-w64-mingw32-gcc wine_run
   exe=.exe cmake_builds windows "$d" "$checks/c/mingw-w64.cmake" wine_run
+  unzip -q -o -j "$(wheel_file x86_64-pc-windows-gnu)" loopcompact/loopcompact.dll -d "$work/wheel-dll"
+  cmp "$work/wheel-dll/loopcompact.dll" "$d/bin/loopcompact.dll" || fail "the win_amd64 wheel's DLL is not the archive's"
+  record "Python wheel win_amd64: its loopcompact.dll is the Windows archive's, byte for byte (run under wine, next line); the wheel itself: built, not run (no Windows Python here)"
   record "C archive x86_64-pc-windows-gnu: loopcompact.dll driven by the C example (built with mingw-w64 gcc through pkg-config and CMake, against the import library; static too), run under $(wine --version) (with a stand-in bcryptprimitives.dll, which Wine 8 lacks)"
 fi
 
