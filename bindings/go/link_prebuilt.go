@@ -23,7 +23,7 @@ package loopcompact
 #cgo linux,arm64,loopcompact_musl LDFLAGS: -L${SRCDIR}/prebuilt/linux_arm64_musl -lloopcompact -lgcc_s -lc
 #cgo darwin,amd64 LDFLAGS: -L${SRCDIR}/prebuilt/darwin_amd64 -lloopcompact -lSystem -lc -lm
 #cgo darwin,arm64 LDFLAGS: -L${SRCDIR}/prebuilt/darwin_arm64 -lloopcompact -lc -lm -liconv -lSystem -lc -lm
-#cgo windows,amd64 LDFLAGS: -L${SRCDIR}/prebuilt/windows_amd64 -lloopcompact
+#cgo windows,amd64 LDFLAGS: -L${SRCDIR}/prebuilt/windows_amd64 -lloopcompact -lkernel32 -lntdll -luserenv -lws2_32 -ldbghelp
 */
 import "C"
 
