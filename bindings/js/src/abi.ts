@@ -117,6 +117,27 @@ export interface Exports {
   lc_compaction_input_encode_head_within(input: Ptr, cut: bigint, maxBytes: bigint, buf: Ptr, cap: number, outLen: Ptr): number;
   lc_replacement_build(input: Ptr, cut: bigint, summary: Ptr, len: number, buf: Ptr, cap: number, outLen: Ptr): number;
   lc_replacement_verify(input: Ptr, cut: bigint, rebuilt: Ptr, len: number, diag: Ptr): number;
+
+  // the converters (§16)
+  lc_transcript_convert(format: number, src: Ptr, len: number, flags: number, out: Ptr, diag: Ptr): number;
+  lc_conversion_free(conversion: Ptr): void;
+  lc_conversion_transcript(conversion: Ptr, buf: Ptr, cap: number, outLen: Ptr): number;
+  lc_conversion_source_index(conversion: Ptr, out: Ptr, cap: number, outLen: Ptr): number;
+  lc_conversion_cut_allowed(conversion: Ptr, out: Ptr, cap: number, outLen: Ptr): number;
+  lc_conversion_losses(conversion: Ptr, out: Ptr, cap: number, outLen: Ptr): number;
+  lc_conversion_source_cut(conversion: Ptr, wireCut: bigint, out: Ptr): number;
+  lc_loss_name(code: number): Ptr;
+  lc_conversion_input(
+    conversion: Ptr,
+    provider: Ptr,
+    providerLen: number,
+    model: Ptr,
+    modelLen: number,
+    maxSummaryTokens: bigint,
+    revision: bigint,
+    fingerprint: Ptr,
+    out: Ptr,
+  ): number;
 }
 
 /** A header function the public API reaches only through another one, and why. */
@@ -186,6 +207,18 @@ export const NAME_TABLE = {
   lc_compaction_input_encode_head_within: "Input.prototype.encodeHeadWithin",
   lc_replacement_build: "Input.prototype.buildReplacement",
   lc_replacement_verify: "Input.prototype.verifyReplacement",
+
+  // A conversion's transcript, source indices, allowed cuts and losses (with their names) are read
+  // once, when it is made: `fromModelMessages`, `fromOpenAIChat`, ... all go through `convert`.
+  lc_transcript_convert: "convert",
+  lc_conversion_free: "Conversion.prototype.free",
+  lc_conversion_transcript: "convert",
+  lc_conversion_source_index: "convert",
+  lc_conversion_cut_allowed: "convert",
+  lc_conversion_losses: "convert",
+  lc_conversion_source_cut: "Conversion.prototype.sourceCut",
+  lc_loss_name: "convert",
+  lc_conversion_input: "Conversion.prototype.input",
 } as const satisfies Record<string, string | Excluded>;
 
 // The table and the declarations name the same functions: `tsc` reports the name that is missing

@@ -8,7 +8,7 @@ import type { Ptr } from "./abi.js";
 import { type U64, U64_MAX, boolean, u64 } from "./args.js";
 import { type Bytes, copyBytes, decodeText, withBytes, withOutput } from "./buffers.js";
 import { type Diagnosed, LoopcompactError, check, fail, plainDiagnosis, readDiagnosis, run } from "./errors.js";
-import { LAYOUT, ReplyCleanup, SMALLEST_SUMMARY_LEN, Status, StopCode, type StatusCode } from "./generated.js";
+import { type Format, LAYOUT, ReplyCleanup, SMALLEST_SUMMARY_LEN, Status, StopCode, type StatusCode } from "./generated.js";
 import { type Runtime, isCurrent } from "./runtime.js";
 
 /** Validates a compaction input wire document (SPEC §5) without keeping it. */
@@ -88,7 +88,7 @@ interface Held {
 const finalizer =
   typeof FinalizationRegistry === "function"
     ? new FinalizationRegistry<Held>(({ rt, handle }) => {
-        rt.inputs--;
+        rt.live--;
         if (rt.broken || !isCurrent(rt)) return;
         try {
           rt.x.lc_compaction_input_free(handle);
@@ -98,32 +98,60 @@ const finalizer =
       })
     : null;
 
-/** @internal What the round needs of an Input beyond its public methods (set by the class below). */
+/**
+ * @internal Where an Input made by `Conversion.input` came from: what `Compacted.messages` needs to
+ * rebuild the source's own list, kept by value so that the conversion may be freed first.
+ */
+export interface Origin {
+  readonly format: Format;
+  /**
+   * The number of source messages (items): the list's length for a conversion from objects; for
+   * one from JSON, the least length consistent with it (the highest source index of a wire message
+   * or a loss, plus one).
+   */
+  readonly sourceLength: number;
+  /** Whether `sourceLength` is the list's length (a conversion from objects). */
+  readonly exactLength: boolean;
+  /** For each wire cut `0..=n`, the source cut it maps to (`Conversion.sourceCut`); -1 where not allowed. */
+  readonly sourceCuts: readonly number[];
+}
+
+/** @internal What the round and the converters need of an Input beyond its public methods (set by the class below). */
 export const inputInternals = {} as {
   /** `validateReply` without throwing: the verdict and the diagnosis, on `LC_OK` too. */
   reply(input: Input, text: Bytes, options: ReplyOptions): ReplyVerdict;
   /** The input's `max_summary_tokens`. */
   maxSummaryTokens(input: Input): bigint;
+  /** An Input around a handle of `rt` made by `lc_conversion_input`. */
+  adopt(rt: Runtime, handle: Ptr, origin: Origin): Input;
+  /** The conversion an Input was made from; `null` for `Input.parse`. */
+  origin(input: Input): Origin | null;
 };
 
 /**
- * A validated compaction input (`lc_compaction_input`), parsed from its wire document. Holds
- * memory in the module: release it with `free()` or a `using` declaration.
+ * A validated compaction input (`lc_compaction_input`), parsed from its wire document
+ * (`Input.parse`) or made around a converted transcript (`Conversion.input`, which then cuts only
+ * where the source's messages begin). Holds memory in the module: release it with `free()` or a
+ * `using` declaration.
  */
 export class Input {
   #rt: Runtime | null;
   readonly #handle: Ptr;
   readonly #token = {};
+  readonly #origin: Origin | null;
 
   static {
     inputInternals.reply = (input, text, options) => input.#reply(text, options);
     inputInternals.maxSummaryTokens = (input) => input.#maxSummaryTokens();
+    inputInternals.adopt = (rt, handle, origin) => new Input(rt, handle, origin);
+    inputInternals.origin = (input) => input.#origin;
   }
 
-  private constructor(rt: Runtime, handle: Ptr) {
+  private constructor(rt: Runtime, handle: Ptr, origin: Origin | null = null) {
     this.#rt = rt;
     this.#handle = handle;
-    rt.inputs++;
+    this.#origin = origin;
+    rt.live++;
     finalizer?.register(this, { rt, handle }, this.#token);
   }
 
@@ -282,8 +310,10 @@ export class Input {
 
   /**
    * The largest message index `c <= n - keepLast` such that messages `[0, c)` can be summarised and
-   * `[c, n)` kept without splitting a tool call from its result (SPEC S14.4); 0 when there is none,
-   * which the caller must handle. Throws the pairing check's error when the transcript fails it.
+   * `[c, n)` kept without splitting a tool call from its result (SPEC S14.4), and, for an Input made
+   * by `Conversion.input`, without splitting a source message (`Conversion.cutAllowed`); 0 when
+   * there is none, which the caller must handle. Throws the pairing check's error when the
+   * transcript fails it.
    */
   safeCut(keepLast: U64): number {
     const keep = u64(keepLast, "keepLast");
@@ -298,8 +328,8 @@ export class Input {
 
   /**
    * Checks that summarising messages `[0, cut)` and keeping `[cut, n)` splits no tool call/result
-   * pair (SPEC S14.4). Throws `LC_CUT_UNSAFE`, a pairing status, or `LC_ERR_INVALID_ARGUMENT` for
-   * a cut past the last message.
+   * pair (SPEC S14.4), nor, for an Input made by `Conversion.input`, a source message. Throws
+   * `LC_CUT_UNSAFE`, a pairing status, or `LC_ERR_INVALID_ARGUMENT` for a cut past the last message.
    */
   cutCheck(cut: U64): void {
     const at = u64(cut, "cut");
@@ -358,7 +388,7 @@ export class Input {
     if (rt === null) return;
     this.#rt = null;
     finalizer?.unregister(this.#token);
-    rt.inputs--;
+    rt.live--;
     if (!rt.broken) run((rt) => rt.x.lc_compaction_input_free(this.#handle), rt);
   }
 
