@@ -10,7 +10,8 @@ import { type U64, U64_MAX, u64 } from "./args.js";
 import { type Bytes, decodeText } from "./buffers.js";
 import { type Diagnosed, type Diagnosis, LoopcompactError, diagnosedOf, retryMessageOf, statusText } from "./errors.js";
 import { SMALLEST_SUMMARY_LEN, Status, StatusClass, type StatusCode } from "./generated.js";
-import { type Input, type Stop, inputInternals } from "./input.js";
+import { type Input, type Origin, type Stop, inputInternals } from "./input.js";
+import { rebuild } from "./messages.js";
 import { summaryInstructions } from "./summary.js";
 
 /** One chat turn of a summary request: what chat APIs take as a message. */
@@ -90,6 +91,23 @@ export interface Compacted {
   readonly attempts: readonly Attempt[];
   /** Each attempt's diagnosis, in order. */
   readonly diagnoses: readonly Diagnosis[];
+  /**
+   * The new history in the source's own format, for an input made by `Conversion.input`: `source`
+   * is the list the conversion was made from (the `ModelMessage[]`, the Chat `messages`, the
+   * Responses `input`, the Anthropic `messages`, the Gemini `contents`). It returns a new array:
+   * the source's leading system messages (the same objects; a system parameter such as Anthropic's
+   * `system` is the host's to keep), the summary as one user message (`{ role: "user", content:
+   * summary }`; Gemini `{ role: "user", parts: [{ text: summary }] }`; a Responses list whose
+   * messages carry `type: "message"` gets it too), then the kept messages `source[sourceCut:]`, the
+   * same objects (`===`). When the first kept message is a user message, the summary is merged into
+   * it as on the wire (R15.9: two user messages never meet): a new object with that message's fields
+   * and the summary's text part before its content (a string content becomes one text part); the
+   * original object is not changed.
+   *
+   * Throws an `Error` when the input was not made by `Conversion.input` (`Input.parse`: use
+   * `replacement`), and a `TypeError` when `source` is not an array of the conversion's length.
+   */
+  messages<M>(source: readonly M[] | string): M[];
 }
 
 /** The round left the history as it was. */
@@ -240,6 +258,7 @@ export async function compact(input: Input, callModel: CallModel, options: Compa
     return keep(reasonFor(e.status, 0, false), e.status);
   }
   const maxSummary = inputInternals.maxSummaryTokens(input);
+  const origin = inputInternals.origin(input);
   let maxTokens = givenTokens === null ? maxSummary : minBig(givenTokens, maxSummary);
   const maxReplyBytes = givenReplyBytes ?? maxBig(BigInt(SMALLEST_SUMMARY_LEN), minBig(16n * maxSummary, U64_MAX));
   const system = summaryInstructions();
@@ -286,13 +305,15 @@ export async function compact(input: Input, callModel: CallModel, options: Compa
         if (!(e instanceof LoopcompactError)) throw e;
         return keep(reasonFor(e.status, number, false), e.status);
       }
+      const summary = verdict.summary;
       return Object.freeze({
         kind: "compacted",
-        summary: verdict.summary,
+        summary,
         cut,
         replacement,
         attempts: Object.freeze([...done]),
         diagnoses: Object.freeze(done.map((a) => a.diagnosis)),
+        messages: <M>(source: readonly M[] | string): M[] => sourceMessages(origin, cut, summary, source) as M[],
       });
     }
     // 5. Anything but RETRY ends the round, and so does the last attempt.
@@ -319,6 +340,17 @@ export async function compact(input: Input, callModel: CallModel, options: Compa
       }
     }
   }
+}
+
+/** `Compacted.messages`: the source's own list, for an input made by `Conversion.input`. */
+function sourceMessages(origin: Origin | null, cut: number, summary: string, source: unknown): unknown[] {
+  if (origin === null) {
+    throw new Error(
+      "loopcompact: messages(source) needs an input made by conversion.input(...); " +
+        "this one came from Input.parse (use replacement)",
+    );
+  }
+  return rebuild(origin, cut, summary, source);
 }
 
 /** The verdict on one reply: the library's, or `LC_ERR_PANIC` when the instance trapped. */
