@@ -72,3 +72,23 @@ test("strings of every mix of widths arrive intact", () => {
     }
   }
 });
+
+test("a Conversion holds the instance; a 48 MiB string converts, and the memory is given back once it is freed", () => {
+  const big = "x".repeat(48 * MiB);
+  const c = lc.fromModelMessages([{ role: "user", content: big }]);
+  assert.equal(c.transcript.length, big.length + '[{"role":"user","blocks":[{"type":"text","text":""}]}]'.length);
+  // The conversion's handle lives in the instance: it is not replaced while the conversion is alive.
+  const held = lc._internal.memoryBytes();
+  assert.ok(held > 48 * MiB);
+  lc.validateSummary(S("g"));
+  assert.equal(lc._internal.memoryBytes(), held);
+  const input = c.input({ provider: "p", model: "m", maxSummaryTokens: 32, revision: 1 });
+  c.free();
+  // Nor while an Input made from it is.
+  const grown = lc._internal.memoryBytes();
+  lc.validateSummary(S("g"));
+  assert.equal(lc._internal.memoryBytes(), grown);
+  input.free();
+  lc.validateSummary(S("g"));
+  assert.ok(lc._internal.memoryBytes() < 16 * MiB, `a fresh instance once both are freed: ${lc._internal.memoryBytes()} bytes`);
+});
