@@ -158,6 +158,21 @@ test("parallel tool results: one tool message each, no cut between them, sourceC
   assert.throws(() => c.sourceCut("1"), TypeError);
 });
 
+test("an input from a conversion cuts only where source messages begin", { skip }, () => {
+  // Anthropic: the user message holding two tool results and a text is wire [tool, tool, user]. A
+  // cut before its text is safe on the wire (S14.4: both results are before it) but would split
+  // the message: the input from input() does not take it, the same wire parsed alone does.
+  const f = fixture("anthropic__parallel_tools");
+  const c = own(lc.fromAnthropic(f.source.messages));
+  const fromConversion = own(c.input({ provider: "p", model: "m", maxSummaryTokens: 1000, revision: 1 }));
+  const doc = JSON.parse(text(fromConversion.encodeWithin(2n ** 64n - 1n)));
+  const parsed = own(lc.Input.parse(JSON.stringify(doc)));
+  assert.equal(parsed.safeCut(2), 4);
+  parsed.cutCheck(4);
+  assert.equal(fromConversion.safeCut(2), 1);
+  assert.equal(rejection(() => fromConversion.cutCheck(4)).status, Status.CUT_UNSAFE);
+});
+
 test("a Responses run of items is one assistant message; a compaction item ends the allowed cuts", { skip }, () => {
   const f = fixture("openai_responses__parallel_tools");
   const c = own(lc.fromOpenAIResponses(f.source.input));
