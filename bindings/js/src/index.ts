@@ -38,6 +38,7 @@ import { NAME_TABLE } from "./abi.js";
 import { HEADER_VERSION } from "./generated.js";
 import { run } from "./errors.js";
 import { runtime } from "./runtime.js";
+import { fastJson, writeJson } from "./source.js";
 
 export {
   ABI_VERSION,
@@ -115,5 +116,14 @@ export const _internal = {
   /** The current instance's memory size in bytes. */
   memoryBytes(): number {
     return runtime().memory.buffer.byteLength;
+  },
+  /** The two ways of src/source.ts to a source's JSON text: the fast one (`null` where it gives up) and the plain walk. */
+  sourceJson: {
+    fast: fastJson,
+    plain(value: unknown, base = ""): string {
+      const out: string[] = [];
+      writeJson(out, value, base);
+      return out.join("");
+    },
   },
 };

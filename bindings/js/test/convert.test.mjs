@@ -552,6 +552,98 @@ test("bytes: a Uint8Array, a Buffer, an ArrayBuffer (of any realm) are base64, a
   assert.match(e.location, /^\[0\]\.content\[0\]\.image/);
 });
 
+test("source: the fast path is the plain walk (generated values)", () => {
+  // src/source.ts writes a source's JSON text two ways: JSON.stringify with a replacer (fast), and
+  // its own walk (plain, which also says where a value is refused). Same text for every value the
+  // plain walk takes; the fast one gives up (null) at every value the plain walk refuses.
+  const { fast, plain } = lc._internal.sourceJson;
+  let seed = 0x2545f491;
+  const rand = () => {
+    seed ^= seed << 13;
+    seed ^= seed >>> 17;
+    seed ^= seed << 5;
+    return (seed >>> 0) / 2 ** 32;
+  };
+  const pick = (xs) => xs[Math.floor(rand() * xs.length)];
+  const foreign = vm.runInNewContext("({ object: (k, v) => ({ [k]: v }), array: (...v) => v, bytes: (n) => new Uint8Array(n) })");
+  const strings = ["", "a", "é", "😀", "\ud800", "\udc00x", '"\\/', "\u0000\u001f\u007f", "\u2028\u2029", "<script>", "x".repeat(100)];
+  const numbers = [0, -0, 1, -1, 0.1, 1e21, 1e-7, 5e-324, Number.MAX_SAFE_INTEGER + 2, NaN, Infinity, -Infinity];
+  const keys = ["role", "content", "type", "text", "data", "image", "", "0", "10", "a b", "é", "__x", "toJSON2"];
+  const refusals = [() => 1n, () => () => 0, () => Symbol("s"), () => new Map([[1, 2]]), () => new Set([1]), () => new Int16Array(2), () => new DataView(new ArrayBuffer(2)), () => Object(2n)];
+  function value(depth, refuse) {
+    const r = rand();
+    if (refuse && r < 0.06) return pick(refusals)();
+    if (depth === 0 || r < 0.35) {
+      return pick([
+        () => pick(strings),
+        () => pick(numbers),
+        () => rand() < 0.5,
+        () => null,
+        () => undefined,
+        () => Uint8Array.from({ length: Math.floor(rand() * 7) }, () => Math.floor(rand() * 256)),
+        () => Buffer.from([1, 2, 3, 250]),
+        () => new Uint8Array([9, 8, 7, 6, 5]).subarray(1, 4),
+        () => new Uint8Array([4, 5]).buffer,
+        () => foreign.bytes(3),
+        () => new Date(Math.floor(rand() * 1e12)),
+        () => new URL("https://example.com/a?b=" + Math.floor(rand() * 9)),
+        () => new String(pick(strings)),
+        () => new Number(pick(numbers)),
+        () => new Boolean(rand() < 0.5),
+      ])();
+    }
+    const n = Math.floor(rand() * 4);
+    const children = () => Array.from({ length: n }, () => value(depth - 1, refuse));
+    switch (pick(["object", "array", "sparse", "null-proto", "class", "toJSON", "foreign"])) {
+      case "array":
+        return children();
+      case "sparse": {
+        const a = new Array(n + 1);
+        if (n > 0) a[n - 1] = value(depth - 1, refuse);
+        return a;
+      }
+      case "null-proto":
+        return Object.assign(Object.create(null), Object.fromEntries(children().map((v) => [pick(keys), v])));
+      case "class":
+        return Object.assign(new (class Part {})(), Object.fromEntries(children().map((v) => [pick(keys), v])));
+      case "toJSON": {
+        const inner = value(depth - 1, refuse);
+        return { toJSON: (key) => (typeof key === "string" ? inner : "no key") };
+      }
+      case "foreign":
+        return rand() < 0.5 ? foreign.object(pick(keys), value(depth - 1, refuse)) : foreign.array(...children());
+      default:
+        return Object.fromEntries(children().map((v) => [pick(keys), v]));
+    }
+  }
+  let taken = 0;
+  let refused = 0;
+  for (let i = 0; i < 4000; i++) {
+    const v = value(4, i % 2 === 1);
+    // Now and then an object inside itself.
+    if (i % 97 === 0 && v !== null && typeof v === "object" && !ArrayBuffer.isView(v) && !(v instanceof ArrayBuffer)) {
+      try {
+        v.self = [v];
+      } catch {
+        // A frozen or exotic object: no cycle this time.
+      }
+    }
+    let expected;
+    try {
+      expected = plain(v);
+    } catch (e) {
+      assert.ok(e instanceof LoopcompactError && e.status === Status.CONVERT_SHAPE, `${i}: ${e}`);
+      assert.equal(fast(v), null, `${i}: the fast path took what the plain walk refuses (${e.expected} at ${e.location})`);
+      refused++;
+      continue;
+    }
+    assert.equal(fast(v), expected, `${i}`);
+    JSON.parse(expected);
+    taken++;
+  }
+  assert.ok(taken > 1500 && refused > 400, `${taken} taken, ${refused} refused`);
+});
+
 test("deep nesting: the package's walk has no depth limit of its own; the library's is J5.2's", () => {
   const deep = (n) => {
     let v = {};
