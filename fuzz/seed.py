@@ -91,6 +91,7 @@ def seeds():
         if wire is None or reply is None:
             continue
         out["input_parse"].append(struct.pack("<I", 0xC000) + wire)
+        out["transcript_safety"].append(b"\x01" + wire)
         budget = json.loads(wire)["max_summary_tokens"]
         tokens = r.get("output_tokens", 0)
         selector = tokens if tokens <= budget else tokens | (1 << 63)
@@ -165,7 +166,7 @@ FORMATS = {"openai_chat": "convert_openai_chat", "openai_responses": "convert_op
            "anthropic": "convert_anthropic", "gemini": "convert_gemini", "ai_sdk": "convert_ai_sdk",
            "langchain": "convert_langchain"}
 TARGETS = ["summary_xml", "input_parse", "output_validate", "compaction_policy", "context_observation",
-           "context_config", "request_fingerprint", "limits", "compaction_reply", "replacement"] + list(FORMATS.values())
+           "context_config", "request_fingerprint", "limits", "compaction_reply", "replacement", "transcript_safety"] + list(FORMATS.values())
 
 
 def main():

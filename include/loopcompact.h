@@ -8,14 +8,16 @@
  * Linking: pkg-config --cflags --libs loopcompact (shared), or --static for libloopcompact.a.
  * Check lc_abi_version() == LC_ABI_VERSION once at start-up.
  *
- * Functions, in the order a host calls them (SPEC §2, §13, §14); every function is listed here:
+ * Functions, in the order a host calls them (SPEC §2, §13–§16); every function is listed here:
  *   meta (§3, C13.3)   lc_version, lc_abi_version, lc_status_name, lc_status_reason,
  *                      lc_status_message, lc_status_class
  *   summary (§4, §13)  lc_summary_instructions, lc_summary_xml_validate, lc_summary_xml_diagnose,
  *                      lc_retry_message, lc_summary_sections, lc_summary_section_text
  *   input (§5, §7)     lc_compaction_input_parse, lc_compaction_input_free,
  *                      lc_compaction_input_validate, lc_compaction_input_diagnose,
- *                      lc_compaction_input_encode_within
+ *                      lc_compaction_input_encode_within, lc_compaction_input_message_count,
+ *                      lc_compaction_input_max_summary_tokens,
+ *                      lc_compaction_input_leading_systems
  *   transcript (§14)   lc_transcript_pairing_check, lc_transcript_safe_cut, lc_transcript_cut_check
  *   output (§6)        lc_compaction_output_validate, lc_compaction_output_diagnose
  *   policies (§8)      lc_compaction_policy_validate, lc_compaction_policy_diagnose,
@@ -31,6 +33,9 @@
  *                      lc_conversion_source_index, lc_conversion_cut_allowed,
  *                      lc_conversion_source_cut, lc_conversion_losses, lc_loss_name,
  *                      lc_conversion_input
+ *   never blocking (§16.9) lc_transcript_safe_cut_with, lc_transcript_cut_check_with,
+ *                      lc_transcript_pairing_violations, lc_transcript_repair_plan,
+ *                      lc_transcript_repair
  *
  * Buffers (SPEC §1): inputs are borrowed (pointer, length) byte buffers, read during the call only,
  * never assumed NUL-terminated; (NULL, 0) is the empty buffer, (NULL, n > 0) is LC_ERR_NULL_ARGUMENT,
@@ -344,6 +349,17 @@
 #define LC_SECTION_ROOT 6
 
 /**
+ * Cut flag (SPEC G16.13): a pending tail (the unanswered calls of the last assistant message,
+ * the agent waiting for results) is kept instead of refusing the transcript.
+ */
+#define LC_CUT_PENDING_TAIL 1
+
+/**
+ * `lc_violation::block` of a `tool` message's own `tool_use_id` (not a block).
+ */
+#define LC_NO_BLOCK UINT64_MAX
+
+/**
  * How the summariser's call ended (`stop` of `lc_compaction_reply_validate`): not reported.
  */
 #define LC_STOP_UNKNOWN 0
@@ -648,6 +664,29 @@ typedef struct lc_span {
 } lc_span;
 
 /**
+ * One S14.3 violation (SPEC G16.14): where it is and which rule; never the id.
+ */
+typedef struct lc_violation {
+  /**
+   * The message.
+   */
+  uint64_t message;
+  /**
+   * The top-level block, or `LC_NO_BLOCK` for a `tool` message's own `tool_use_id`.
+   */
+  uint64_t block;
+  /**
+   * Offset of the id's string body in the input document.
+   */
+  uint64_t offset;
+  /**
+   * `LC_PAIRING_UNANSWERED_CALL`, `LC_PAIRING_ORPHAN_RESULT`, `LC_PAIRING_DUPLICATE_ID` or
+   * `LC_PAIRING_DUPLICATE_RESULT`.
+   */
+  lc_status status;
+} lc_violation;
+
+/**
  * One loss of a conversion: the source index of the message (or item) it was in
  * (`LC_SOURCE_SYSTEM` for the system parameter) and its `LC_LOSS_*` code.
  */
@@ -775,6 +814,37 @@ lc_status lc_compaction_input_encode_within(const struct lc_compaction_input *in
  * `summary_cap` bytes; `summary_len` is valid for one write.
  */
 lc_status lc_compaction_output_validate(const struct lc_compaction_input *input, const uint8_t *output, size_t output_len, uint64_t output_tokens, uint64_t max_output_bytes, uint8_t *summary_buf, size_t summary_cap, size_t *summary_len);
+
+/**
+ * Writes the number of transcript messages of a parsed input (`n`: cuts run from 0 to `n`).
+ *
+ * Returns `LC_OK` or `LC_ERR_NULL_ARGUMENT`.
+ *
+ * # Safety
+ * `input` is NULL or a live handle; `out` is NULL or valid for one write.
+ */
+lc_status lc_compaction_input_message_count(const struct lc_compaction_input *input, uint64_t *out);
+
+/**
+ * Writes the input's `max_summary_tokens` (the summariser's output budget, R15.3).
+ *
+ * Returns `LC_OK` or `LC_ERR_NULL_ARGUMENT`.
+ *
+ * # Safety
+ * `input` is NULL or a live handle; `out` is NULL or valid for one write.
+ */
+lc_status lc_compaction_input_max_summary_tokens(const struct lc_compaction_input *input, uint64_t *out);
+
+/**
+ * Writes the number of leading system messages (R15.8: the `system` messages at the start of the
+ * transcript, kept by the replacement; a cut at or below it has nothing to summarise).
+ *
+ * Returns `LC_OK` or `LC_ERR_NULL_ARGUMENT`.
+ *
+ * # Safety
+ * `input` is NULL or a live handle; `out` is NULL or valid for one write.
+ */
+lc_status lc_compaction_input_leading_systems(const struct lc_compaction_input *input, uint64_t *out);
 
 /**
  * Validates a compaction policy document (SPEC §8.1) for a token counter of quality
@@ -1097,6 +1167,75 @@ lc_status lc_compaction_progress_check(uint64_t post_input_tokens, uint64_t inpu
  * `policy_json` is NULL (with `policy_len == 0`) or valid for reads of `policy_len` bytes.
  */
 lc_status lc_compaction_threshold_check(const uint8_t *policy_json, size_t policy_len, uint64_t input_limit, uint64_t fixed_tokens);
+
+/**
+ * SPEC G16.13, G16.16: as `lc_transcript_safe_cut`, with `flags` 0 or `LC_CUT_PENDING_TAIL` and
+ * the allowed cuts `allowed` (NULL with `allowed_len` 0 for none; else n + 1 bytes, each 0 or 1,
+ * a converter's `cut_allowed`). With `LC_CUT_PENDING_TAIL`, a transcript whose only violations are
+ * unanswered calls of its last assistant message `p` gets the largest cut `c <= min(n -
+ * keep_last, p)` that splits no pair and is allowed, instead of the pairing status.
+ *
+ * Returns `LC_OK`; the pairing check's status (the first violation) when the transcript fails it
+ * otherwise; `LC_ERR_INVALID_ARGUMENT` for another flag or an `allowed` list of the wrong length
+ * or with a byte other than 0 and 1; `LC_ERR_NULL_ARGUMENT`.
+ *
+ * # Safety
+ * `input` is a live handle; `allowed` is NULL (with `allowed_len == 0`) or valid for reads of
+ * `allowed_len` bytes; `out_cut` is NULL or valid for one write.
+ */
+lc_status lc_transcript_safe_cut_with(const struct lc_compaction_input *input, uint64_t keep_last, uint32_t flags, const uint8_t *allowed, size_t allowed_len, uint64_t *out_cut);
+
+/**
+ * SPEC G16.13, G16.16: as `lc_transcript_cut_check`, with the flags and allowed cuts of
+ * `lc_transcript_safe_cut_with`. With a pending tail and `LC_CUT_PENDING_TAIL`, a cut is safe
+ * when it is at most the last assistant message, splits no pair and is allowed.
+ *
+ * Returns `LC_OK`; `LC_CUT_UNSAFE`; the pairing check's status; `LC_ERR_INVALID_ARGUMENT` for a
+ * `cut` above the message count, another flag or a wrong `allowed` list (checked first).
+ *
+ * # Safety
+ * `input` is a live handle; `allowed` is NULL (with `allowed_len == 0`) or valid for reads of
+ * `allowed_len` bytes.
+ */
+lc_status lc_transcript_cut_check_with(const struct lc_compaction_input *input, uint64_t cut, uint32_t flags, const uint8_t *allowed, size_t allowed_len);
+
+/**
+ * SPEC G16.14: writes every S14.3 violation of the transcript in transcript order (`lc_violation`
+ * elements, two-call pattern: `*out_len` is their count; a well-paired transcript is `LC_OK` with
+ * 0). The first is the violation `lc_transcript_pairing_check` reports.
+ *
+ * # Safety
+ * `input` is a live handle; `out` is NULL (with `cap == 0`) or valid for writes of `cap`
+ * elements; `out_len` is valid for one write.
+ */
+lc_status lc_transcript_pairing_violations(const struct lc_compaction_input *input, struct lc_violation *out, size_t cap, size_t *out_len);
+
+/**
+ * SPEC G16.15: writes the repair plan as JSON (two-call pattern): an array of edits in transcript
+ * order, `{"action":"drop_result","message":M,"block":B or null}` and
+ * `{"action":"add_result","before":I,"call_message":M,"call_block":B,"tool_use_id":ID,"text":T}`,
+ * whose application (`lc_transcript_repair`) passes S14.3 (with `LC_CUT_PENDING_TAIL` in `flags`:
+ * but for a pending tail, whose calls get no result). `[]` for a well-paired transcript.
+ *
+ * Returns `LC_OK`; `LC_PAIRING_DUPLICATE_ID` when a call id repeats (no repair without changing
+ * an assistant message); `LC_ERR_INVALID_ARGUMENT` for another flag; the two-call statuses.
+ *
+ * # Safety
+ * `input` is a live handle; `buf` is NULL (with `buf_cap == 0`) or valid for writes of
+ * `buf_cap` bytes; `out_len` is valid for one write.
+ */
+lc_status lc_transcript_repair_plan(const struct lc_compaction_input *input, uint32_t flags, uint8_t *buf, size_t buf_cap, size_t *out_len);
+
+/**
+ * SPEC G16.15: writes the transcript with the repair plan applied (a JSON array of messages,
+ * canonical bytes; two-call pattern): dropped results left out, a message other than a `tool`
+ * message left with no block dropped, each synthetic result a `tool` message with `is_error`
+ * true. Statuses as `lc_transcript_repair_plan`.
+ *
+ * # Safety
+ * As `lc_transcript_repair_plan`.
+ */
+lc_status lc_transcript_repair(const struct lc_compaction_input *input, uint32_t flags, uint8_t *buf, size_t buf_cap, size_t *out_len);
 
 /**
  * Validates the summariser's reply as it arrived: the XML text the instructions ask for, with no

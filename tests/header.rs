@@ -28,6 +28,8 @@ const NOT_STATUS_CONSTANTS: &[&str] = &[
     "LC_CONVERT_STRICT",
     "LC_SOURCE_SYSTEM",
     "LC_LOSS_",
+    "LC_CUT_PENDING_TAIL",
+    "LC_NO_BLOCK",
 ];
 
 /// The macros cbindgen cannot see, written after the includes: the version macros (Cargo's) and the

@@ -5,7 +5,7 @@
 use core::ffi::c_char;
 
 use super::diagnostic::{diagnose_after, lc_diagnostic};
-use super::{InBuf, OutBuf, ffi_guard, ffi_status, lc_compaction_input, lc_status, required};
+use super::{InBuf, OutBuf, ffi_guard, ffi_status, lc_compaction_input, lc_status, required, write_elements};
 use crate::convert::{self, Conversion, Format, LossCode};
 
 /// Source format: OpenAI Chat Completions, the `messages` array.
@@ -173,32 +173,6 @@ pub unsafe extern "C" fn lc_conversion_transcript(
         // SAFETY: buffer validity is the caller's contract.
         unsafe { out.write(c.transcript()) }
     })
-}
-
-/// Writes an array of `n` elements (`*out_len` counts elements) with the two-call pattern; an
-/// empty array is `LC_OK` with `*out_len` 0.
-///
-/// # Safety
-/// `buf` is NULL (with `cap == 0`) or valid for writes of `cap` elements; `out_len` is valid.
-unsafe fn write_elements<T: Copy>(
-    items: &[T],
-    buf: *mut T,
-    cap: usize,
-    out_len: *mut usize,
-) -> Result<(), crate::Status> {
-    if out_len.is_null() || (buf.is_null() && cap != 0) {
-        return Err(crate::Status::NullArgument);
-    }
-    // SAFETY: `out_len` is non-NULL and writable (caller contract).
-    unsafe { out_len.write(items.len()) };
-    if items.len() > cap {
-        return Err(crate::Status::BufferTooSmall);
-    }
-    if !items.is_empty() {
-        // SAFETY: `items.len() <= cap`, so `buf` is non-NULL and writable for that many elements.
-        unsafe { core::ptr::copy_nonoverlapping(items.as_ptr(), buf, items.len()) };
-    }
-    Ok(())
 }
 
 /// Writes, for each wire message, the index of the source message (or item) it came from

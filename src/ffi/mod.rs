@@ -152,6 +152,32 @@ impl OutBuf {
     }
 }
 
+/// Writes an array of `n` elements (`*out_len` counts elements) with the two-call pattern; an
+/// empty array is `LC_OK` with `*out_len` 0.
+///
+/// # Safety
+/// `buf` is NULL (with `cap == 0`) or valid for writes of `cap` elements; `out_len` is valid.
+pub(crate) unsafe fn write_elements<T: Copy>(
+    items: &[T],
+    buf: *mut T,
+    cap: usize,
+    out_len: *mut usize,
+) -> Result<(), crate::Status> {
+    if out_len.is_null() || (buf.is_null() && cap != 0) {
+        return Err(crate::Status::NullArgument);
+    }
+    // SAFETY: `out_len` is non-NULL and writable (caller contract).
+    unsafe { out_len.write(items.len()) };
+    if items.len() > cap {
+        return Err(crate::Status::BufferTooSmall);
+    }
+    if !items.is_empty() {
+        // SAFETY: `items.len() <= cap`, so `buf` is non-NULL and writable for that many elements.
+        unsafe { core::ptr::copy_nonoverlapping(items.as_ptr(), buf, items.len()) };
+    }
+    Ok(())
+}
+
 /// Checks that a required pointer argument is non-NULL.
 pub(crate) fn required<T>(ptr: *const T) -> Result<(), Status> {
     if ptr.is_null() { Err(Status::NullArgument) } else { Ok(()) }

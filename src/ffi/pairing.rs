@@ -1,9 +1,77 @@
 //! Transcript safety beyond the reference (SPEC §14): tool-call pairing, safe cut points and the
 //! compaction loop guard.
 
-use super::{InBuf, diagnostic::lc_diagnostic, ffi_guard, ffi_status, lc_compaction_input, lc_status, required};
+use super::{
+    InBuf, OutBuf, diagnostic::lc_diagnostic, ffi_guard, ffi_status, lc_compaction_input, lc_status, required,
+    write_elements,
+};
 use crate::limits;
 use crate::policy::CompactionPolicy;
+use crate::status::Status;
+use crate::wire::{CompactionInput, CutOptions};
+
+/// Cut flag (SPEC G16.13): a pending tail (the unanswered calls of the last assistant message,
+/// the agent waiting for results) is kept instead of refusing the transcript.
+pub const LC_CUT_PENDING_TAIL: u32 = 1;
+
+/// `lc_violation::block` of a `tool` message's own `tool_use_id` (not a block).
+pub const LC_NO_BLOCK: u64 = u64::MAX;
+
+/// One S14.3 violation (SPEC G16.14): where it is and which rule; never the id.
+#[repr(C)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[allow(non_camel_case_types)]
+pub struct lc_violation {
+    /// The message.
+    pub message: u64,
+    /// The top-level block, or `LC_NO_BLOCK` for a `tool` message's own `tool_use_id`.
+    pub block: u64,
+    /// Offset of the id's string body in the input document.
+    pub offset: u64,
+    /// `LC_PAIRING_UNANSWERED_CALL`, `LC_PAIRING_ORPHAN_RESULT`, `LC_PAIRING_DUPLICATE_ID` or
+    /// `LC_PAIRING_DUPLICATE_RESULT`.
+    pub status: lc_status,
+}
+
+/// The cut flags, checked (A3.1: after the pointers).
+fn cut_flags(flags: u32) -> Result<bool, Status> {
+    match flags {
+        0 => Ok(false),
+        LC_CUT_PENDING_TAIL => Ok(true),
+        _ => Err(Status::InvalidArgument),
+    }
+}
+
+/// An `allowed` list of 0 and 1 bytes (G16.16), as booleans; NULL with length 0 is none.
+///
+/// # Safety
+/// `allowed` is NULL (with `len == 0`) or valid for reads of `len` bytes.
+unsafe fn allowed_cuts(allowed: *const u8, len: usize) -> Result<Option<Vec<bool>>, Status> {
+    if allowed.is_null() && len == 0 {
+        return Ok(None);
+    }
+    let bytes = InBuf::new(allowed, len)?;
+    // SAFETY: guaranteed by the caller.
+    let bytes = unsafe { bytes.slice() }?;
+    bytes
+        .iter()
+        .map(|&b| match b {
+            0 => Ok(false),
+            1 => Ok(true),
+            _ => Err(Status::InvalidArgument),
+        })
+        .collect::<Result<Vec<bool>, Status>>()
+        .map(Some)
+}
+
+/// The input of a handle (caller contract: live).
+///
+/// # Safety
+/// `input` is a live handle, not NULL.
+unsafe fn inner<'a>(input: *const lc_compaction_input) -> &'a CompactionInput {
+    // SAFETY: a live handle (caller contract), checked not NULL by the caller.
+    unsafe { &(*input).inner }
+}
 
 /// Checks the tool-call pairing of a parsed input (SPEC S14.3): every `tool_use` block of an
 /// assistant message is answered by exactly one tool result with its id (a `tool` message's
@@ -123,5 +191,161 @@ pub unsafe extern "C" fn lc_compaction_threshold_check(
         // SAFETY: guaranteed by the caller.
         let json = unsafe { json.slice() }?;
         Ok(CompactionPolicy::from_json(json)?.threshold_check(input_limit, fixed_tokens)?)
+    })
+}
+
+/// SPEC G16.13, G16.16: as `lc_transcript_safe_cut`, with `flags` 0 or `LC_CUT_PENDING_TAIL` and
+/// the allowed cuts `allowed` (NULL with `allowed_len` 0 for none; else n + 1 bytes, each 0 or 1,
+/// a converter's `cut_allowed`). With `LC_CUT_PENDING_TAIL`, a transcript whose only violations are
+/// unanswered calls of its last assistant message `p` gets the largest cut `c <= min(n -
+/// keep_last, p)` that splits no pair and is allowed, instead of the pairing status.
+///
+/// Returns `LC_OK`; the pairing check's status (the first violation) when the transcript fails it
+/// otherwise; `LC_ERR_INVALID_ARGUMENT` for another flag or an `allowed` list of the wrong length
+/// or with a byte other than 0 and 1; `LC_ERR_NULL_ARGUMENT`.
+///
+/// # Safety
+/// `input` is a live handle; `allowed` is NULL (with `allowed_len == 0`) or valid for reads of
+/// `allowed_len` bytes; `out_cut` is NULL or valid for one write.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn lc_transcript_safe_cut_with(
+    input: *const lc_compaction_input,
+    keep_last: u64,
+    flags: u32,
+    allowed: *const u8,
+    allowed_len: usize,
+    out_cut: *mut u64,
+) -> lc_status {
+    ffi_status!({
+        required(input)?;
+        required(out_cut.cast_const())?;
+        // SAFETY: guaranteed by the caller.
+        let allowed = unsafe { allowed_cuts(allowed, allowed_len) }?;
+        let pending_tail = cut_flags(flags)?;
+        // SAFETY: not NULL, live (caller contract).
+        let input = unsafe { inner(input) };
+        let cut = input.safe_cut_with(keep_last, CutOptions { pending_tail, allowed: allowed.as_deref() })?;
+        // SAFETY: not NULL, writable (caller contract).
+        unsafe { out_cut.write(cut as u64) };
+        Ok(())
+    })
+}
+
+/// SPEC G16.13, G16.16: as `lc_transcript_cut_check`, with the flags and allowed cuts of
+/// `lc_transcript_safe_cut_with`. With a pending tail and `LC_CUT_PENDING_TAIL`, a cut is safe
+/// when it is at most the last assistant message, splits no pair and is allowed.
+///
+/// Returns `LC_OK`; `LC_CUT_UNSAFE`; the pairing check's status; `LC_ERR_INVALID_ARGUMENT` for a
+/// `cut` above the message count, another flag or a wrong `allowed` list (checked first).
+///
+/// # Safety
+/// `input` is a live handle; `allowed` is NULL (with `allowed_len == 0`) or valid for reads of
+/// `allowed_len` bytes.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn lc_transcript_cut_check_with(
+    input: *const lc_compaction_input,
+    cut: u64,
+    flags: u32,
+    allowed: *const u8,
+    allowed_len: usize,
+) -> lc_status {
+    ffi_status!({
+        required(input)?;
+        // SAFETY: guaranteed by the caller.
+        let allowed = unsafe { allowed_cuts(allowed, allowed_len) }?;
+        let pending_tail = cut_flags(flags)?;
+        // SAFETY: not NULL, live (caller contract).
+        let input = unsafe { inner(input) };
+        Ok(input.cut_check_with(cut, CutOptions { pending_tail, allowed: allowed.as_deref() })?)
+    })
+}
+
+/// SPEC G16.14: writes every S14.3 violation of the transcript in transcript order (`lc_violation`
+/// elements, two-call pattern: `*out_len` is their count; a well-paired transcript is `LC_OK` with
+/// 0). The first is the violation `lc_transcript_pairing_check` reports.
+///
+/// # Safety
+/// `input` is a live handle; `out` is NULL (with `cap == 0`) or valid for writes of `cap`
+/// elements; `out_len` is valid for one write.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn lc_transcript_pairing_violations(
+    input: *const lc_compaction_input,
+    out: *mut lc_violation,
+    cap: usize,
+    out_len: *mut usize,
+) -> lc_status {
+    ffi_status!({
+        required(input)?;
+        // SAFETY: not NULL, live (caller contract).
+        let input = unsafe { inner(input) };
+        let list: Vec<lc_violation> = input
+            .pairing_violations()
+            .iter()
+            .map(|v| lc_violation {
+                message: v.message as u64,
+                block: v.block.map_or(LC_NO_BLOCK, |b| b as u64),
+                offset: v.offset as u64,
+                status: v.status.code(),
+            })
+            .collect();
+        // SAFETY: buffer validity is the caller's contract.
+        unsafe { write_elements(&list, out, cap, out_len) }
+    })
+}
+
+/// SPEC G16.15: writes the repair plan as JSON (two-call pattern): an array of edits in transcript
+/// order, `{"action":"drop_result","message":M,"block":B or null}` and
+/// `{"action":"add_result","before":I,"call_message":M,"call_block":B,"tool_use_id":ID,"text":T}`,
+/// whose application (`lc_transcript_repair`) passes S14.3 (with `LC_CUT_PENDING_TAIL` in `flags`:
+/// but for a pending tail, whose calls get no result). `[]` for a well-paired transcript.
+///
+/// Returns `LC_OK`; `LC_PAIRING_DUPLICATE_ID` when a call id repeats (no repair without changing
+/// an assistant message); `LC_ERR_INVALID_ARGUMENT` for another flag; the two-call statuses.
+///
+/// # Safety
+/// `input` is a live handle; `buf` is NULL (with `buf_cap == 0`) or valid for writes of
+/// `buf_cap` bytes; `out_len` is valid for one write.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn lc_transcript_repair_plan(
+    input: *const lc_compaction_input,
+    flags: u32,
+    buf: *mut u8,
+    buf_cap: usize,
+    out_len: *mut usize,
+) -> lc_status {
+    ffi_status!({
+        required(input)?;
+        let out = OutBuf::new(buf, buf_cap, out_len)?;
+        let pending_tail = cut_flags(flags)?;
+        // SAFETY: not NULL, live (caller contract).
+        let plan = unsafe { inner(input) }.repair_plan_json(pending_tail)?;
+        // SAFETY: buffer validity is the caller's contract.
+        unsafe { out.write(&plan) }
+    })
+}
+
+/// SPEC G16.15: writes the transcript with the repair plan applied (a JSON array of messages,
+/// canonical bytes; two-call pattern): dropped results left out, a message other than a `tool`
+/// message left with no block dropped, each synthetic result a `tool` message with `is_error`
+/// true. Statuses as `lc_transcript_repair_plan`.
+///
+/// # Safety
+/// As `lc_transcript_repair_plan`.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn lc_transcript_repair(
+    input: *const lc_compaction_input,
+    flags: u32,
+    buf: *mut u8,
+    buf_cap: usize,
+    out_len: *mut usize,
+) -> lc_status {
+    ffi_status!({
+        required(input)?;
+        let out = OutBuf::new(buf, buf_cap, out_len)?;
+        let pending_tail = cut_flags(flags)?;
+        // SAFETY: not NULL, live (caller contract).
+        let repaired = unsafe { inner(input) }.repaired_transcript(pending_tail)?;
+        // SAFETY: buffer validity is the caller's contract.
+        unsafe { out.write(&repaired) }
     })
 }

@@ -148,3 +148,69 @@ pub unsafe extern "C" fn lc_compaction_output_validate(
         unsafe { out.write(summary.as_bytes()) }
     })
 }
+
+/// A count of a live handle, written to `*out`.
+///
+/// # Safety
+/// `input` is NULL or a live handle; `out` is NULL or valid for one write.
+unsafe fn input_count(
+    input: *const lc_compaction_input,
+    out: *mut u64,
+    count: impl Fn(&CompactionInput) -> u64,
+) -> lc_status {
+    ffi_status!({
+        required(input)?;
+        required(out.cast_const())?;
+        // SAFETY: not NULL, live (caller contract).
+        let value = count(unsafe { &(*input).inner });
+        // SAFETY: not NULL, writable (caller contract).
+        unsafe { out.write(value) };
+        Ok(())
+    })
+}
+
+/// Writes the number of transcript messages of a parsed input (`n`: cuts run from 0 to `n`).
+///
+/// Returns `LC_OK` or `LC_ERR_NULL_ARGUMENT`.
+///
+/// # Safety
+/// `input` is NULL or a live handle; `out` is NULL or valid for one write.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn lc_compaction_input_message_count(
+    input: *const lc_compaction_input,
+    out: *mut u64,
+) -> lc_status {
+    // SAFETY: the caller's contract, passed on.
+    unsafe { input_count(input, out, |i| i.message_count() as u64) }
+}
+
+/// Writes the input's `max_summary_tokens` (the summariser's output budget, R15.3).
+///
+/// Returns `LC_OK` or `LC_ERR_NULL_ARGUMENT`.
+///
+/// # Safety
+/// `input` is NULL or a live handle; `out` is NULL or valid for one write.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn lc_compaction_input_max_summary_tokens(
+    input: *const lc_compaction_input,
+    out: *mut u64,
+) -> lc_status {
+    // SAFETY: the caller's contract, passed on.
+    unsafe { input_count(input, out, CompactionInput::max_summary_tokens) }
+}
+
+/// Writes the number of leading system messages (R15.8: the `system` messages at the start of the
+/// transcript, kept by the replacement; a cut at or below it has nothing to summarise).
+///
+/// Returns `LC_OK` or `LC_ERR_NULL_ARGUMENT`.
+///
+/// # Safety
+/// `input` is NULL or a live handle; `out` is NULL or valid for one write.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn lc_compaction_input_leading_systems(
+    input: *const lc_compaction_input,
+    out: *mut u64,
+) -> lc_status {
+    // SAFETY: the caller's contract, passed on.
+    unsafe { input_count(input, out, |i| i.leading_systems() as u64) }
+}

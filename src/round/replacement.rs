@@ -16,7 +16,7 @@ use crate::status::Status;
 use crate::summary;
 use crate::wire::encode::Canonical;
 use crate::wire::transcript::{self, Block, Role, RoleName, Text, Visit};
-use crate::wire::{CompactionInput, Fitted, InputTooLarge};
+use crate::wire::{CompactionInput, CutOptions, Fitted, InputTooLarge};
 
 /// Why the head cannot be fitted (R15.8).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -80,10 +80,11 @@ pub(crate) fn fit_head(
 
 /// R15.10: the checks of a cut before anything is built or compared. `cut` above the message
 /// count is an argument error, a cut with nothing to summarise is [`Status::ReplacementEmptyHead`],
-/// and the cut must be safe (S14.4: the pairing status, or [`Status::CutUnsafe`]).
+/// and the cut must be safe (S14.4: the pairing status, or [`Status::CutUnsafe`]); a pending tail
+/// (SPEC G16.13) is kept, not refused.
 fn check_cut(input: &CompactionInput, cut: u64) -> Result<usize> {
     let cut = check_head(input, cut)?;
-    input.cut_check(cut as u64)?;
+    input.cut_check_with(cut as u64, CutOptions { pending_tail: true, allowed: None })?;
     Ok(cut)
 }
 

@@ -12,9 +12,12 @@ pub(crate) mod encode;
 mod input;
 pub(crate) mod output;
 mod pairing;
+mod repair;
 pub(crate) mod transcript;
 
 use std::borrow::Cow;
+
+pub use repair::{CutOptions, PairingViolation, REPAIR_RESULT_TEXT, Repair};
 
 use crate::diagnostic::{Diagnostic, field_diagnostic, json_diagnostic};
 use crate::error::Result;

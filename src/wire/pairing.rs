@@ -67,6 +67,36 @@ impl Violation {
 /// Where one call is answered: (message of the call, message of its result).
 pub(crate) type Pair = (usize, usize);
 
+/// One call and the result that answers it, with their blocks (`None`: a `tool` message's own
+/// `tool_use_id`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Answer {
+    pub(crate) call_id: Text,
+    pub(crate) call_message: usize,
+    pub(crate) call_block: usize,
+    pub(crate) result_message: usize,
+    pub(crate) result_block: Option<usize>,
+}
+
+/// A call with no result: its id, message and block.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Unanswered {
+    pub(crate) id: Text,
+    pub(crate) message: usize,
+    pub(crate) block: usize,
+}
+
+/// What a listing walk finds (SPEC G16.14): every violation in transcript order (one per
+/// position), every pair and answer, the calls with no result, and each message's role.
+#[derive(Debug, Default)]
+pub(crate) struct Listing {
+    pub(crate) violations: Vec<Violation>,
+    pub(crate) pairs: Vec<Pair>,
+    pub(crate) answers: Vec<Answer>,
+    pub(crate) unanswered: Vec<Unanswered>,
+    pub(crate) roles: Vec<RoleName>,
+}
+
 /// Two ids of `src` by their decoded text (J5.4): as bytes when neither has an escape, else
 /// character by character as they are decoded (UTF-8 keeps the order of the characters, so both
 /// ways give one order, consistent with equality of the decoded text).
@@ -203,10 +233,15 @@ struct Walk<'s> {
     /// Assistant messages with calls so far: an id can repeat across messages only from two on.
     windows: usize,
     pairs: Vec<Pair>,
+    /// Set when the walk lists every violation and answer (G16.14), not only the first.
+    list: Option<Listing>,
 }
 
 impl Walk<'_> {
     fn note(&mut self, v: Violation) {
+        if let Some(list) = &mut self.list {
+            list.violations.push(v);
+        }
         if self.first.is_none_or(|f| v.position() < f.position()) {
             self.first = Some(v);
         }
@@ -236,8 +271,21 @@ impl Walk<'_> {
     /// a result is unanswered (S14.3; the later ones come after it in transcript order).
     fn close(&mut self) {
         let (start, end) = self.window;
-        if let Some(call) = (start..end).find(|&k| !self.is_settled(k)).and_then(|k| self.call(k)) {
-            self.note(call.violation(Status::PairingUnansweredCall));
+        let listing = self.list.is_some();
+        // The first is enough for S14.3; a listing wants every one.
+        for k in start..end {
+            if self.is_settled(k) {
+                continue;
+            }
+            if let Some(call) = self.call(k) {
+                self.note(call.violation(Status::PairingUnansweredCall));
+                if let Some(list) = &mut self.list {
+                    list.unanswered.push(Unanswered { id: call.id, message: call.message, block: call.block });
+                }
+            }
+            if !listing {
+                break;
+            }
         }
         self.window = (end, end);
         self.by_id.clear();
@@ -257,10 +305,15 @@ impl Walk<'_> {
         // The first call of each id stays; the others are repeats, settled (no result answers
         // them) and reported, the earliest first.
         let mut first_repeat: Option<usize> = None;
+        let mut repeats = Vec::new();
+        let listing = self.list.is_some();
         by_id.dedup_by(|k, kept| {
             let repeat = same_id(calls, src, *k, *kept);
             if repeat {
                 first_repeat = Some(first_repeat.map_or(k.1, |r| r.min(k.1)));
+                if listing {
+                    repeats.push(k.1);
+                }
                 let bit = k.1 - start;
                 if let Some(w) = settled.get_mut(bit / 64) {
                     *w |= 1 << (bit % 64);
@@ -270,6 +323,11 @@ impl Walk<'_> {
         });
         if let Some(call) = first_repeat.and_then(|k| self.call(k)) {
             self.note(call.violation(Status::PairingDuplicateId));
+        }
+        for k in repeats.into_iter().filter(|&k| Some(k) != first_repeat) {
+            if let Some(call) = self.call(k) {
+                self.note(call.violation(Status::PairingDuplicateId));
+            }
         }
     }
 
@@ -290,6 +348,16 @@ impl Walk<'_> {
                 self.settle(k);
                 if let Some(call) = self.call(k) {
                     self.pairs.push((call.message, i));
+                    if let Some(list) = &mut self.list {
+                        let answer = Answer {
+                            call_id: call.id,
+                            call_message: call.message,
+                            call_block: call.block,
+                            result_message: i,
+                            result_block: block,
+                        };
+                        list.answers.push(answer);
+                    }
                 }
             }
             Some(_) => self.note(Violation { status: Status::PairingDuplicateResult, message: i, block, offset }),
@@ -313,6 +381,22 @@ impl Walk<'_> {
             })
             .min()?;
         self.call(repeat)
+    }
+
+    /// Every call whose id an earlier call already had (G16.14): the second and later of each
+    /// run of one id.
+    fn repeated_ids(&self) -> Vec<Call> {
+        if self.windows < 2 {
+            return Vec::new();
+        }
+        let order = sorted(&self.calls, self.src, self.hash, (0, self.calls.len()), Vec::new());
+        order
+            .windows(2)
+            .filter_map(|w| match *w {
+                [a, b] if same_id(&self.calls, self.src, a, b) => self.call(b.1),
+                _ => None,
+            })
+            .collect()
     }
 }
 
@@ -351,6 +435,13 @@ impl<'s> Pairing<'s> {
         Pairing::with_hash(src, id_hash)
     }
 
+    /// A walk that lists every violation and answer (G16.14), run over a parsed input.
+    pub(crate) fn listing(src: &'s [u8]) -> Pairing<'s> {
+        let mut pairing = Pairing::new(src);
+        pairing.walk.list = Some(Listing::default());
+        pairing
+    }
+
     fn with_hash(src: &'s [u8], hash: IdHash) -> Pairing<'s> {
         let walk = Walk {
             src,
@@ -362,6 +453,7 @@ impl<'s> Pairing<'s> {
             settled: Vec::new(),
             windows: 0,
             pairs: Vec::new(),
+            list: None,
         };
         Pairing { walk, message: 0, role: None, message_calls: 0, waiting: Chunked::new() }
     }
@@ -386,6 +478,22 @@ impl<'s> Pairing<'s> {
                 Ok(self.walk.pairs)
             }
         }
+    }
+
+    /// The listing, once the whole transcript has been walked by a [`Pairing::listing`] walk:
+    /// every violation in transcript order, one per position (a repeated id wins a tie, as in
+    /// [`Pairing::finish`]), so that the first is the one S14.3 reports.
+    pub(crate) fn finish_listing(mut self) -> Listing {
+        self.walk.close();
+        for call in self.walk.repeated_ids() {
+            self.walk.note(call.violation(Status::PairingDuplicateId));
+        }
+        let mut list = self.walk.list.take().unwrap_or_default();
+        let rank = |v: &Violation| (v.position(), u8::from(v.status != Status::PairingDuplicateId));
+        list.violations.sort_unstable_by_key(rank);
+        list.violations.dedup_by_key(|v| v.position());
+        list.pairs = core::mem::take(&mut self.walk.pairs);
+        list
     }
 }
 
@@ -424,6 +532,9 @@ impl Visit for Pairing<'_> {
     }
 
     fn message(&mut self, i: usize, role: &Role) {
+        if let Some(list) = &mut self.walk.list {
+            list.roles.push(role.name());
+        }
         let known = self.role.is_some();
         match role {
             Role::Assistant { .. } => {
@@ -468,7 +579,7 @@ impl Visit for Pairing<'_> {
 }
 
 /// S14.4: whether each cut `c` in `0..=n` separates no pair: `safe[c]`.
-fn safe_cuts(n: usize, pairs: &[Pair]) -> Vec<bool> {
+pub(crate) fn safe_cuts(n: usize, pairs: &[Pair]) -> Vec<bool> {
     // A pair (a, b) with a < b makes every cut in (a, b] unsafe: a difference array over cuts.
     let mut delta = vec![0i64; n + 2];
     for &(a, b) in pairs {
@@ -546,7 +657,7 @@ impl CompactionInput {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     //! The walk against a plain reading of S14.3 (the walk this module had before it kept ids in
     //! place): decoded ids in hash sets, every message's tool blocks looked at once it is complete.
 
@@ -557,7 +668,7 @@ mod tests {
     use super::*;
 
     #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-    enum Kind {
+    pub(crate) enum Kind {
         User,
         System,
         Assistant,
@@ -565,7 +676,7 @@ mod tests {
     }
 
     #[derive(Debug, Clone)]
-    enum B {
+    pub(crate) enum B {
         Text,
         /// A call: its id as written (an index into [`IDS`]).
         Call(usize),
@@ -574,13 +685,13 @@ mod tests {
     }
 
     #[derive(Debug, Clone)]
-    struct Message {
-        kind: Kind,
+    pub(crate) struct Message {
+        pub(crate) kind: Kind,
         /// A `tool` message's own id.
-        own: usize,
-        blocks: Vec<B>,
+        pub(crate) own: usize,
+        pub(crate) blocks: Vec<B>,
         /// Keys after the blocks (`role` and `tool_use_id`): the first walk learns them late.
-        late: bool,
+        pub(crate) late: bool,
     }
 
     /// Ids as written, and the text they decode to: escapes make two spellings of one id.
@@ -590,15 +701,34 @@ mod tests {
         IDS[id].1
     }
 
+    /// A violation as the reference reads it: status, message, block.
+    pub(crate) type Found = (Status, usize, Option<usize>);
+
+    /// Transcript order of a violation.
+    pub(crate) fn pos(v: &Found) -> (usize, usize) {
+        (v.1, v.2.map_or(0, |b| b + 1))
+    }
+
     /// S14.3 as the reference reads it.
-    fn reference(messages: &[Message]) -> Result<Vec<Pair>, (Status, usize, Option<usize>)> {
-        let mut first: Option<(Status, usize, Option<usize>)> = None;
-        let pos = |v: &(Status, usize, Option<usize>)| (v.1, v.2.map_or(0, |b| b + 1));
-        let mut note = |v: (Status, usize, Option<usize>)| {
+    pub(crate) fn reference(messages: &[Message]) -> Result<Vec<Pair>, Found> {
+        let (pairs, all) = reference_all(messages);
+        let mut first: Option<Found> = None;
+        for v in all {
             if first.as_ref().is_none_or(|f| pos(&v) < pos(f)) {
                 first = Some(v);
             }
-        };
+        }
+        match first {
+            Some(v) => Err(v),
+            None => Ok(pairs),
+        }
+    }
+
+    /// S14.3 as the reference reads it: its pairs, and every violation it notes, in the order
+    /// noted.
+    pub(crate) fn reference_all(messages: &[Message]) -> (Vec<Pair>, Vec<Found>) {
+        let mut all: Vec<Found> = Vec::new();
+        let mut note = |v: Found| all.push(v);
         let mut seen: HashSet<&str> = HashSet::new();
         // id -> (message, block, answered)
         let mut open: HashMap<&str, (usize, usize, bool)> = HashMap::new();
@@ -651,13 +781,10 @@ mod tests {
             }
         }
         close(&mut open, &mut note);
-        match first {
-            Some(v) => Err(v),
-            None => Ok(pairs),
-        }
+        (pairs, all)
     }
 
-    fn block_json(b: &B) -> String {
+    pub(crate) fn block_json(b: &B) -> String {
         match b {
             B::Text => r#"{"type":"text","text":"t"}"#.to_owned(),
             B::Call(id) => format!(r#"{{"type":"tool_use","id":"{}","name":"n","input":{{}}}}"#, IDS[*id].0),
@@ -669,7 +796,7 @@ mod tests {
         }
     }
 
-    fn message_json(m: &Message) -> String {
+    pub(crate) fn message_json(m: &Message) -> String {
         let blocks = format!(r#""blocks":[{}]"#, m.blocks.iter().map(block_json).collect::<Vec<_>>().join(","));
         let (role, extra) = match m.kind {
             Kind::User => ("user", String::new()),
@@ -681,7 +808,7 @@ mod tests {
         if m.late { format!("{{{blocks},{role}{extra}}}") } else { format!("{{{role}{extra},{blocks}}}") }
     }
 
-    fn wire(messages: &[Message]) -> Vec<u8> {
+    pub(crate) fn wire(messages: &[Message]) -> Vec<u8> {
         format!(
             r#"{{"version":1,"basis":{{"revision":1,"through_event_id":"7c9e6679-7425-40de-944b-e07fc1f90ae7"}},"model":{{"provider":"p","model":"m"}},"request_fingerprint":"0102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f20","transcript":[{}],"max_summary_tokens":64}}"#,
             messages.iter().map(message_json).collect::<Vec<_>>().join(",")
@@ -689,7 +816,7 @@ mod tests {
         .into_bytes()
     }
 
-    fn block() -> impl Strategy<Value = B> {
+    pub(crate) fn block() -> impl Strategy<Value = B> {
         let id = 0..IDS.len();
         let leaf = prop_oneof![Just(B::Text), id.clone().prop_map(B::Call)];
         prop_oneof![
@@ -701,7 +828,7 @@ mod tests {
         ]
     }
 
-    fn message() -> impl Strategy<Value = Message> {
+    pub(crate) fn message() -> impl Strategy<Value = Message> {
         let kind = prop_oneof![1 => Just(Kind::User), 1 => Just(Kind::System), 2 => Just(Kind::Assistant), 2 => Just(Kind::Tool)];
         (kind, 0..IDS.len(), prop::collection::vec(block(), 0..5), any::<bool>())
             .prop_map(|(kind, own, blocks, late)| Message { kind, own, blocks, late })
@@ -710,7 +837,7 @@ mod tests {
     /// Mostly well-paired turns: an assistant message with calls, then results for most of them
     /// (as tool messages, a user message of result blocks, or a tool message carrying more
     /// results), keys in either order; ids come from a small pool, so they repeat across turns.
-    fn turns() -> impl Strategy<Value = Vec<Message>> {
+    pub(crate) fn turns() -> impl Strategy<Value = Vec<Message>> {
         let turn = (
             prop::collection::vec(0..IDS.len(), 0..4),
             prop::collection::vec(any::<bool>(), 4),

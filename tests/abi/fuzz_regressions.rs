@@ -57,6 +57,11 @@ fn replacement() {
 }
 
 #[test]
+fn transcript_safety() {
+    replay("transcript_safety", fuzz::target_transcript_safety);
+}
+
+#[test]
 fn convert() {
     for (code, target) in [
         (1, "convert_openai_chat"),

@@ -51,3 +51,29 @@ fn cuts_with_nothing_to_summarise_are_refused() {
     let systems = input(&[system("a"), system("b")]);
     assert_eq!(systems.head(2, u64::MAX), Err(LC_REPLACEMENT_EMPTY_HEAD));
 }
+
+/// What a host reads back from a handle (the round's budget, the cut's range, the kept prefix).
+#[test]
+fn the_handle_s_counts() {
+    use loopcompact::ffi::{
+        lc_compaction_input_leading_systems, lc_compaction_input_max_summary_tokens, lc_compaction_input_message_count,
+    };
+    let input = input(&[system("s1"), system("s2"), user("q"), system("s3"), assistant("a")]);
+    let read = |f: unsafe extern "C" fn(*const loopcompact::ffi::lc_compaction_input, *mut u64) -> i32| {
+        let mut out = u64::MAX;
+        // SAFETY: a live handle and an out-pointer.
+        let status = unsafe { f(input.as_ptr(), &mut out) };
+        assert_eq!(status, 0);
+        out
+    };
+    assert_eq!(read(lc_compaction_input_message_count), 5);
+    // Only the two at the start: s3 comes after a user message (R15.8).
+    assert_eq!(read(lc_compaction_input_leading_systems), 2);
+    // support::input writes max_summary_tokens 1000 (wire_of's second argument).
+    assert_eq!(read(lc_compaction_input_max_summary_tokens), 1000);
+    // SAFETY: NULL pointers are the cases under test.
+    unsafe {
+        assert_eq!(lc_compaction_input_message_count(input.as_ptr(), std::ptr::null_mut()), 1);
+        assert_eq!(lc_compaction_input_max_summary_tokens(std::ptr::null(), &mut 0), 1);
+    }
+}

@@ -389,3 +389,5 @@ proptest! {
         }
     }
 }
+
+mod never_block;

@@ -111,9 +111,15 @@ def header_defines(text: str) -> List[Tuple[str, str, str]]:
     return [d for d in defines if d[0] != "LOOPCOMPACT_H"]
 
 
+#: The <stdint.h> limits the header uses as values (LC_SOURCE_SYSTEM, LC_NO_BLOCK).
+STDINT_LIMITS = {"UINT64_MAX": str(2**64 - 1), "UINT32_MAX": str(2**32 - 1)}
+
+
 def _python_value(value: str) -> str:
     if value.startswith('"'):
         return value
+    if value in STDINT_LIMITS:
+        return STDINT_LIMITS[value]
     number = re.fullmatch(r"(-?\d+)(?:u|ull|ul|l|ll)?", value, flags=re.I)
     if number is None:
         raise ValueError(f"cannot translate the #define value {value!r} to Python")

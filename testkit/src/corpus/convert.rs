@@ -14,7 +14,7 @@ pub fn chat_session(target: usize) -> Vec<u8> {
     while out.len() < target {
         out.push(',');
         match turn % 4 {
-            0 if turn % 40 == 0 => out.push_str(&format!(
+            0 if turn.is_multiple_of(40) => out.push_str(&format!(
                 r#"{{"role":"user","content":[{{"type":"text","text":"{}"}},{{"type":"image_url","image_url":{{"url":"data:image/png;base64,{}"}}}}]}}"#,
                 prose(&mut rng, 300),
                 base64_blob(&mut rng, 24_000)

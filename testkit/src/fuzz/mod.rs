@@ -16,6 +16,7 @@ mod limits;
 mod policy;
 mod reader;
 mod round;
+mod safety;
 mod summary;
 mod wire;
 
@@ -26,6 +27,7 @@ pub use policy::{
 };
 pub use reader::Reader;
 pub use round::{envelope_for, target_compaction_reply, target_convert, target_replacement};
+pub use safety::target_transcript_safety;
 pub use summary::target_summary_xml;
 pub use wire::{target_input_parse, target_output_validate};
 

@@ -198,7 +198,7 @@ pub fn target_convert(format: i32, data: &[u8]) {
         }
         Ok(c) => {
             let n = c.source_index.len();
-            assert!(c.cut_allowed[0] && c.cut_allowed[n] || !c.cut_allowed[n], "cut 0 must be allowed");
+            assert!(c.cut_allowed[0], "cut 0 must be allowed (G16.2)");
             let mut last = 0;
             for cut in 0..=n {
                 if c.cut_allowed[cut] {

@@ -27,8 +27,62 @@ OFFSET_UNKNOWN: Final = 18446744073709551615
 LIMIT_UNKNOWN: Final = 18446744073709551615
 #: Size of `lc_diagnostic.location`, its terminating NUL included.
 LOCATION_CAP: Final = 128
+#: Cut flag (SPEC G16.13): a pending tail (the unanswered calls of the last assistant message, the agent waiting for results) is kept instead of refusing the transcript.
+CUT_PENDING_TAIL: Final = 1
+#: `lc_violation::block` of a `tool` message's own `tool_use_id` (not a block).
+NO_BLOCK: Final = 18446744073709551615
 #: Length of the smallest summary SPEC §4 accepts: a reply byte limit below it can never be met (`LC_REPLY_BYTE_LIMIT_UNREACHABLE`).
 SMALLEST_SUMMARY_LEN: Final = 114
+#: Source format: OpenAI Chat Completions, the `messages` array.
+FORMAT_OPENAI_CHAT: Final = 1
+#: Source format: OpenAI Responses, `{"input": [...] or "text", "instructions": ...}`.
+FORMAT_OPENAI_RESPONSES: Final = 2
+#: Source format: Anthropic Messages, `{"system": ..., "messages": [...]}`.
+FORMAT_ANTHROPIC: Final = 3
+#: Source format: Google Gemini, `{"contents": [...], "system_instruction": ...}`.
+FORMAT_GEMINI: Final = 4
+#: Source format: the Vercel AI SDK's `ModelMessage[]` as JSON.
+FORMAT_AI_SDK: Final = 5
+#: Source format: LangChain messages as `messages_to_dict`, `dumpd` or `model_dump` give them.
+FORMAT_LANGCHAIN: Final = 6
+#: Conversion flag: any loss refuses the conversion (`LC_CONVERT_LOSS`).
+CONVERT_STRICT: Final = 1
+#: `lc_conversion_source_index` of a wire message made from the system parameter (Anthropic `system`, Responses `instructions`, Gemini `system_instruction`), not a source message.
+SOURCE_SYSTEM: Final = 18446744073709551615
+#: Loss code: a cache breakpoint was dropped.
+LOSS_DROPPED_CACHE_CONTROL: Final = 1
+#: Loss code: citations or annotations were dropped.
+LOSS_DROPPED_CITATIONS: Final = 2
+#: Loss code: log probabilities were dropped.
+LOSS_DROPPED_LOGPROBS: Final = 3
+#: Loss code: a participant name was dropped.
+LOSS_DROPPED_NAME: Final = 4
+#: Loss code: a media option was dropped.
+LOSS_DROPPED_MEDIA_OPTIONS: Final = 5
+#: Loss code: provider options were dropped.
+LOSS_DROPPED_PROVIDER_OPTIONS: Final = 6
+#: Loss code: a field the converter does not map was dropped.
+LOSS_DROPPED_UNKNOWN_FIELD: Final = 7
+#: Loss code: a document given by URL or file id (its name only).
+LOSS_DOCUMENT_NOT_INLINE: Final = 8
+#: Loss code: an assistant audio reference (an id only) was dropped.
+LOSS_AUDIO_REFERENCE_UNRESOLVABLE: Final = 9
+#: Loss code: tool arguments that are not JSON were kept as a JSON string.
+LOSS_ARGUMENTS_UNPARSEABLE: Final = 10
+#: Loss code: tool arguments had a repeated key (the last value kept at the first place).
+LOSS_DUPLICATE_ARGUMENT_KEY: Final = 11
+#: Loss code: a tool call had no id; one was made.
+LOSS_SYNTHESIZED_TOOL_ID: Final = 12
+#: Loss code: a hosted or server-side tool call or result was dropped.
+LOSS_SERVER_TOOL_UNREPRESENTABLE: Final = 13
+#: Loss code: a provider's compaction item was dropped (no cut after it is allowed).
+LOSS_COMPACTION_ITEM_UNREPRESENTABLE: Final = 14
+#: Loss code: a reference to an item stored by the provider was dropped.
+LOSS_ITEM_REFERENCE_UNRESOLVABLE: Final = 15
+#: Loss code: a tool approval request or response was dropped.
+LOSS_TOOL_APPROVAL_DROPPED: Final = 16
+#: Loss code: a block, part or item of an unknown type was dropped.
+LOSS_UNKNOWN_CONTENT_DROPPED: Final = 17
 
 
 class Status(IntEnum):
@@ -176,6 +230,12 @@ class Status(IntEnum):
     REPLACEMENT_TAIL_CHANGED = 622
     #: 623 (reason "adjacent_user"): The summary message is followed by another user message; the summary must open that message instead.
     REPLACEMENT_ADJACENT_USER = 623
+    #: 700 (reason "convert_wire"): The provider's message list is not well-formed JSON (grammar, nesting, UTF-8).
+    CONVERT_WIRE = 700
+    #: 701 (reason "convert_shape"): The provider's message list does not have its format's shape (a field missing or of the wrong type, an unknown role, a repeated key).
+    CONVERT_SHAPE = 701
+    #: 702 (reason "convert_loss"): The conversion would lose content the wire cannot carry, and the strict flag refuses any loss.
+    CONVERT_LOSS = 702
 
 
 class CounterQuality(IntEnum):
