@@ -91,7 +91,7 @@ function layout(name) {
   return { size: Math.ceil(offset / align) * align, align, fields };
 }
 const layouts = Object.fromEntries(
-  ["lc_diagnostic", "lc_span", "lc_context_limits", "lc_resolved_limits", "lc_loss"].map((s) => [s, layout(s)]),
+  ["lc_diagnostic", "lc_span", "lc_context_limits", "lc_resolved_limits", "lc_loss", "lc_violation"].map((s) => [s, layout(s)]),
 );
 
 const version = JSON.parse(defines.get("LOOPCOMPACT_VERSION_STRING"));
@@ -133,7 +133,8 @@ out += `/** The library version these declarations come from (\`LOOPCOMPACT_VERS
 out += `/** The C ABI version the package was built for (\`LC_ABI_VERSION\`); \`init\` checks the module's. */\nexport const ABI_VERSION = ${number("LC_ABI_VERSION")};\n`;
 out += `/** Length in bytes of a request fingerprint (\`LC_FINGERPRINT_LEN\`). */\nexport const FINGERPRINT_LEN = ${number("LC_FINGERPRINT_LEN")};\n`;
 out += `/** Length of the smallest summary SPEC §4 accepts (\`LC_SMALLEST_SUMMARY_LEN\`): a reply byte limit below it can never be met. */\nexport const SMALLEST_SUMMARY_LEN = ${number("LC_SMALLEST_SUMMARY_LEN")};\n`;
-out += `/** @internal The conversion flag that refuses any loss (\`LC_CONVERT_STRICT\`): the \`strict\` option. */\nexport const CONVERT_STRICT = ${number("LC_CONVERT_STRICT")};\n\n`;
+out += `/** @internal The conversion flag that refuses any loss (\`LC_CONVERT_STRICT\`): the \`strict\` option. */\nexport const CONVERT_STRICT = ${number("LC_CONVERT_STRICT")};\n`;
+out += `/** @internal The cut flag that cuts before a pending tail (\`LC_CUT_PENDING_TAIL\`): the \`pendingTail\` option. */\nexport const CUT_PENDING_TAIL = ${number("LC_CUT_PENDING_TAIL")};\n\n`;
 for (const [name, entries] of [["Status", statusEntries], ...Object.entries(groups)]) {
   const [typeName, typeDoc] = typeDocs[name];
   out += `/** ${docs[name]} */\nexport const ${name} = ${object(entries)};\n`;

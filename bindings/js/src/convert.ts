@@ -8,7 +8,7 @@
 
 import type { Ptr } from "./abi.js";
 import { type U64, U64_MAX, boolean, int32, u64 } from "./args.js";
-import { type Bytes, cString, withBytes, withOutput } from "./buffers.js";
+import { type Bytes, cString, withBytes, withElements, withOutput } from "./buffers.js";
 import { LoopcompactError, check, plainDiagnosis, readDiagnosis, run, withoutPosition } from "./errors.js";
 import { CONVERT_STRICT, FINGERPRINT_LEN, Format, LAYOUT, type LossCode, Status, type StatusCode } from "./generated.js";
 import { type Input, type Origin, inputInternals } from "./input.js";
@@ -274,18 +274,9 @@ function leastSourceLength(c: Conversion): number {
 
 /** An array the two-call pattern fills with `*out_len` elements of `size` bytes each, copied out. */
 function elements(rt: Runtime, size: number, call: (out: Ptr, cap: number, outLen: Ptr) => number): Uint8Array {
-  const first = call(0, 0, rt.wordPtr());
-  const n = rt.word();
-  if (first === Status.OK) return new Uint8Array(0);
-  if (first !== Status.ERR_BUFFER_TOO_SMALL) check(rt, first, null);
-  const bytes = n * size;
-  const buf = rt.alloc(bytes);
-  try {
-    check(rt, call(buf, n, rt.wordPtr()), null);
-    return rt.u8().slice(buf, buf + rt.word() * size);
-  } finally {
-    rt.free(buf, bytes);
-  }
+  const [status, bytes] = withElements(rt, size, call);
+  check(rt, status, null);
+  return bytes ?? new Uint8Array(0);
 }
 
 function lossName(rt: Runtime, code: number): string {

@@ -74,7 +74,16 @@ export {
   type ResolvedLimits,
 } from "./policies.js";
 export { requestFingerprint, type Fingerprint } from "./fingerprint.js";
-export { Input, validateInput, type ReplyOptions, type Stop } from "./input.js";
+export {
+  Input,
+  validateInput,
+  type CutOptions,
+  type RepairEdit,
+  type RepairOptions,
+  type ReplyOptions,
+  type Stop,
+  type Violation,
+} from "./input.js";
 export {
   Conversion,
   convert,

@@ -126,8 +126,14 @@ export type CompactResult = Compacted | KeepHistory;
 
 /** The options of `compact`; every one has a default. */
 export interface CompactOptions {
-  /** Messages to keep at the end at least (default 0); the cut is `input.safeCut(keepLast)`. */
+  /** Messages to keep at the end at least (default 0); the cut is `input.safeCut(keepLast, { pendingTail })`. */
   keepLast?: U64 | undefined;
+  /**
+   * Compact before a pending tail, the last assistant message whose calls wait for their results
+   * (default `true`, SPEC G16.13: a running tool does not stop compaction; the pending turn is
+   * kept as it is); `false`: such a transcript keeps its history (`LC_PAIRING_UNANSWERED_CALL`).
+   */
+  pendingTail?: boolean | undefined;
   /** Calls of the model at most (default 3). */
   attempts?: number | undefined;
   /** Byte budget of the head sent to the model (default: no limit). */
@@ -218,6 +224,7 @@ export async function compact(input: Input, callModel: CallModel, options: Compa
   if (typeof callModel !== "function") throw new TypeError("loopcompact: callModel must be a function");
   if (typeof options !== "object" || options === null) throw new TypeError("loopcompact: compact's options must be an object");
   const keepLast = u64(option(options.keepLast, 0), "keepLast");
+  const pendingTail = flag(options.pendingTail, true, "pendingTail");
   const attempts = option(options.attempts, 3);
   if (!Number.isSafeInteger(attempts) || attempts < 1) {
     throw new RangeError(`loopcompact: attempts must be a positive integer, got ${attempts}`);
@@ -251,13 +258,13 @@ export async function compact(input: Input, callModel: CallModel, options: Compa
   let cut: number;
   let head: Uint8Array;
   try {
-    cut = input.safeCut(keepLast);
+    cut = input.safeCut(keepLast, { pendingTail });
     head = input.encodeHeadWithin(cut, budget);
   } catch (e) {
     if (!(e instanceof LoopcompactError)) throw e;
     return keep(reasonFor(e.status, 0, false), e.status);
   }
-  const maxSummary = inputInternals.maxSummaryTokens(input);
+  const maxSummary = input.maxSummaryTokens();
   const origin = inputInternals.origin(input);
   let maxTokens = givenTokens === null ? maxSummary : minBig(givenTokens, maxSummary);
   const maxReplyBytes = givenReplyBytes ?? maxBig(BigInt(SMALLEST_SUMMARY_LEN), minBig(16n * maxSummary, U64_MAX));
