@@ -4,7 +4,6 @@ package loopcompact
 // round.go and the caller's CallModel.
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -69,8 +68,12 @@ const (
 // keeping no message, 3 attempts, no limit on the head, the reply limited to 16 bytes per summary
 // token, trim and unfence on, rejected replies withheld, CallModel's errors returned.
 type CompactOptions struct {
-	// KeepLast is the number of recent messages to keep at least: the cut is SafeCut(KeepLast).
+	// KeepLast is the number of recent messages to keep at least: the cut is
+	// SafeCutWith(KeepLast, CutOptions{PendingTail: !NoPendingTail}).
 	KeepLast uint64
+	// NoPendingTail refuses a transcript whose last assistant turn waits for tool results (SPEC
+	// §14's verdict, StatusPairingUnansweredCall) instead of cutting before that turn (G16.13).
+	NoPendingTail bool
 	// Attempts is the number of attempts; 0 means 3.
 	Attempts int
 	// MaxInputBytes is the head's byte budget (EncodeHeadWithin); 0 means no limit.
@@ -173,9 +176,12 @@ var ErrInvalidReply = errors.New("loopcompact: CallModel returned an invalid Sum
 
 // Compact runs one compaction round (SPEC R15.12) with the caller's model:
 //
-//  1. the cut is in.SafeCut(opts.KeepLast); a cut that leaves nothing to summarise, a
-//     transcript whose tool calls are not paired, or a head that does not fit under
-//     MaxInputBytes ends the round at once with *KeepHistory, the model not called;
+//  1. the cut is in.SafeCutWith(opts.KeepLast, CutOptions{PendingTail: !opts.NoPendingTail}):
+//     a pending tail (the last assistant turn waiting for results) stays on the kept side, and an
+//     input made by Conversion.Input cuts only at its source's boundaries; a cut that leaves
+//     nothing to summarise, a transcript whose tool calls are otherwise not paired, or a head
+//     that does not fit under MaxInputBytes ends the round at once with *KeepHistory, the model
+//     not called;
 //  2. each attempt sends a SummaryRequest and checks the reply with ValidateReply (trim and
 //     unfence on unless turned off); OnAttempt sees it;
 //  3. an accepted reply gives *Compacted with the summary, the cut and the replacement;
@@ -209,7 +215,7 @@ func Compact(ctx context.Context, in *Input, callModel CallModel, opts CompactOp
 	}
 
 	// Step 1: the cut and the head.
-	cut, err := in.SafeCut(opts.KeepLast)
+	cut, err := in.SafeCutWith(opts.KeepLast, CutOptions{PendingTail: !opts.NoPendingTail})
 	if err != nil {
 		var e *Error
 		if errors.As(err, &e) && isPairing(e.Status) {
@@ -232,9 +238,9 @@ func Compact(ctx context.Context, in *Input, callModel CallModel, opts CompactOp
 		}
 		return nil, err
 	}
-	maxSummary, ok := headMaxSummaryTokens(head)
-	if !ok {
-		return nil, errors.New("loopcompact: Compact: the head does not end with max_summary_tokens (SPEC E7.2)")
+	maxSummary, err := in.MaxSummaryTokens()
+	if err != nil {
+		return nil, err
 	}
 	maxTokens := opts.MaxTokens
 	switch {
@@ -398,21 +404,6 @@ func isPairing(s Status) bool {
 		return true
 	}
 	return false
-}
-
-// headMaxSummaryTokens reads the input's max_summary_tokens from the end of a head: the canonical
-// encoding writes it as the document's last member (SPEC E7.2). The C ABI has no accessor for it.
-func headMaxSummaryTokens(head []byte) (uint64, bool) {
-	key := []byte(`,"max_summary_tokens":`)
-	if len(head) == 0 || head[len(head)-1] != '}' {
-		return 0, false
-	}
-	i := bytes.LastIndex(head, key)
-	if i < 0 {
-		return 0, false
-	}
-	v, err := strconv.ParseUint(string(head[i+len(key):len(head)-1]), 10, 64)
-	return v, err == nil && v > 0
 }
 
 // satMul is a × b, math.MaxUint64 when that overflows.

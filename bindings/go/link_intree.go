@@ -13,5 +13,5 @@ package loopcompact
 */
 import "C"
 
-// LinkMode says how this build links the library: "pkg-config", "static" or "intree".
+// LinkMode says how this build links the library: "prebuilt", "pkg-config", "static" or "intree".
 const LinkMode = "intree"

@@ -1,10 +1,10 @@
-//go:build !loopcompact_static && !loopcompact_intree
+//go:build loopcompact_pkgconfig && !loopcompact_static && !loopcompact_intree
 
 package loopcompact
 
-// The default: the installed library, found by pkg-config (cargo-c installs loopcompact.pc). For a
-// prefix pkg-config does not search, set PKG_CONFIG_PATH=$prefix/lib/pkgconfig; to run, the
-// dynamic loader must find libloopcompact.so.0 (a system libdir, LD_LIBRARY_PATH, or
+// -tags loopcompact_pkgconfig: the installed library, found by pkg-config (cargo-c installs
+// loopcompact.pc). For a prefix pkg-config does not search, set PKG_CONFIG_PATH=$prefix/lib/pkgconfig;
+// to run, the dynamic loader must find libloopcompact.so.0 (a system libdir, LD_LIBRARY_PATH, or
 // CGO_LDFLAGS=-Wl,-rpath,$prefix/lib at build time).
 
 /*
@@ -12,5 +12,5 @@ package loopcompact
 */
 import "C"
 
-// LinkMode says how this build links the library: "pkg-config", "static" or "intree".
+// LinkMode says how this build links the library: "prebuilt", "pkg-config", "static" or "intree".
 const LinkMode = "pkg-config"

@@ -5,13 +5,18 @@
 //
 // # Linking
 //
-// By default the package links the installed C library through pkg-config (loopcompact.pc, as
-// `cargo cinstall` installs it): set PKG_CONFIG_PATH for a prefix pkg-config does not search. Build
-// tags choose otherwise:
+// By default the package links the prebuilt static library of its release (prebuilt/ of the module
+// at a release tag, for linux, darwin and windows on amd64 and arm64 where built): `go get` and a
+// C compiler are all a build needs, no Rust toolchain and no installed library. Build tags choose
+// otherwise:
 //
-//	loopcompact_static   link libloopcompact.a into the binary (pkg-config --static): the program
-//	                     needs no libloopcompact.so at run time
-//	loopcompact_intree   the repository's own tests: the checkout's include/ and target/release
+//	loopcompact_musl       the prebuilt library for musl Linux (Alpine), with CC a musl compiler
+//	loopcompact_pkgconfig  the installed shared library, found by pkg-config (loopcompact.pc, as
+//	                       `cargo cinstall` installs it): set PKG_CONFIG_PATH for a prefix
+//	                       pkg-config does not search
+//	loopcompact_static     the installed libloopcompact.a (pkg-config --static): the program
+//	                       needs no libloopcompact.so at run time
+//	loopcompact_intree     the repository's own tests: the checkout's include/ and target/release
 //
 // LinkMode says which one a build uses.
 //

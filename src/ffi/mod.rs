@@ -16,6 +16,9 @@ mod diagnostic;
 mod pairing;
 mod round;
 mod convert;
+// The JavaScript package's allocation pair: exported by the WebAssembly build only, never by a
+// native library (whose exports are exactly the header's functions: scripts/release checks them).
+#[cfg(target_arch = "wasm32")]
 mod wasm;
 
 pub use convert::*;

@@ -8,6 +8,10 @@
 //      of the header's structs, computed from their declarations.
 //   3. tsc compiles src/ to dist/ (JavaScript and .d.ts); the .wasm and the licence texts are
 //      copied beside it.
+//   4. dist/node.cjs for require() (Node before 20.19 cannot require an ES module): esbuild bundles
+//      dist/node.js into one CommonJS file, with import.meta.url defined as the file's own URL so
+//      that it finds loopcompact.wasm beside it; its declarations are the .d.ts files renamed to
+//      .d.cts (TypeScript reads a .d.ts of a "type": "module" package as an ES module).
 //
 // Environment: LOOPCOMPACT_WASM=path skips step 1 and takes that .wasm; CARGO as usual.
 
@@ -156,3 +160,25 @@ writeFileSync(join(pkg, "dist", "loopcompact.wasm"), wasm);
 // The library's licence texts travel with the package (MIT OR Apache-2.0).
 for (const licence of ["LICENSE-MIT", "LICENSE-APACHE"]) copyFileSync(join(root, licence), join(pkg, "dist", licence));
 console.log(`dist/loopcompact.wasm: ${wasm.length} bytes, ${gzipSync(wasm, { level: 9 }).length} gzipped`);
+
+// ---- 4. dist/node.cjs ---------------------------------------------------------------------------
+
+execFileSync(
+  join(pkg, "node_modules", ".bin", "esbuild"),
+  [
+    join(pkg, "dist", "node.js"),
+    "--bundle",
+    "--format=cjs",
+    "--platform=node",
+    "--target=node20",
+    "--log-level=warning",
+    `--outfile=${join(pkg, "dist", "node.cjs")}`,
+    "--define:import.meta.url=__loopcompact_url",
+    '--banner:js=const __loopcompact_url = require("node:url").pathToFileURL(__filename).href;',
+  ],
+  { cwd: pkg, stdio: "inherit" },
+);
+const cts = (name) => readFileSync(join(pkg, "dist", `${name}.d.ts`), "utf8").replace(/from "\.\/(\w+)\.js"/g, 'from "./$1.cjs"');
+writeFileSync(join(pkg, "dist", "generated.d.cts"), cts("generated"));
+writeFileSync(join(pkg, "dist", "index.d.cts"), cts("index"));
+writeFileSync(join(pkg, "dist", "node.d.cts"), 'export * from "./index.cjs";\n');

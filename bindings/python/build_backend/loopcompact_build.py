@@ -31,6 +31,14 @@ build) and the wheel becomes manylinux_2_17 (manylinux2014): installable on any 
 last decade. That build needs ziglang and cargo-zigbuild, which the backend asks for then. The version in
 ``pyproject.toml`` must equal the crate's (``Cargo.toml``): the build refuses otherwise.
 
+Other platforms (``scripts/release``): ``-C target=<Rust target triple> -C library=<path>`` packages a
+library that was cross-built for that target (``TARGETS`` lists them) as it is, without building or
+stripping it (the release script links and strips each library once, for every artifact that
+carries it). The wheel is tagged for the target: ``linux_<arch>`` for auditwheel to retag
+(manylinux), ``musllinux_1_2_<arch>``, ``win_amd64``, or ``macosx_<minos>_<arch>`` with the minimum
+macOS version read from the library's own Mach-O load commands, so the tag cannot promise more than
+the binary.
+
 Where the crate is: two directories up in a source checkout (``bindings/python``), or the
 ``rust/`` directory of an sdist, which ``build_sdist`` fills from ``git ls-files``.
 """
@@ -46,6 +54,7 @@ import json
 import os
 import re
 import shutil
+import struct
 import subprocess
 import sys
 import sysconfig
@@ -291,18 +300,90 @@ def build_native(root: Path, glibc: Optional[str] = None) -> Tuple[Path, Path]:
     return library, tool
 
 
-def library_file_name() -> str:
+def library_file_name(platform: str = sys.platform) -> str:
     """The file name the package loads its library from (``_native.py`` knows the same names)."""
-    if sys.platform == "win32":
+    if platform == "win32":
         return "loopcompact.dll"
-    if sys.platform == "darwin":
+    if platform == "darwin":
         return "libloopcompact.dylib"
     return "libloopcompact.so"
 
 
-def tool_file_name() -> str:
+def tool_file_name(platform: str = sys.platform) -> str:
     """The file name of the command-line tool (``__main__.py`` knows the same names)."""
-    return "loopcompact.exe" if sys.platform == "win32" else "loopcompact"
+    return "loopcompact.exe" if platform == "win32" else "loopcompact"
+
+
+#: The targets of ``-C target=``: Rust target triple -> (``sys.platform`` of its Pythons, the wheel's
+#: platform tag; for macOS the architecture only, the version comes from the library).
+TARGETS: Mapping[str, Tuple[str, str]] = {
+    "x86_64-unknown-linux-gnu": ("linux", "linux_x86_64"),
+    "aarch64-unknown-linux-gnu": ("linux", "linux_aarch64"),
+    # Tagged here, not by auditwheel: it recognises a musl library by a dependency on
+    # libc.musl-<arch>.so.1 or ld-musl-<arch>.so.1 (Alpine's names), but a library linked against
+    # upstream musl (zig's, 1.2) needs libc.so, which every musl loader resolves to itself;
+    # on a glibc machine auditwheel then reads the host's libc.so. scripts/release checks that the
+    # library needs nothing else.
+    "x86_64-unknown-linux-musl": ("linux", "musllinux_1_2_x86_64"),
+    "aarch64-unknown-linux-musl": ("linux", "musllinux_1_2_aarch64"),
+    "x86_64-apple-darwin": ("darwin", "x86_64"),
+    "aarch64-apple-darwin": ("darwin", "arm64"),
+    "x86_64-pc-windows-gnu": ("win32", "win_amd64"),
+}
+
+
+def macos_minimum(library: bytes) -> Tuple[int, int]:
+    """The minimum macOS version (major, minor) of a 64-bit Mach-O file: LC_BUILD_VERSION's minos or
+    LC_VERSION_MIN_MACOSX's version."""
+    magic, _, _, _, ncmds, _, _, _ = struct.unpack_from("<IiiIIIII", library, 0)
+    if magic != 0xFEEDFACF:
+        raise RuntimeError("the library is not a 64-bit little-endian Mach-O file")
+    offset = 32
+    for _ in range(ncmds):
+        cmd, size = struct.unpack_from("<II", library, offset)
+        if cmd == 0x32:  # LC_BUILD_VERSION: platform, minos, sdk
+            version = struct.unpack_from("<I", library, offset + 12)[0]
+            return (version >> 16, (version >> 8) & 0xFF)
+        if cmd == 0x24:  # LC_VERSION_MIN_MACOSX: version, sdk
+            version = struct.unpack_from("<I", library, offset + 8)[0]
+            return (version >> 16, (version >> 8) & 0xFF)
+        offset += size
+    raise RuntimeError("the Mach-O library names no minimum macOS version")
+
+
+def prebuilt_setting(config_settings: Optional[Mapping[str, Any]]) -> Optional[Tuple[str, Path, Optional[Path]]]:
+    """``(target, library, tool)`` of ``-C target=... -C library=... [-C tool=...]`` (the library and
+    the command-line tool built for another platform), or None for a build here. Without ``tool=``
+    the wheel carries no tool (``python -m loopcompact`` then says so)."""
+    settings = config_settings or {}
+    target, library, tool = settings.get("target"), settings.get("library"), settings.get("tool")
+    if target is None and library is None and tool is None:
+        return None
+    if target not in TARGETS or library is None:
+        raise RuntimeError(
+            f"target={target} library={library}: give both, the target one of {', '.join(TARGETS)}"
+        )
+    if glibc_setting(config_settings) is not None:
+        raise RuntimeError("glibc= builds the library here; with library= it is already built")
+    path = Path(str(library)).resolve()
+    if not path.is_file():
+        raise RuntimeError(f"library={library}: no such file")
+    tool_path = None if tool is None else Path(str(tool)).resolve()
+    if tool_path is not None and not tool_path.is_file():
+        raise RuntimeError(f"tool={tool}: no such file")
+    return str(target), path, tool_path
+
+
+def wheel_platform(prebuilt: Optional[Tuple[str, Path, Optional[Path]]]) -> Tuple[str, str]:
+    """``(platform tag, library file name)`` of the wheel: this machine's, or the target's."""
+    if prebuilt is None:
+        return platform_tag(), library_file_name()
+    target, library, _ = prebuilt
+    platform, tag = TARGETS[target]
+    if platform == "darwin":
+        major, minor = macos_minimum(library.read_bytes())
+        tag = f"macosx_{major}_{minor}_{tag}"
+    return tag, library_file_name(platform)
 
 
 def stripped_copy(binary: Path, out: Path) -> Path:
@@ -434,7 +515,8 @@ def get_requires_for_build_editable(config_settings: Optional[Mapping[str, Any]]
 def prepare_metadata_for_build_wheel(
     metadata_directory: str, config_settings: Optional[Mapping[str, Any]] = None
 ) -> str:
-    return _write_metadata_directory(metadata_directory, _checked_version(crate_root()), f"py3-none-{platform_tag()}")
+    tag, _ = wheel_platform(prebuilt_setting(config_settings))
+    return _write_metadata_directory(metadata_directory, _checked_version(crate_root()), f"py3-none-{tag}")
 
 
 def prepare_metadata_for_build_editable(
@@ -450,14 +532,22 @@ def build_wheel(
 ) -> str:
     root = crate_root()
     version = _checked_version(root)
-    tag = f"py3-none-{platform_tag()}"
+    prebuilt = prebuilt_setting(config_settings)
+    platform, library_name = wheel_platform(prebuilt)
+    tag = f"py3-none-{platform}"
     distinfo = _distinfo(version)
-    library, tool = build_native(root, glibc_setting(config_settings))
     files = package_sources((root / "include" / "loopcompact.h").read_text("utf-8"))
-    with tempfile.TemporaryDirectory() as tmp:
-        for binary, name in ((library, library_file_name()), (tool, f"bin/{tool_file_name()}")):
-            stripped = stripped_copy(binary, Path(tmp) / name)
-            files[f"{PACKAGE}/{name}"] = (stripped.read_bytes(), 0o755)
+    if prebuilt is not None:
+        target, library, tool = prebuilt
+        files[f"{PACKAGE}/{library_name}"] = (library.read_bytes(), 0o755)
+        if tool is not None:
+            files[f"{PACKAGE}/bin/{tool_file_name(TARGETS[target][0])}"] = (tool.read_bytes(), 0o755)
+    else:
+        library, tool = build_native(root, glibc_setting(config_settings))
+        with tempfile.TemporaryDirectory() as tmp:
+            for binary, name in ((library, library_file_name()), (tool, f"bin/{tool_file_name()}")):
+                stripped = stripped_copy(binary, Path(tmp) / name)
+                files[f"{PACKAGE}/{name}"] = (stripped.read_bytes(), 0o755)
     files[f"{distinfo}/METADATA"] = (metadata_text().encode("utf-8"), 0o644)
     files[f"{distinfo}/WHEEL"] = (wheel_text(tag).encode("utf-8"), 0o644)
     files[f"{distinfo}/entry_points.txt"] = (entry_points_text().encode("utf-8"), 0o644)

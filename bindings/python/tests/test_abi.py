@@ -8,6 +8,7 @@ import enum
 import importlib.metadata
 import os
 import re
+import struct
 import sys
 from ctypes import POINTER, c_bool, c_char, c_char_p, c_int32, c_size_t, c_uint8, c_uint16, c_uint32, c_uint64
 from pathlib import Path
@@ -167,7 +168,12 @@ def test_every_define_is_a_constant() -> None:
     assert {"LC_OK", "LC_REPLY_TRUNCATED", "LC_REPLACEMENT_ADJACENT_USER"} <= statuses
     seen = set()
     for name, value in defines.items():
-        expected: object = value.strip('"') if value.startswith('"') else int(re.sub(r"[uUlL]+$", "", value))
+        limits = {"UINT64_MAX": 2**64 - 1, "UINT32_MAX": 2**32 - 1}
+        expected: object = (
+            value.strip('"') if value.startswith('"')
+            else limits[value] if value in limits
+            else int(re.sub(r"[uUlL]+$", "", value))
+        )
         if name in statuses:
             got: object = lc.Status[name[len("LC_"):]]
         else:
@@ -263,3 +269,49 @@ def test_the_installed_wheel_is_under_test() -> None:
     if sections is not None:
         assert ".symtab" not in sections and not any(s.startswith(".debug") for s in sections), sorted(sections)
         assert ".dynsym" in sections
+
+
+def _macho(*commands: bytes) -> bytes:
+    """A 64-bit little-endian Mach-O dylib header (mach_header_64) with these load commands."""
+    body = b"".join(commands)
+    header = struct.pack("<IiiIIIII", 0xFEEDFACF, 0x0100000C, 0, 6, len(commands), len(body), 0, 0)
+    return header + body
+
+
+def test_macos_minimum_reads_either_load_command() -> None:
+    # LC_BUILD_VERSION (0x32): platform 1 (macOS), minos 11.0 as xxxx.yy.zz nibbles, sdk, ntools.
+    build_version = struct.pack("<IIIIII", 0x32, 24, 1, 0x000B0000, 0x000E0000, 0)
+    # LC_VERSION_MIN_MACOSX (0x24): version 10.12, sdk.
+    version_min = struct.pack("<IIII", 0x24, 16, 0x000A0C00, 0x000A0C00)
+    assert backend().macos_minimum(_macho(build_version)) == (11, 0)
+    assert backend().macos_minimum(_macho(version_min)) == (10, 12)
+    with pytest.raises(RuntimeError, match="no minimum macOS"):
+        backend().macos_minimum(_macho())
+    with pytest.raises(RuntimeError, match="not a 64-bit"):
+        backend().macos_minimum(b"\x7fELF" + bytes(60))
+
+
+def test_cross_target_wheels_take_the_target_tag(tmp_path: Path) -> None:
+    b = backend()
+    library = tmp_path / "libloopcompact.dylib"
+    library.write_bytes(_macho(struct.pack("<IIII", 0x24, 16, 0x000A0C00, 0x000A0C00)))
+    prebuilt = b.prebuilt_setting({"target": "x86_64-apple-darwin", "library": str(library)})
+    assert b.wheel_platform(prebuilt) == ("macosx_10_12_x86_64", "libloopcompact.dylib")
+    dll = tmp_path / "loopcompact.dll"
+    dll.write_bytes(b"MZ")
+    assert b.wheel_platform(b.prebuilt_setting({"target": "x86_64-pc-windows-gnu", "library": str(dll)})) == (
+        "win_amd64",
+        "loopcompact.dll",
+    )
+    assert b.wheel_platform(b.prebuilt_setting({"target": "aarch64-unknown-linux-musl", "library": str(dll)}))[0] == (
+        "musllinux_1_2_aarch64"
+    )
+    assert b.prebuilt_setting({}) is None
+    missing_library = {"target": "x86_64-apple-darwin"}
+    missing_target = {"library": str(dll)}
+    unknown_target = {"target": "riscv64gc-unknown-linux-gnu", "library": str(dll)}
+    for bad in (missing_library, missing_target, unknown_target):
+        with pytest.raises(RuntimeError):
+            b.prebuilt_setting(bad)
+    with pytest.raises(RuntimeError, match="no such file"):
+        b.prebuilt_setting({"target": "x86_64-pc-windows-gnu", "library": str(tmp_path / "missing.dll")})

@@ -1,7 +1,9 @@
 // Command host is a program of a Go project that depends on the loopcompact module:
 // scripts/test-go-module copies it into a fresh module outside the checkout, points the module at
-// bindings/go with `go mod edit -replace`, and builds it against an installed library (pkg-config,
-// and -tags loopcompact_static). It prints one line per step; the script compares them.
+// bindings/go with `go mod edit -replace`, and builds it against an installed library
+// (-tags loopcompact_pkgconfig, and -tags loopcompact_static); scripts/release --check builds it
+// against the release's module zip and its prebuilt static libraries (the default). It prints one
+// line per step; the scripts compare them.
 package main
 
 import (
