@@ -466,6 +466,30 @@ test("messages(source): a conversion from JSON text, and a Responses string inpu
   assert.deepEqual(all.messages("Summarise everything."), [{ role: "user", content: SUMMARY }]);
 });
 
+test("messages(source): LangChain's serialised lists (messages_to_dict and dumpd) from JSON", { skip }, async () => {
+  let rounds = 0;
+  for (const name of fixtureNames().filter((n) => n.startsWith("langchain__"))) {
+    const f = fixture(name);
+    const c = own(lc.convert(Format.LANGCHAIN, f.text));
+    for (let keepLast = 0; keepLast < c.sourceIndex.length; keepLast++) {
+      const input = own(c.input({ provider: "p", model: "m", maxSummaryTokens: 1000, revision: 1 }));
+      const result = await lc.compact(input, model, { keepLast });
+      if (result.kind !== "compacted") continue;
+      rounds++;
+      const list = JSON.parse(f.text);
+      const next = result.messages(list);
+      const sourceCut = c.sourceCut(result.cut);
+      // The kept messages are the list's own objects; the summary (or the merged user message)
+      // is in the list's serialised form, which the converter reads back to the replacement.
+      const kept = list.slice(sourceCut);
+      assert.ok(kept.slice(1).every((m) => next.includes(m)), name);
+      const again = own(lc.convert(Format.LANGCHAIN, JSON.stringify(next)));
+      input.verifyReplacement(result.cut, again.transcript);
+    }
+  }
+  assert.ok(rounds >= 8, `${rounds} rounds`);
+});
+
 // ---- bad input -----------------------------------------------------------------------------------------
 
 test("bad input: a clear error with where, never an echo of the input", () => {
