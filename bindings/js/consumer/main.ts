@@ -1,7 +1,13 @@
 // The installed package from TypeScript, type-checked with --strict (tsconfig.json), then run.
 import {
+  Conversion,
   CounterQuality,
+  Format,
   Input,
+  LossCode,
+  fromAnthropic,
+  fromOpenAIChat,
+  type Loss,
   ReplyCleanup,
   compact,
   statusClass,
@@ -125,6 +131,36 @@ try {
   if (result.cut !== 2 || replacement.length === 0 || log[0]?.removed.flags !== ReplyCleanup.UNFENCE) throw new Error("round");
 } finally {
   roundInput.free();
+}
+
+// The converters (SPEC §16): a Chat list in, the transcript and its maps out, the round mapped back.
+const chat = [
+  { role: "system", content: "Be brief." },
+  { role: "user", content: "Fix the parser.", name: "ann" },
+  { role: "assistant", content: "Fixed; tests pass." },
+  { role: "user", content: "Now the docs." },
+];
+{
+  using conversion: Conversion = fromOpenAIChat(chat);
+  const losses: readonly Loss[] = conversion.losses;
+  const codes: LossCode[] = losses.map((l) => l.code);
+  using anthropic = fromAnthropic([{ role: "user", content: "hi" }], { system: "Be brief." });
+  const system: number | null | undefined = anthropic.sourceIndex[0]; // null: the system parameter
+  if (codes.join() !== String(LossCode.DROPPED_NAME) || system !== null || conversion.format !== Format.OPENAI_CHAT) {
+    throw new Error("conversion");
+  }
+  using input = conversion.input({ provider: "p", model: "m", maxSummaryTokens: 64, revision: 1 });
+  const model = (): SummaryReply => ({ text: xml, outputTokens: 30, stop: "end" });
+  const result = await compact(input, model, { keepLast: 1 });
+  if (result.kind !== "compacted") throw new Error(`keep history: ${result.reason}`);
+  const next: (typeof chat)[number][] = result.messages(chat);
+  // The system message and the kept user message with the summary merged in front.
+  if (next.length !== 2 || next[0] !== chat[0] || JSON.stringify(next[1]?.content) !== JSON.stringify([
+    { type: "text", text: xml },
+    { type: "text", text: "Now the docs." },
+  ])) {
+    throw new Error("messages");
+  }
 }
 
 console.log(`main.ts: loopcompact ${version()} works from TypeScript`);

@@ -117,6 +117,37 @@ export interface Exports {
   lc_compaction_input_encode_head_within(input: Ptr, cut: bigint, maxBytes: bigint, buf: Ptr, cap: number, outLen: Ptr): number;
   lc_replacement_build(input: Ptr, cut: bigint, summary: Ptr, len: number, buf: Ptr, cap: number, outLen: Ptr): number;
   lc_replacement_verify(input: Ptr, cut: bigint, rebuilt: Ptr, len: number, diag: Ptr): number;
+
+  // the input's counts (R15.8) and never-blocking transcript safety (§16.9)
+  lc_compaction_input_message_count(input: Ptr, out: Ptr): number;
+  lc_compaction_input_max_summary_tokens(input: Ptr, out: Ptr): number;
+  lc_compaction_input_leading_systems(input: Ptr, out: Ptr): number;
+  lc_transcript_safe_cut_with(input: Ptr, keepLast: bigint, flags: number, allowed: Ptr, allowedLen: number, outCut: Ptr): number;
+  lc_transcript_cut_check_with(input: Ptr, cut: bigint, flags: number, allowed: Ptr, allowedLen: number): number;
+  lc_transcript_pairing_violations(input: Ptr, out: Ptr, cap: number, outLen: Ptr): number;
+  lc_transcript_repair_plan(input: Ptr, flags: number, buf: Ptr, cap: number, outLen: Ptr): number;
+  lc_transcript_repair(input: Ptr, flags: number, buf: Ptr, cap: number, outLen: Ptr): number;
+
+  // the converters (§16)
+  lc_transcript_convert(format: number, src: Ptr, len: number, flags: number, out: Ptr, diag: Ptr): number;
+  lc_conversion_free(conversion: Ptr): void;
+  lc_conversion_transcript(conversion: Ptr, buf: Ptr, cap: number, outLen: Ptr): number;
+  lc_conversion_source_index(conversion: Ptr, out: Ptr, cap: number, outLen: Ptr): number;
+  lc_conversion_cut_allowed(conversion: Ptr, out: Ptr, cap: number, outLen: Ptr): number;
+  lc_conversion_losses(conversion: Ptr, out: Ptr, cap: number, outLen: Ptr): number;
+  lc_conversion_source_cut(conversion: Ptr, wireCut: bigint, out: Ptr): number;
+  lc_loss_name(code: number): Ptr;
+  lc_conversion_input(
+    conversion: Ptr,
+    provider: Ptr,
+    providerLen: number,
+    model: Ptr,
+    modelLen: number,
+    maxSummaryTokens: bigint,
+    revision: bigint,
+    fingerprint: Ptr,
+    out: Ptr,
+  ): number;
 }
 
 /** A header function the public API reaches only through another one, and why. */
@@ -131,6 +162,12 @@ interface Excluded {
 const DIAGNOSING_SIBLING =
   "the package calls the diagnosing sibling, which returns the same status for every input (C13.4) " +
   "and fills the diagnosis in the same call";
+
+// safeCut and cutCheck take the pending-tail flag and the allowed cuts, so they call the `_with`
+// functions; with flags 0 and no list those are §14's functions (G16.13, property-tested in Rust).
+const WITH_SIBLING =
+  "safeCut(keepLast, { pendingTail: false }) and cutCheck(cut, { pendingTail: false }) call the _with sibling, " +
+  "which with flags 0 and no allowed list is this function (SPEC G16.13)";
 
 /**
  * @internal For every `lc_*` function of include/loopcompact.h: the public spelling that calls it
@@ -178,14 +215,35 @@ export const NAME_TABLE = {
   lc_request_fingerprint_diagnose: "requestFingerprint",
 
   lc_transcript_pairing_check: "Input.prototype.pairingCheck",
-  lc_transcript_safe_cut: "Input.prototype.safeCut",
-  lc_transcript_cut_check: "Input.prototype.cutCheck",
+  lc_transcript_safe_cut: { via: "lc_transcript_safe_cut_with", why: WITH_SIBLING },
+  lc_transcript_cut_check: { via: "lc_transcript_cut_check_with", why: WITH_SIBLING },
 
   lc_compaction_reply_validate: { via: "lc_compaction_reply_diagnose", why: DIAGNOSING_SIBLING },
   lc_compaction_reply_diagnose: "Input.prototype.validateReply",
   lc_compaction_input_encode_head_within: "Input.prototype.encodeHeadWithin",
   lc_replacement_build: "Input.prototype.buildReplacement",
   lc_replacement_verify: "Input.prototype.verifyReplacement",
+
+  lc_compaction_input_message_count: "Input.prototype.messageCount",
+  lc_compaction_input_max_summary_tokens: "Input.prototype.maxSummaryTokens",
+  lc_compaction_input_leading_systems: "Input.prototype.leadingSystems",
+  lc_transcript_safe_cut_with: "Input.prototype.safeCut",
+  lc_transcript_cut_check_with: "Input.prototype.cutCheck",
+  lc_transcript_pairing_violations: "Input.prototype.pairingViolations",
+  lc_transcript_repair_plan: "Input.prototype.repairPlan",
+  lc_transcript_repair: "Input.prototype.repair",
+
+  // A conversion's transcript, source indices, allowed cuts and losses (with their names) are read
+  // once, when it is made: `fromModelMessages`, `fromOpenAIChat`, ... all go through `convert`.
+  lc_transcript_convert: "convert",
+  lc_conversion_free: "Conversion.prototype.free",
+  lc_conversion_transcript: "convert",
+  lc_conversion_source_index: "convert",
+  lc_conversion_cut_allowed: "convert",
+  lc_conversion_losses: "convert",
+  lc_conversion_source_cut: "Conversion.prototype.sourceCut",
+  lc_loss_name: "convert",
+  lc_conversion_input: "Conversion.prototype.input",
 } as const satisfies Record<string, string | Excluded>;
 
 // The table and the declarations name the same functions: `tsc` reports the name that is missing

@@ -116,6 +116,30 @@ export function withOutput<T>(
   }
 }
 
+/**
+ * @internal The two-call pattern for an array of `*out_len` elements of `size` bytes each
+ * (`call(out, cap, outLen)`, `cap` in elements): the status and, on `LC_OK`, a copy of the
+ * elements' bytes (empty for none).
+ */
+export function withElements(
+  rt: Runtime,
+  size: number,
+  call: (out: Ptr, cap: number, outLen: Ptr) => number,
+): [number, Uint8Array | null] {
+  const first = call(0, 0, rt.wordPtr());
+  if (first === Status.OK) return [first, new Uint8Array(0)];
+  if (first !== Status.ERR_BUFFER_TOO_SMALL) return [first, null];
+  const n = rt.word();
+  const bytes = n * size;
+  const buf = rt.alloc(bytes);
+  try {
+    const status = call(buf, n, rt.wordPtr());
+    return status === Status.OK ? [status, rt.u8().slice(buf, buf + rt.word() * size)] : [status, null];
+  } finally {
+    rt.free(buf, bytes);
+  }
+}
+
 /** @internal A copy of the bytes, out of the instance's memory. */
 export const copyBytes = (b: Uint8Array): Uint8Array => b.slice();
 /** @internal The bytes as text (UTF-8; the library writes only UTF-8 text). */

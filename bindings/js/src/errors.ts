@@ -180,6 +180,33 @@ export function plainDiagnosis(status: StatusCode): Diagnosed {
   return { diagnosis, raw };
 }
 
+/**
+ * @internal The diagnosis of a source the package refuses before the library sees it (a cycle, a
+ * `bigint`, a function: SPEC G16.8): `status` with a `location` made of the format's field names
+ * and indices, `expected` and `rule` as the library's converters give them.
+ */
+export function sourceDiagnosis(status: StatusCode, location: string, expected: string): Diagnosed {
+  const plain = plainDiagnosis(status);
+  const raw = plain.raw;
+  const f = DIAG.fields;
+  // ASCII only (names and indices); the field holds at most its capacity less the NUL.
+  const cap = f.removed - f.location - 1;
+  for (let i = 0; i < Math.min(location.length, cap); i++) raw[f.location + i] = location.charCodeAt(i) & 0x7f;
+  const diagnosis: Diagnosis = Object.freeze({ ...plain.diagnosis, rule: "G16.8", expected, location });
+  return { diagnosis, raw };
+}
+
+/** @internal A diagnosis without its place in the document (`offset`, `line`, `column` unknown). */
+export function withoutPosition({ diagnosis, raw }: Diagnosed): Diagnosed {
+  const copy = raw.slice();
+  const dv = new DataView(copy.buffer);
+  const f = DIAG.fields;
+  dv.setBigUint64(f.offset, U64_MAX, true);
+  dv.setBigUint64(f.line, 0n, true);
+  dv.setBigUint64(f.column, 0n, true);
+  return { diagnosis: Object.freeze({ ...diagnosis, offset: null, line: null, column: null }), raw: copy };
+}
+
 /** @internal The retry message of a diagnosis (SPEC C13.5, `lc_retry_message`). */
 export function retryMessageOf(raw: Uint8Array): string {
   return run((rt) => {

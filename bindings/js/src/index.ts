@@ -16,9 +16,9 @@
  * Memory: each call copies its inputs into the module's linear memory (a string is encoded there
  * directly, in about its UTF-8 size) and frees them before it returns. A WebAssembly memory cannot
  * shrink: after a call that left it above 16 MiB, the instance is replaced by a fresh one when no
- * `Input` is alive, so that the memory of a large document is given back. The one object that
- * holds memory is `Input`: call `free()` (or `using`, through `Symbol.dispose`); a
- * garbage-collected `Input` is freed as a safety net.
+ * `Input` or `Conversion` is alive, so that the memory of a large document is given back. The two
+ * objects that hold memory are `Input` and `Conversion`: call `free()` (or `using`, through
+ * `Symbol.dispose`); a garbage-collected one is freed as a safety net.
  *
  * Panics: the WebAssembly build aborts on a panic (wasm32-unknown-unknown cannot unwind), which the
  * host sees as a trap. A trap is reported as `LoopcompactError` with status `LC_ERR_PANIC` (99),
@@ -29,18 +29,23 @@
  * abi (the module's exports and the name table), runtime (loading, the instance), buffers (documents
  * in, results out), args (integer arguments), errors (statuses, diagnoses, traps), status (meta),
  * summary, policies (policies, limits, loop guard), fingerprint, input (the compaction input, its
- * reply, transcript safety, the replacement), round (`compact`).
+ * reply, transcript safety, the replacement), source (host objects as the converters' JSON),
+ * convert (the converters of §16 and `Conversion`), messages (the source's own list after a round),
+ * round (`compact`).
  */
 
 import { NAME_TABLE } from "./abi.js";
 import { HEADER_VERSION } from "./generated.js";
 import { run } from "./errors.js";
 import { runtime } from "./runtime.js";
+import { fastJson, writeJson } from "./source.js";
 
 export {
   ABI_VERSION,
   CounterQuality,
   FINGERPRINT_LEN,
+  Format,
+  LossCode,
   PressureLevel,
   ReplyCleanup,
   SMALLEST_SUMMARY_LEN,
@@ -69,7 +74,31 @@ export {
   type ResolvedLimits,
 } from "./policies.js";
 export { requestFingerprint, type Fingerprint } from "./fingerprint.js";
-export { Input, validateInput, type ReplyOptions, type Stop } from "./input.js";
+export {
+  Input,
+  validateInput,
+  type CutOptions,
+  type RepairEdit,
+  type RepairOptions,
+  type ReplyOptions,
+  type Stop,
+  type Violation,
+} from "./input.js";
+export {
+  Conversion,
+  convert,
+  fromAnthropic,
+  fromGemini,
+  fromModelMessages,
+  fromOpenAIChat,
+  fromOpenAIResponses,
+  type AnthropicOptions,
+  type ConversionInputOptions,
+  type ConvertOptions,
+  type GeminiOptions,
+  type Loss,
+  type ResponsesOptions,
+} from "./convert.js";
 export {
   WITHHELD,
   compact,
@@ -96,5 +125,14 @@ export const _internal = {
   /** The current instance's memory size in bytes. */
   memoryBytes(): number {
     return runtime().memory.buffer.byteLength;
+  },
+  /** The two ways of src/source.ts to a source's JSON text: the fast one (`null` where it gives up) and the plain walk. */
+  sourceJson: {
+    fast: fastJson,
+    plain(value: unknown, base = ""): string {
+      const out: string[] = [];
+      writeJson(out, value, base);
+      return out.join("");
+    },
   },
 };

@@ -6,9 +6,9 @@
 
 import type { Ptr } from "./abi.js";
 import { type U64, U64_MAX, boolean, u64 } from "./args.js";
-import { type Bytes, copyBytes, decodeText, withBytes, withOutput } from "./buffers.js";
-import { type Diagnosed, LoopcompactError, check, fail, plainDiagnosis, readDiagnosis, run } from "./errors.js";
-import { LAYOUT, ReplyCleanup, SMALLEST_SUMMARY_LEN, Status, StopCode, type StatusCode } from "./generated.js";
+import { type Bytes, copyBytes, decodeText, withBytes, withElements, withOutput } from "./buffers.js";
+import { type Diagnosed, LoopcompactError, check, fail, plainDiagnosis, readDiagnosis, run, statusText } from "./errors.js";
+import { CUT_PENDING_TAIL, type Format, LAYOUT, ReplyCleanup, Status, StopCode, type StatusCode } from "./generated.js";
 import { type Runtime, isCurrent } from "./runtime.js";
 
 /** Validates a compaction input wire document (SPEC §5) without keeping it. */
@@ -58,6 +58,8 @@ const STOPS = new Map<unknown, number>([
   [undefined, StopCode.UNKNOWN],
 ]);
 
+const VIOLATION = LAYOUT.lc_violation;
+
 const PAIRING: ReadonlySet<number> = new Set([
   Status.PAIRING_UNANSWERED_CALL,
   Status.PAIRING_ORPHAN_RESULT,
@@ -88,7 +90,7 @@ interface Held {
 const finalizer =
   typeof FinalizationRegistry === "function"
     ? new FinalizationRegistry<Held>(({ rt, handle }) => {
-        rt.inputs--;
+        rt.live--;
         if (rt.broken || !isCurrent(rt)) return;
         try {
           rt.x.lc_compaction_input_free(handle);
@@ -98,32 +100,57 @@ const finalizer =
       })
     : null;
 
-/** @internal What the round needs of an Input beyond its public methods (set by the class below). */
+/**
+ * @internal Where an Input made by `Conversion.input` came from: what `Compacted.messages` needs to
+ * rebuild the source's own list, kept by value so that the conversion may be freed first.
+ */
+export interface Origin {
+  readonly format: Format;
+  /**
+   * The number of source messages (items): the list's length for a conversion from objects; for
+   * one from JSON, the least length consistent with it (the highest source index of a wire message
+   * or a loss, plus one).
+   */
+  readonly sourceLength: number;
+  /** Whether `sourceLength` is the list's length (a conversion from objects). */
+  readonly exactLength: boolean;
+  /** For each wire cut `0..=n`, the source cut it maps to (`Conversion.sourceCut`); -1 where not allowed. */
+  readonly sourceCuts: readonly number[];
+}
+
+/** @internal What the round and the converters need of an Input beyond its public methods (set by the class below). */
 export const inputInternals = {} as {
   /** `validateReply` without throwing: the verdict and the diagnosis, on `LC_OK` too. */
   reply(input: Input, text: Bytes, options: ReplyOptions): ReplyVerdict;
-  /** The input's `max_summary_tokens`. */
-  maxSummaryTokens(input: Input): bigint;
+  /** An Input around a handle of `rt` made by `lc_conversion_input`. */
+  adopt(rt: Runtime, handle: Ptr, origin: Origin): Input;
+  /** The conversion an Input was made from; `null` for `Input.parse`. */
+  origin(input: Input): Origin | null;
 };
 
 /**
- * A validated compaction input (`lc_compaction_input`), parsed from its wire document. Holds
- * memory in the module: release it with `free()` or a `using` declaration.
+ * A validated compaction input (`lc_compaction_input`), parsed from its wire document
+ * (`Input.parse`) or made around a converted transcript (`Conversion.input`, which then cuts only
+ * where the source's messages begin). Holds memory in the module: release it with `free()` or a
+ * `using` declaration.
  */
 export class Input {
   #rt: Runtime | null;
   readonly #handle: Ptr;
   readonly #token = {};
+  readonly #origin: Origin | null;
 
   static {
     inputInternals.reply = (input, text, options) => input.#reply(text, options);
-    inputInternals.maxSummaryTokens = (input) => input.#maxSummaryTokens();
+    inputInternals.adopt = (rt, handle, origin) => new Input(rt, handle, origin);
+    inputInternals.origin = (input) => input.#origin;
   }
 
-  private constructor(rt: Runtime, handle: Ptr) {
+  private constructor(rt: Runtime, handle: Ptr, origin: Origin | null = null) {
     this.#rt = rt;
     this.#handle = handle;
-    rt.inputs++;
+    this.#origin = origin;
+    rt.live++;
     finalizer?.register(this, { rt, handle }, this.#token);
   }
 
@@ -244,28 +271,26 @@ export class Input {
     );
   }
 
-  // The C ABI has no getter for max_summary_tokens; R15.3 reports it: an empty reply claiming
-  // 2^64 - 1 output tokens is `token_limit` (step 4) with `limit` the input's max_summary_tokens,
-  // unless that is 2^64 - 1 itself (nothing is above it: the empty text then fails step 6).
-  #maxSummaryTokens(): bigint {
+  /** The number of transcript messages, `n` (cuts run from 0 to `n`): `lc_compaction_input_message_count`. */
+  messageCount(): number {
+    return this.#with((rt, handle) => counted(rt, (out) => rt.x.lc_compaction_input_message_count(handle, out)));
+  }
+
+  /** The input's `max_summary_tokens`, the summariser's output budget (R15.3). */
+  maxSummaryTokens(): bigint {
     return this.#with((rt, handle) => {
-      const diag = rt.diag();
-      const status = rt.x.lc_compaction_reply_diagnose(
-        handle,
-        0,
-        0,
-        U64_MAX,
-        StopCode.UNKNOWN,
-        BigInt(SMALLEST_SUMMARY_LEN),
-        0,
-        0,
-        0,
-        rt.wordPtr(),
-        diag,
-      );
-      if (status !== Status.SUMMARY_TOKEN_LIMIT) return U64_MAX;
-      return rt.dv().getBigUint64(diag + LAYOUT.lc_diagnostic.fields.limit, true);
+      const out = rt.wordPtr();
+      check(rt, rt.x.lc_compaction_input_max_summary_tokens(handle, out), null);
+      return rt.dv().getBigUint64(out, true);
     });
+  }
+
+  /**
+   * The number of leading system messages (R15.8): the replacement keeps them, and a cut at or
+   * below it has nothing to summarise.
+   */
+  leadingSystems(): number {
+    return this.#with((rt, handle) => counted(rt, (out) => rt.x.lc_compaction_input_leading_systems(handle, out)));
   }
 
   /**
@@ -282,30 +307,117 @@ export class Input {
 
   /**
    * The largest message index `c <= n - keepLast` such that messages `[0, c)` can be summarised and
-   * `[c, n)` kept without splitting a tool call from its result (SPEC S14.4); 0 when there is none,
-   * which the caller must handle. Throws the pairing check's error when the transcript fails it.
+   * `[c, n)` kept without splitting a tool call from its result (SPEC S14.4), at an allowed cut
+   * (`options.allowed`, and for an Input made by `Conversion.input` where a source message begins);
+   * 0 when there is none, which the caller must handle. A pending tail (the last assistant
+   * message's calls not answered yet: a tool is running) does not stop it: the cut stays at or
+   * before that message (G16.13; `{ pendingTail: false }` gives §14's verdict). Throws the pairing
+   * check's error when the transcript fails S14.3 otherwise.
    */
-  safeCut(keepLast: U64): number {
+  safeCut(keepLast: U64, options: CutOptions = {}): number {
     const keep = u64(keepLast, "keepLast");
-    return this.#with((rt, handle) => {
-      const out = rt.wordPtr();
-      const status = rt.x.lc_transcript_safe_cut(handle, keep, out);
-      if (status !== Status.OK) pairingFailure(rt, handle, status);
-      // A message index: below the message count, which a wasm32 memory bounds far below 2^53.
-      return Number(rt.dv().getBigUint64(out, true));
-    });
+    const [flags, allowed] = cutArguments(options);
+    return this.#with((rt, handle) =>
+      withBytes(rt, allowed, "allowed", (ptr, len) => {
+        const out = rt.wordPtr();
+        const status = rt.x.lc_transcript_safe_cut_with(handle, keep, flags, ptr, len, out);
+        if (status !== Status.OK) pairingFailure(rt, handle, status);
+        // A message index: below the message count, which a wasm32 memory bounds far below 2^53.
+        return Number(rt.dv().getBigUint64(out, true));
+      }),
+    );
   }
 
   /**
    * Checks that summarising messages `[0, cut)` and keeping `[cut, n)` splits no tool call/result
-   * pair (SPEC S14.4). Throws `LC_CUT_UNSAFE`, a pairing status, or `LC_ERR_INVALID_ARGUMENT` for
-   * a cut past the last message.
+   * pair (SPEC S14.4) and is an allowed cut (`options.allowed`; for an Input made by
+   * `Conversion.input`, no source message is split). With a pending tail (G16.13, the default), a
+   * cut at or before the last assistant message that splits no pair passes. Throws
+   * `LC_CUT_UNSAFE`, a pairing status, or `LC_ERR_INVALID_ARGUMENT` for a cut past the last message.
    */
-  cutCheck(cut: U64): void {
+  cutCheck(cut: U64, options: CutOptions = {}): void {
     const at = u64(cut, "cut");
-    this.#with((rt, handle) => {
-      const status = rt.x.lc_transcript_cut_check(handle, at);
-      if (status !== Status.OK) pairingFailure(rt, handle, status);
+    const [flags, allowed] = cutArguments(options);
+    this.#with((rt, handle) =>
+      withBytes(rt, allowed, "allowed", (ptr, len) => {
+        const status = rt.x.lc_transcript_cut_check_with(handle, at, flags, ptr, len);
+        if (status !== Status.OK) pairingFailure(rt, handle, status);
+      }),
+    );
+  }
+
+  /**
+   * Every S14.3 violation of the transcript, in transcript order (SPEC G16.14; `[]` for a
+   * well-paired transcript): each `{ message, block, offset, status, name }`, `block` `null` for a
+   * `tool` message's own `tool_use_id`, `offset` the id's place in the input document. The first is
+   * the one `pairingCheck` throws.
+   */
+  pairingViolations(): Violation[] {
+    return this.#with((rt, handle) => {
+      const [status, list] = withElements(rt, VIOLATION.size, (out, cap, len) =>
+        rt.x.lc_transcript_pairing_violations(handle, out, cap, len),
+      );
+      check(rt, status, null);
+      const bytes = list ?? new Uint8Array(0);
+      const dv = new DataView(bytes.buffer);
+      const f = VIOLATION.fields;
+      const out: Violation[] = [];
+      for (let at = 0; at < bytes.length; at += VIOLATION.size) {
+        const block = dv.getBigUint64(at + f.block, true);
+        const status = dv.getInt32(at + f.status, true) as StatusCode;
+        out.push(
+          Object.freeze({
+            message: Number(dv.getBigUint64(at + f.message, true)),
+            block: block === U64_MAX ? null : Number(block),
+            offset: Number(dv.getBigUint64(at + f.offset, true)),
+            status,
+            name: statusText(status).name,
+          }),
+        );
+      }
+      return out;
+    });
+  }
+
+  /**
+   * The edits that make the transcript pass S14.3 (SPEC G16.15), never applied on their own: the
+   * library's JSON plan, parsed: `{ action: "drop_result", message, block }` (an orphan or second
+   * result; `block` `null`: the whole `tool` message) and `{ action: "add_result", before,
+   * call_message, call_block, tool_use_id, text }` (a synthetic error result for a call whose result
+   * was lost, inserted before message `before`). With a pending tail (the default), its calls get
+   * no result. `[]` for a well-paired transcript. Throws `LC_PAIRING_DUPLICATE_ID` when a call id
+   * repeats: no repair without changing an assistant message, which may be signed.
+   */
+  repairPlan(options: RepairOptions = {}): RepairEdit[] {
+    const flags = repairFlags(options);
+    return this.#with((rt, handle) => {
+      const [status, plan] = withOutput(
+        rt,
+        256,
+        (buf, cap, len) => rt.x.lc_transcript_repair_plan(handle, flags, buf, cap, len),
+        decodeText,
+      );
+      check(rt, status, null);
+      return JSON.parse(plan ?? "[]") as RepairEdit[];
+    });
+  }
+
+  /**
+   * The transcript with `repairPlan(options)` applied (SPEC G16.15): a JSON array of wire messages
+   * in canonical bytes that passes S14.3 (or has only a pending tail): parse it into a new Input to
+   * go on. Throws as `repairPlan`.
+   */
+  repair(options: RepairOptions = {}): Uint8Array {
+    const flags = repairFlags(options);
+    return this.#with((rt, handle) => {
+      const [status, bytes] = withOutput(
+        rt,
+        0,
+        (buf, cap, len) => rt.x.lc_transcript_repair(handle, flags, buf, cap, len),
+        copyBytes,
+      );
+      check(rt, status, null);
+      return bytes ?? new Uint8Array(0);
     });
   }
 
@@ -358,7 +470,7 @@ export class Input {
     if (rt === null) return;
     this.#rt = null;
     finalizer?.unregister(this.#token);
-    rt.inputs--;
+    rt.live--;
     if (!rt.broken) run((rt) => rt.x.lc_compaction_input_free(this.#handle), rt);
   }
 
@@ -366,6 +478,82 @@ export class Input {
   [Symbol.dispose](): void {
     this.free();
   }
+}
+
+/** The options of `Input.safeCut` and `Input.cutCheck` (SPEC G16.13, G16.16). */
+export interface CutOptions {
+  /**
+   * Cut before a pending tail, the last assistant message whose calls are not answered yet (a tool
+   * is running), instead of refusing the transcript (default `true`, G16.13); `false` gives §14's
+   * verdict.
+   */
+  pendingTail?: boolean | undefined;
+  /** The cuts allowed: `n + 1` booleans (a conversion's `cutAllowed`); default: every cut. */
+  allowed?: readonly boolean[] | null | undefined;
+}
+
+/** The options of `Input.repairPlan` and `Input.repair` (SPEC G16.15). */
+export interface RepairOptions {
+  /** Leave a pending tail's calls without a result (default `true`): their tool is still running. */
+  pendingTail?: boolean | undefined;
+}
+
+/** One S14.3 violation (SPEC G16.14). */
+export interface Violation {
+  /** The message. */
+  readonly message: number;
+  /** The top-level block; `null` for a `tool` message's own `tool_use_id`. */
+  readonly block: number | null;
+  /** Offset of the id's string body in the input document. */
+  readonly offset: number;
+  /** `Status.PAIRING_UNANSWERED_CALL`, `PAIRING_ORPHAN_RESULT`, `PAIRING_DUPLICATE_ID` or `PAIRING_DUPLICATE_RESULT`. */
+  readonly status: StatusCode;
+  /** The status's name, e.g. `"LC_PAIRING_UNANSWERED_CALL"`. */
+  readonly name: string;
+}
+
+/** One edit of a repair plan (SPEC G16.15), as the library's JSON plan spells it. */
+export type RepairEdit =
+  | {
+      /** Drop an orphan result or a second result. */
+      readonly action: "drop_result";
+      readonly message: number;
+      /** The result block; `null`: the whole `tool` message. */
+      readonly block: number | null;
+    }
+  | {
+      /** Add a synthetic error result for a call whose result was lost. */
+      readonly action: "add_result";
+      /** The index (in the transcript before the plan) the new `tool` message goes before; `n`: at the end. */
+      readonly before: number;
+      readonly call_message: number;
+      readonly call_block: number;
+      readonly tool_use_id: string;
+      /** The fixed text of the synthetic result. */
+      readonly text: string;
+    };
+
+function cutArguments(options: CutOptions): [flags: number, allowed: Uint8Array] {
+  if (typeof options !== "object" || options === null) throw new TypeError("loopcompact: the cut options must be an object");
+  const flags = options.pendingTail === undefined || boolean(options.pendingTail, "pendingTail") ? CUT_PENDING_TAIL : 0;
+  const allowed = options.allowed ?? null;
+  if (allowed === null) return [flags, new Uint8Array(0)];
+  if (!Array.isArray(allowed) || allowed.length === 0 || allowed.some((a) => typeof a !== "boolean")) {
+    throw new TypeError("loopcompact: allowed must be n + 1 booleans (a conversion's cutAllowed)");
+  }
+  return [flags, Uint8Array.from(allowed, (a) => (a ? 1 : 0))];
+}
+
+function repairFlags(options: RepairOptions): number {
+  if (typeof options !== "object" || options === null) throw new TypeError("loopcompact: the repair options must be an object");
+  return options.pendingTail === undefined || boolean(options.pendingTail, "pendingTail") ? CUT_PENDING_TAIL : 0;
+}
+
+/** A count written by `call` to a `uint64_t` (a message index: a wasm32 memory bounds it far below 2^53). */
+function counted(rt: Runtime, call: (out: Ptr) => number): number {
+  const out = rt.wordPtr();
+  check(rt, call(out), null);
+  return Number(rt.dv().getBigUint64(out, true));
 }
 
 /** The two-call pattern of the encoders: the bytes, or the status thrown. */

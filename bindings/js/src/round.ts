@@ -10,7 +10,8 @@ import { type U64, U64_MAX, u64 } from "./args.js";
 import { type Bytes, decodeText } from "./buffers.js";
 import { type Diagnosed, type Diagnosis, LoopcompactError, diagnosedOf, retryMessageOf, statusText } from "./errors.js";
 import { SMALLEST_SUMMARY_LEN, Status, StatusClass, type StatusCode } from "./generated.js";
-import { type Input, type Stop, inputInternals } from "./input.js";
+import { type Input, type Origin, type Stop, inputInternals } from "./input.js";
+import { rebuild } from "./messages.js";
 import { summaryInstructions } from "./summary.js";
 
 /** One chat turn of a summary request: what chat APIs take as a message. */
@@ -90,6 +91,23 @@ export interface Compacted {
   readonly attempts: readonly Attempt[];
   /** Each attempt's diagnosis, in order. */
   readonly diagnoses: readonly Diagnosis[];
+  /**
+   * The new history in the source's own format, for an input made by `Conversion.input`: `source`
+   * is the list the conversion was made from (the `ModelMessage[]`, the Chat `messages`, the
+   * Responses `input`, the Anthropic `messages`, the Gemini `contents`). It returns a new array:
+   * the source's leading system messages (the same objects; a system parameter such as Anthropic's
+   * `system` is the host's to keep), the summary as one user message (`{ role: "user", content:
+   * summary }`; Gemini `{ role: "user", parts: [{ text: summary }] }`; a Responses list whose
+   * messages carry `type: "message"` gets it too), then the kept messages `source[sourceCut:]`, the
+   * same objects (`===`). When the first kept message is a user message, the summary is merged into
+   * it as on the wire (R15.9: two user messages never meet): a new object with that message's fields
+   * and the summary's text part before its content (a string content becomes one text part); the
+   * original object is not changed.
+   *
+   * Throws an `Error` when the input was not made by `Conversion.input` (`Input.parse`: use
+   * `replacement`), and a `TypeError` when `source` is not an array of the conversion's length.
+   */
+  messages<M>(source: readonly M[] | string): M[];
 }
 
 /** The round left the history as it was. */
@@ -108,8 +126,14 @@ export type CompactResult = Compacted | KeepHistory;
 
 /** The options of `compact`; every one has a default. */
 export interface CompactOptions {
-  /** Messages to keep at the end at least (default 0); the cut is `input.safeCut(keepLast)`. */
+  /** Messages to keep at the end at least (default 0); the cut is `input.safeCut(keepLast, { pendingTail })`. */
   keepLast?: U64 | undefined;
+  /**
+   * Compact before a pending tail, the last assistant message whose calls wait for their results
+   * (default `true`, SPEC G16.13: a running tool does not stop compaction; the pending turn is
+   * kept as it is); `false`: such a transcript keeps its history (`LC_PAIRING_UNANSWERED_CALL`).
+   */
+  pendingTail?: boolean | undefined;
   /** Calls of the model at most (default 3). */
   attempts?: number | undefined;
   /** Byte budget of the head sent to the model (default: no limit). */
@@ -200,6 +224,7 @@ export async function compact(input: Input, callModel: CallModel, options: Compa
   if (typeof callModel !== "function") throw new TypeError("loopcompact: callModel must be a function");
   if (typeof options !== "object" || options === null) throw new TypeError("loopcompact: compact's options must be an object");
   const keepLast = u64(option(options.keepLast, 0), "keepLast");
+  const pendingTail = flag(options.pendingTail, true, "pendingTail");
   const attempts = option(options.attempts, 3);
   if (!Number.isSafeInteger(attempts) || attempts < 1) {
     throw new RangeError(`loopcompact: attempts must be a positive integer, got ${attempts}`);
@@ -233,13 +258,14 @@ export async function compact(input: Input, callModel: CallModel, options: Compa
   let cut: number;
   let head: Uint8Array;
   try {
-    cut = input.safeCut(keepLast);
+    cut = input.safeCut(keepLast, { pendingTail });
     head = input.encodeHeadWithin(cut, budget);
   } catch (e) {
     if (!(e instanceof LoopcompactError)) throw e;
     return keep(reasonFor(e.status, 0, false), e.status);
   }
-  const maxSummary = inputInternals.maxSummaryTokens(input);
+  const maxSummary = input.maxSummaryTokens();
+  const origin = inputInternals.origin(input);
   let maxTokens = givenTokens === null ? maxSummary : minBig(givenTokens, maxSummary);
   const maxReplyBytes = givenReplyBytes ?? maxBig(BigInt(SMALLEST_SUMMARY_LEN), minBig(16n * maxSummary, U64_MAX));
   const system = summaryInstructions();
@@ -286,13 +312,15 @@ export async function compact(input: Input, callModel: CallModel, options: Compa
         if (!(e instanceof LoopcompactError)) throw e;
         return keep(reasonFor(e.status, number, false), e.status);
       }
+      const summary = verdict.summary;
       return Object.freeze({
         kind: "compacted",
-        summary: verdict.summary,
+        summary,
         cut,
         replacement,
         attempts: Object.freeze([...done]),
         diagnoses: Object.freeze(done.map((a) => a.diagnosis)),
+        messages: <M>(source: readonly M[] | string): M[] => sourceMessages(origin, cut, summary, source) as M[],
       });
     }
     // 5. Anything but RETRY ends the round, and so does the last attempt.
@@ -319,6 +347,17 @@ export async function compact(input: Input, callModel: CallModel, options: Compa
       }
     }
   }
+}
+
+/** `Compacted.messages`: the source's own list, for an input made by `Conversion.input`. */
+function sourceMessages(origin: Origin | null, cut: number, summary: string, source: unknown): unknown[] {
+  if (origin === null) {
+    throw new Error(
+      "loopcompact: messages(source) needs an input made by conversion.input(...); " +
+        "this one came from Input.parse (use replacement)",
+    );
+  }
+  return rebuild(origin, cut, summary, source);
 }
 
 /** The verdict on one reply: the library's, or `LC_ERR_PANIC` when the instance trapped. */

@@ -38,8 +38,8 @@ export class Trap extends Error {
 /** @internal Documents of at most this many bytes (a string: 3 per UTF-16 unit, its UTF-8 bound)
  * go into a block each instance allocates once, with no allocation per call. */
 export const INPUT_BLOCK = 64 * 1024;
-/** After a call, an instance whose memory has grown past this and that holds no `Input` is
- * replaced (its memory cannot shrink; dropping the instance gives it back). */
+/** After a call, an instance whose memory has grown past this and that holds no `Input` or
+ * `Conversion` is replaced (its memory cannot shrink; dropping the instance gives it back). */
 const RETIRE_BYTES = 16 * 1024 * 1024;
 
 /** @internal One instance of the module with its scratch block. */
@@ -48,8 +48,8 @@ export class Runtime {
   readonly memory: WebAssembly.Memory;
   readonly scratch: Ptr;
   broken = false;
-  /** `Input`s alive in this instance: it is not replaced while any is. */
-  inputs = 0;
+  /** Objects holding memory of this instance (`Input`, `Conversion`): it is not replaced while any is alive. */
+  live = 0;
   /** The input block (`INPUT_BLOCK` bytes; 0 until first used), and whether a call is using it. */
   #input: Ptr = 0;
   inputBusy = false;
@@ -250,7 +250,7 @@ export function retire(rt: Runtime): void {
 }
 
 /** @internal After a call: a large document grew the memory, which cannot shrink, so the next call
- * gets a fresh instance (when no `Input` holds this one). */
+ * gets a fresh instance (when no `Input` or `Conversion` holds this one). */
 export function retireIfLarge(rt: Runtime): void {
-  if (current === rt && rt.inputs === 0 && rt.memory.buffer.byteLength > RETIRE_BYTES) current = null;
+  if (current === rt && rt.live === 0 && rt.memory.buffer.byteLength > RETIRE_BYTES) current = null;
 }

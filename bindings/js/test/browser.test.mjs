@@ -1,7 +1,8 @@
 // The installed package in a real browser: headless Chromium loads a page from a local HTTP server
 // (127.0.0.1, an ephemeral port); the page imports the package through an import map, loads the
 // module with `init()` (streaming compile from the URL beside index.js), validates a valid and an
-// invalid summary, runs the summary and fingerprint vectors, starts two module Workers (one loads
+// invalid summary, runs the summary and fingerprint vectors, converts AI SDK messages (bytes as a
+// Uint8Array, a URL object) and maps a round back to them, starts two module Workers (one loads
 // the module from bytes with `initSync`, the other is handed a compiled WebAssembly.Module for
 // `init`), and POSTs what it saw back. No report within the time limit fails the test.
 //
@@ -72,6 +73,25 @@ try {
     if (got !== row.expect || (status === 0 && digest.hex !== row.sha256)) mismatches.push(row.name + ": " + got);
   }
   report.vectors = { count, mismatches };
+  // The converters (SPEC §16) with the browser's own bytes and URL objects, and a round mapped back
+  // to the caller's list.
+  const messages = [
+    { role: "user", content: [{ type: "text", text: "What is this?" }, { type: "image", image: new Uint8Array([137, 80, 78, 71]), mediaType: "image/png" }, { type: "image", image: new URL("https://example.com/cat.png") }] },
+    { role: "assistant", content: [{ type: "reasoning", text: "A PNG header.", providerOptions: { anthropic: { signature: "+/+/AQ==" } } }, { type: "text", text: "A PNG." }] },
+    { role: "user", content: "Thanks." },
+    { role: "assistant", content: "You are welcome." },
+  ];
+  const conversion = lc.fromModelMessages(messages);
+  const input = conversion.input({ provider: "p", model: "m", maxSummaryTokens: 1000, revision: 1 });
+  const result = await lc.compact(input, () => ({ text: VALID, outputTokens: 30, stop: "end" }), { keepLast: 1 });
+  report.convert = {
+    blocks: JSON.parse(new TextDecoder().decode(conversion.transcript)).map((m) => m.blocks),
+    sourceIndex: conversion.sourceIndex,
+    kind: result.kind,
+    next: result.messages(messages).map((m) => (m === messages[3] ? "the same object" : m)),
+  };
+  input.free();
+  conversion.free();
   // Two module workers: one loads the module from bytes (initSync), the other gets a compiled
   // WebAssembly.Module from the page (init(module), what an edge runtime's wasm import gives).
   const inWorker = (message) =>
@@ -228,6 +248,24 @@ test("headless Chromium: page and worker", async (t) => {
     assert.match(retry, /line 1, column 40/);
     assert.ok(report.vectors.count > 100, `${report.vectors.count} vector rows`);
     assert.deepEqual(report.vectors.mismatches, []);
+    assert.deepEqual(report.convert, {
+      blocks: [
+        [
+          { type: "text", text: "What is this?" },
+          { type: "image", media_type: "image/png", source: { url: "", data: "iVBORw==" } },
+          { type: "image", media_type: "", source: { url: "https://example.com/cat.png", data: null } },
+        ],
+        [
+          { type: "thinking", thinking: "A PNG header.", signature: "+/+/AQ==", signature_format: "anthropic" },
+          { type: "text", text: "A PNG." },
+        ],
+        [{ type: "text", text: "Thanks." }],
+        [{ type: "text", text: "You are welcome." }],
+      ],
+      sourceIndex: [0, 1, 2, 3],
+      kind: "compacted",
+      next: [{ role: "user", content: VALID }, "the same object"],
+    });
     for (const worker of [report.worker, report.moduleWorker]) {
       assert.deepEqual(worker, {
         valid: "ok",

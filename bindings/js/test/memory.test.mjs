@@ -6,6 +6,7 @@
 // instance starts small here.
 
 import assert from "node:assert/strict";
+import { spawnSync } from "node:child_process";
 import test from "node:test";
 
 import * as lc from "loopcompact";
@@ -71,4 +72,53 @@ test("strings of every mix of widths arrive intact", () => {
       assert.equal(lc.summarySectionText(text, Section.GOAL), decoder.decode(encoder.encode(goal)), `${first} ${second} ${split}`);
     }
   }
+});
+
+test("a Conversion holds the instance; a 48 MiB string converts, and the memory is given back once it is freed", () => {
+  const big = "x".repeat(48 * MiB);
+  const c = lc.fromModelMessages([{ role: "user", content: big }]);
+  assert.equal(c.transcript.length, big.length + '[{"role":"user","blocks":[{"type":"text","text":""}]}]'.length);
+  // The conversion's handle lives in the instance: it is not replaced while the conversion is alive.
+  const held = lc._internal.memoryBytes();
+  assert.ok(held > 48 * MiB);
+  lc.validateSummary(S("g"));
+  assert.equal(lc._internal.memoryBytes(), held);
+  const input = c.input({ provider: "p", model: "m", maxSummaryTokens: 32, revision: 1 });
+  c.free();
+  // Nor while an Input made from it is.
+  const grown = lc._internal.memoryBytes();
+  lc.validateSummary(S("g"));
+  assert.equal(lc._internal.memoryBytes(), grown);
+  input.free();
+  lc.validateSummary(S("g"));
+  assert.ok(lc._internal.memoryBytes() < 16 * MiB, `a fresh instance once both are freed: ${lc._internal.memoryBytes()} bytes`);
+});
+
+test("a Conversion and an Input never freed are freed when collected (the safety net), and the instance is given back", () => {
+  // A process of its own with --expose-gc: drop both, collect, and the next calls get a fresh,
+  // small instance (the finalizers counted them out of the instance and freed their handles).
+  const script = `
+    import * as lc from "loopcompact";
+    const S = ${JSON.stringify(S("g"))};
+    let c = lc.fromModelMessages([{ role: "user", content: "x".repeat(32 * 1024 * 1024) }]);
+    let input = c.input({ provider: "p", model: "m", maxSummaryTokens: 32, revision: 1 });
+    const held = lc._internal.memoryBytes();
+    lc.validateSummary(S);
+    if (lc._internal.memoryBytes() !== held) throw new Error("replaced while held");
+    c = null;
+    input = null;
+    let after = held;
+    for (let i = 0; i < 50 && after === held; i++) {
+      globalThis.gc();
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      lc.validateSummary(S);
+      lc.validateSummary(S);
+      after = lc._internal.memoryBytes();
+    }
+    console.log(JSON.stringify({ held, after }));
+  `;
+  const child = spawnSync(process.execPath, ["--expose-gc", "--input-type=module", "-e", script], { encoding: "utf8", cwd: process.cwd() });
+  assert.equal(child.status, 0, child.stderr);
+  const { held, after } = JSON.parse(child.stdout);
+  assert.ok(held > 32 * MiB && after < 16 * MiB, `${held} bytes held, ${after} after collection`);
 });
