@@ -245,16 +245,17 @@ def test_same_on_every_vector(tmp_path: Path) -> None:
 
 # ---- how a text verdict reads, and standard input that cannot be read -----------------------------
 
+@needs_tool
 def test_text_verdicts_say_at_only_before_a_position() -> None:
     # O6.2 step 2 (no usage reported) has no offset: the facts follow the reason after a comma.
     args = ["output", "--input", str(EXAMPLES / "input_valid.json"), str(EXAMPLES / "result_valid.json"),
             "--tokens", "0", "--max-bytes", "100000"]
-    code, out, _ = python_cli(args)
+    code, out, _ = module(args)
     assert code == 1 and out.decode() == (
         f"output: rejected: LC_SUMMARY_TOKEN_USAGE (204) reason token_usage, rule O6.2, class discard: {lc.status_message(204)}\n"
     )
     # With an offset, "at" introduces the position.
-    code, out, _ = python_cli(["summary", "-"], stdin=b"<a/>")
+    code, out, _ = module(["summary", "-"], stdin=b"<a/>")
     assert out.decode().startswith("summary: rejected: LC_SUMMARY_XML_ROOT (207) reason xml_root at byte 0, line 1, column 1, ")
     # The exceptions read the same way.
     with lc.Input((EXAMPLES / "input_valid.json").read_bytes()) as handle:
