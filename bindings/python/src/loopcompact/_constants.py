@@ -29,6 +29,10 @@ LIMIT_UNKNOWN: Final = 18446744073709551615
 LOCATION_CAP: Final = 128
 #: Length of the smallest summary SPEC §4 accepts: a reply byte limit below it can never be met (`LC_REPLY_BYTE_LIMIT_UNREACHABLE`).
 SMALLEST_SUMMARY_LEN: Final = 114
+#: Conversion flag: any loss refuses the conversion (`LC_CONVERT_LOSS`).
+CONVERT_STRICT: Final = 1
+#: `lc_conversion_source_index` of a wire message made from the system parameter (Anthropic `system`, Responses `instructions`, Gemini `system_instruction`), not a source message.
+SOURCE_SYSTEM: Final = 18446744073709551615
 
 
 class Status(IntEnum):
@@ -176,6 +180,12 @@ class Status(IntEnum):
     REPLACEMENT_TAIL_CHANGED = 622
     #: 623 (reason "adjacent_user"): The summary message is followed by another user message; the summary must open that message instead.
     REPLACEMENT_ADJACENT_USER = 623
+    #: 700 (reason "convert_wire"): The provider's message list is not well-formed JSON (grammar, nesting, UTF-8).
+    CONVERT_WIRE = 700
+    #: 701 (reason "convert_shape"): The provider's message list does not have its format's shape (a field missing or of the wrong type, an unknown role, a repeated key).
+    CONVERT_SHAPE = 701
+    #: 702 (reason "convert_loss"): The conversion would lose content the wire cannot carry, and the strict flag refuses any loss.
+    CONVERT_LOSS = 702
 
 
 class CounterQuality(IntEnum):
@@ -256,3 +266,59 @@ class Cleanup(IntFlag):
     TRIM = 1
     #: Cleanup flag: remove one Markdown code fence around the whole reply (with or without a language tag). Nothing else is ever removed.
     UNFENCE = 2
+
+
+class Format(IntEnum):
+    """A source format of the converters (SPEC §16), ``LC_FORMAT_*``."""
+
+    #: Source format: OpenAI Chat Completions, the `messages` array.
+    OPENAI_CHAT = 1
+    #: Source format: OpenAI Responses, `{"input": [...] or "text", "instructions": ...}`.
+    OPENAI_RESPONSES = 2
+    #: Source format: Anthropic Messages, `{"system": ..., "messages": [...]}`.
+    ANTHROPIC = 3
+    #: Source format: Google Gemini, `{"contents": [...], "system_instruction": ...}`.
+    GEMINI = 4
+    #: Source format: the Vercel AI SDK's `ModelMessage[]` as JSON.
+    AI_SDK = 5
+    #: Source format: LangChain messages as `messages_to_dict`, `dumpd` or `model_dump` give them.
+    LANGCHAIN = 6
+
+
+class LossCode(IntEnum):
+    """What a conversion could not carry (SPEC §16), ``LC_LOSS_*``: ``loss_name`` gives the stable name."""
+
+    #: Loss code: a cache breakpoint was dropped.
+    DROPPED_CACHE_CONTROL = 1
+    #: Loss code: citations or annotations were dropped.
+    DROPPED_CITATIONS = 2
+    #: Loss code: log probabilities were dropped.
+    DROPPED_LOGPROBS = 3
+    #: Loss code: a participant name was dropped.
+    DROPPED_NAME = 4
+    #: Loss code: a media option was dropped.
+    DROPPED_MEDIA_OPTIONS = 5
+    #: Loss code: provider options were dropped.
+    DROPPED_PROVIDER_OPTIONS = 6
+    #: Loss code: a field the converter does not map was dropped.
+    DROPPED_UNKNOWN_FIELD = 7
+    #: Loss code: a document given by URL or file id (its name only).
+    DOCUMENT_NOT_INLINE = 8
+    #: Loss code: an assistant audio reference (an id only) was dropped.
+    AUDIO_REFERENCE_UNRESOLVABLE = 9
+    #: Loss code: tool arguments that are not JSON were kept as a JSON string.
+    ARGUMENTS_UNPARSEABLE = 10
+    #: Loss code: tool arguments had a repeated key (the last value kept at the first place).
+    DUPLICATE_ARGUMENT_KEY = 11
+    #: Loss code: a tool call had no id; one was made.
+    SYNTHESIZED_TOOL_ID = 12
+    #: Loss code: a hosted or server-side tool call or result was dropped.
+    SERVER_TOOL_UNREPRESENTABLE = 13
+    #: Loss code: a provider's compaction item was dropped (no cut after it is allowed).
+    COMPACTION_ITEM_UNREPRESENTABLE = 14
+    #: Loss code: a reference to an item stored by the provider was dropped.
+    ITEM_REFERENCE_UNRESOLVABLE = 15
+    #: Loss code: a tool approval request or response was dropped.
+    TOOL_APPROVAL_DROPPED = 16
+    #: Loss code: a block, part or item of an unknown type was dropped.
+    UNKNOWN_CONTENT_DROPPED = 17
