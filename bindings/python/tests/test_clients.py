@@ -10,8 +10,6 @@ from __future__ import annotations
 
 import json
 import re
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
 import anthropic
@@ -23,7 +21,7 @@ from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatResult
 
 import loopcompact as lc
-from helpers import EXAMPLES, PROJECT
+from helpers import EXAMPLES, PROJECT, Stub
 
 VALID = (
     "<conversation_summary><goal>Fix the nightly build.</goal><constraints>Keep the public API.</constraints>"
@@ -95,54 +93,6 @@ def langchain_call_model(chat: BaseChatModel) -> CallModel:
         )
 
     return call_model
-
-
-# ---- the stub server -------------------------------------------------------------------------------
-
-class Stub:
-    """An HTTP server on 127.0.0.1 (an ephemeral port) that answers each POST with the next canned
-    JSON body and records the path and decoded body of every request."""
-
-    def __init__(self, answers: List[Dict[str, Any]]) -> None:
-        self.answers = list(answers)
-        self.received: List[Tuple[str, Dict[str, Any]]] = []
-        stub = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802 - the http.server protocol
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                stub.received.append((self.path, body))
-                # Out of answers: an overloaded server (HTTP 500).
-                status, answer = (200, stub.answers.pop(0)) if stub.answers else (500, OVERLOADED)
-                payload = json.dumps(answer).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(payload)))
-                self.end_headers()
-                self.wfile.write(payload)
-
-            def log_message(self, format: str, *args: Any) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-
-    @property
-    def url(self) -> str:
-        host, port = self.server.server_address[:2]
-        return f"http://{host!s}:{port}"
-
-    def __enter__(self) -> "Stub":
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.server.shutdown()
-        self.server.server_close()
-        self.thread.join()
-
-
-OVERLOADED = {"type": "error", "error": {"type": "api_error", "message": "overloaded"}}
 
 
 def chat_completion(text: str, finish_reason: str, completion_tokens: int) -> Dict[str, Any]:
