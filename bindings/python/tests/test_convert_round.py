@@ -11,6 +11,7 @@ and the library converts what the SDK posted to the same replacement again).
 from __future__ import annotations
 
 import asyncio
+import base64
 import copy
 import json
 from typing import Any, Dict, Iterator, List, Optional
@@ -295,13 +296,13 @@ def test_gemini_round(stub: Stub) -> None:
     signature = b"\xfb\xff\xbf" + bytes(range(40))
     c: List[Any] = [gtypes.Content(role="user", parts=[gtypes.Part(text="Fix the nightly build.")])]
     stub.answers.append(gemini_answer([{"functionCall": {"id": "fc_1", "name": "run_tests", "args": {"suite": "all"}},
-                                        "thoughtSignature": __import__("base64").b64encode(signature).decode()}]))
-    c.append(client.models.generate_content(model="gemini-3-pro-preview", contents=c, config=config).candidates[0].content)  # type: ignore[index, union-attr]
+                                        "thoughtSignature": base64.b64encode(signature).decode()}]))
+    c.append(client.models.generate_content(model="gemini-3-pro-preview", contents=c, config=config).candidates[0].content)  # type: ignore[index]
     assert c[1].parts[0].thought_signature == signature
     c.append(gtypes.Content(role="user", parts=[gtypes.Part(function_response=gtypes.FunctionResponse(
         id="fc_1", name="run_tests", response={"output": "2 failures: timeout"}))]))
     stub.answers.append(gemini_answer([{"text": "I raised the timeout to 30s."}]))
-    c.append(client.models.generate_content(model="gemini-3-pro-preview", contents=c, config=config).candidates[0].content)  # type: ignore[index, union-attr]
+    c.append(client.models.generate_content(model="gemini-3-pro-preview", contents=c, config=config).candidates[0].content)  # type: ignore[index]
     c.append(gtypes.Content(role="user", parts=[gtypes.Part(text="Now rerun the tests.")]))
     conversion = lc.from_gemini(c, system)
     call_model = gemini_call_model(client, "gemini-3-pro-preview")
