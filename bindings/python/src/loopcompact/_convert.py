@@ -398,9 +398,19 @@ class Conversion(Owned):
     def _source_map(self) -> SourceMap:
         if self._map is None:
             allowed = self.cut_allowed
-            cuts = tuple(self.source_cut(c) if ok else None for c, ok in enumerate(allowed))
+            # One lc_conversion_source_cut per allowed cut, under one hold of the handle.
+            cuts: List[Optional[int]] = []
+            handle = self._acquire()
+            try:
+                out = c_uint64(0)
+                ref = ctypes.byref(out)
+                source_cut = _lib.lc_conversion_source_cut
+                for c, ok in enumerate(allowed):
+                    cuts.append(int(out.value) if ok and source_cut(handle, c, ref) == Status.OK else None)
+            finally:
+                self._release()
             roles = tuple(str(m["role"]) for m in json.loads(self.transcript)) if self.transcript else ()
-            self._map = SourceMap(self.format, self.source_len, self.source_index, roles, cuts)
+            self._map = SourceMap(self.format, self.source_len, self.source_index, roles, tuple(cuts))
         return self._map
 
     def input(
