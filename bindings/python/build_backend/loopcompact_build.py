@@ -105,7 +105,11 @@ ENUMS: Sequence[Tuple[str, str, str, str]] = (
     ("LC_SECTION_", "Section", "IntEnum", "A summary section (SPEC C13.4), ``LC_SECTION_*``."),
     ("LC_STOP_", "Stop", "IntEnum", "How the summariser's call ended (SPEC R15.1), ``LC_STOP_*``."),
     ("LC_REPLY_", "Cleanup", "IntFlag", "What cleanup of a reply may remove (SPEC R15.5), the ``LC_REPLY_*`` flags."),
+    ("LC_FORMAT_", "Format", "IntEnum", "A source format of the converters (SPEC §16), ``LC_FORMAT_*``."),
+    ("LC_LOSS_", "LossCode", "IntEnum", "What a conversion could not carry (SPEC §16), ``LC_LOSS_*``: ``loss_name`` gives the stable name."),
 )
+# C limit macros a #define may use as its value.
+C_LIMITS = {"UINT32_MAX": str((1 << 32) - 1), "UINT64_MAX": str((1 << 64) - 1)}
 STATUS_DOC = re.compile(r'^\d+ \(reason "')
 
 
@@ -120,15 +124,11 @@ def header_defines(text: str) -> List[Tuple[str, str, str]]:
     return [d for d in defines if d[0] != "LOOPCOMPACT_H"]
 
 
-#: The <stdint.h> limits the header uses as values (LC_SOURCE_SYSTEM, LC_NO_BLOCK).
-STDINT_LIMITS = {"UINT64_MAX": str(2**64 - 1), "UINT32_MAX": str(2**32 - 1)}
-
-
 def _python_value(value: str) -> str:
     if value.startswith('"'):
         return value
-    if value in STDINT_LIMITS:
-        return STDINT_LIMITS[value]
+    if value in C_LIMITS:
+        return C_LIMITS[value]
     number = re.fullmatch(r"(-?\d+)(?:u|ull|ul|l|ll)?", value, flags=re.I)
     if number is None:
         raise ValueError(f"cannot translate the #define value {value!r} to Python")

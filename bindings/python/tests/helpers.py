@@ -12,6 +12,8 @@ import importlib.util
 import json
 import os
 import re
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from types import ModuleType
 from typing import Any, Dict, List, Tuple
@@ -88,3 +90,53 @@ def header_prototypes(text: str) -> Dict[str, Tuple[str, List[str]]]:
 
 def header_defines() -> Dict[str, str]:
     return dict(re.findall(r"^#define[ \t]+(\w+)[ \t]+([^\n]+?)[ \t]*$", HEADER.read_text("utf-8"), flags=re.M))
+
+
+class Stub:
+    """An HTTP server on 127.0.0.1 (an ephemeral port) that answers each POST with the next canned
+    JSON body and records the path and decoded body of every request. The model clients are
+    pointed at it (``base_url``): the tests never reach the network."""
+
+    def __init__(self, answers: List[Dict[str, Any]]) -> None:
+        self.answers = list(answers)
+        self.received: List[Tuple[str, Dict[str, Any]]] = []
+        #: The request bodies as they arrived (bytes), in order.
+        self.raw: List[bytes] = []
+        stub = self
+
+        class Handler(BaseHTTPRequestHandler):
+            def do_POST(self) -> None:  # noqa: N802 - the http.server protocol
+                raw = self.rfile.read(int(self.headers["Content-Length"]))
+                stub.raw.append(raw)
+                stub.received.append((self.path, json.loads(raw)))
+                # Out of answers: an overloaded server (HTTP 500).
+                status, answer = (200, stub.answers.pop(0)) if stub.answers else (500, OVERLOADED)
+                payload = json.dumps(answer).encode()
+                self.send_response(status)
+                self.send_header("Content-Type", "application/json")
+                self.send_header("Content-Length", str(len(payload)))
+                self.end_headers()
+                self.wfile.write(payload)
+
+            def log_message(self, format: str, *args: Any) -> None:
+                pass
+
+        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
+
+    @property
+    def url(self) -> str:
+        host, port = self.server.server_address[:2]
+        return f"http://{host!s}:{port}"
+
+    def __enter__(self) -> "Stub":
+        self.thread.start()
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.server.shutdown()
+        self.server.server_close()
+        self.thread.join()
+
+
+OVERLOADED = {"type": "error", "error": {"type": "api_error", "message": "overloaded"}}

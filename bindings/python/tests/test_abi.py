@@ -78,9 +78,9 @@ def ctypes_type(ctype: str, typedefs: Dict[str, str]) -> Any:
 
 def test_header_parses() -> None:
     prototypes = header_prototypes(header_text())
-    # SPEC §2 has 19 functions, §13 adds 12, §14 5 and §15 5: the parse must find them all, or the
-    # comparisons below mean little.
-    assert len(prototypes) >= 41, sorted(prototypes)
+    # SPEC §2 has 19 functions, §13 adds 12, §14 5, §15 5 and §16 9: the parse must find them all,
+    # or the comparisons below mean little.
+    assert len(prototypes) >= 50, sorted(prototypes)
     assert prototypes["lc_compaction_output_validate"][1][0] == "const struct lc_compaction_input *"
     assert prototypes["lc_version"] == ("const char *", [])
 
@@ -110,14 +110,15 @@ UNREACHABLE: Dict[str, str] = {}
 
 def test_every_function_is_reachable_from_the_api() -> None:
     """The name table: every ``lc_*`` function of the header is declared in ``_native.SIGNATURES``
-    (above) and called by the package's own code outside ``_native.py``, so that a group of
-    functions the header gains cannot go missing from the Python API unnoticed."""
+    (above) and called by the package's own code outside ``_native.py`` (``_lib.lc_x(...)``, or
+    ``_lib.lc_x`` kept in a name that the hot paths call), so that a group of functions the header
+    gains cannot go missing from the Python API unnoticed."""
     declared = set(header_prototypes(header_text()))
     package = Path(lc.__file__).resolve().parent
     called = set()
     for source in package.glob("*.py"):
         if source.name != "_native.py":
-            called |= set(re.findall(r"\b_?lib\.(lc_\w+)\(", source.read_text("utf-8")))
+            called |= set(re.findall(r"\b_?lib\.(lc_\w+)\b", source.read_text("utf-8")))
     assert not called - declared, f"calls of functions the header lacks: {sorted(called - declared)}"
     assert set(UNREACHABLE) <= declared
     missing = declared - called - set(UNREACHABLE)
@@ -128,7 +129,7 @@ def test_structs_match_header() -> None:
     text = header_text()
     typedefs = header_typedefs(text)
     structs = header_structs(text)
-    assert set(structs) == {"lc_context_limits", "lc_resolved_limits", "lc_diagnostic", "lc_span"}
+    assert set(structs) == {"lc_context_limits", "lc_resolved_limits", "lc_diagnostic", "lc_span", "lc_loss"}
     for name, fields in structs.items():
         declared = getattr(_native, name)._fields_
         assert [f for f, _ in declared] == [f for f, _ in fields], name
@@ -159,7 +160,10 @@ def test_every_define_is_a_constant() -> None:
     defines.pop("LOOPCOMPACT_H", None)
     assert len(defines) > 90
     enums = {"LC_COUNTER_QUALITY_": lc.CounterQuality, "LC_PRESSURE_": lc.Pressure, "LC_CLASS_": lc.StatusClass,
-             "LC_SECTION_": lc.Section, "LC_STOP_": lc.Stop, "LC_REPLY_": lc.Cleanup}
+             "LC_SECTION_": lc.Section, "LC_STOP_": lc.Stop, "LC_REPLY_": lc.Cleanup, "LC_FORMAT_": lc.Format,
+             "LC_LOSS_": lc.LossCode}
+    # The C limit macros a value may be (LC_SOURCE_SYSTEM is UINT64_MAX).
+    limits = {"UINT32_MAX": (1 << 32) - 1, "UINT64_MAX": (1 << 64) - 1}
     # A status is what the library's own table names so (lc_status_name), not a prefix.
     statuses = {
         name for name, value in defines.items()
@@ -168,12 +172,11 @@ def test_every_define_is_a_constant() -> None:
     assert {"LC_OK", "LC_REPLY_TRUNCATED", "LC_REPLACEMENT_ADJACENT_USER"} <= statuses
     seen = set()
     for name, value in defines.items():
-        limits = {"UINT64_MAX": 2**64 - 1, "UINT32_MAX": 2**32 - 1}
-        expected: object = (
-            value.strip('"') if value.startswith('"')
-            else limits[value] if value in limits
-            else int(re.sub(r"[uUlL]+$", "", value))
-        )
+        expected: object
+        if value.startswith('"'):
+            expected = value.strip('"')
+        else:
+            expected = limits[value] if value in limits else int(re.sub(r"[uUlL]+$", "", value))
         if name in statuses:
             got: object = lc.Status[name[len("LC_"):]]
         else:
@@ -193,14 +196,15 @@ def test_every_define_is_a_constant() -> None:
 
 def test_the_package_exports_enums_not_flat_constants() -> None:
     exported = set(lc.__all__)
-    for name in ("Status", "StatusClass", "Section", "Stop", "Pressure", "CounterQuality", "Cleanup"):
+    for name in ("Status", "StatusClass", "Section", "Stop", "Pressure", "CounterQuality", "Cleanup", "Format", "LossCode"):
         assert name in exported and hasattr(lc, name)
     assert EXPORTED_SCALARS <= exported
-    for flat in ("SUMMARY_XML_ROOT", "CLASS_RETRY", "SECTION_GOAL", "PRESSURE_COMPACT", "OK", "LOCATION_CAP"):
+    for flat in ("SUMMARY_XML_ROOT", "CLASS_RETRY", "SECTION_GOAL", "PRESSURE_COMPACT", "OK", "LOCATION_CAP",
+                 "SOURCE_SYSTEM", "CONVERT_STRICT", "FORMAT_GEMINI", "LOSS_DROPPED_NAME"):
         assert flat not in exported and not hasattr(lc, flat), flat
     assert all(hasattr(lc, name) for name in lc.__all__)
     assert issubclass(lc.Cleanup, enum.IntFlag) and lc.Cleanup.TRIM | lc.Cleanup.UNFENCE == 3
-    for group in (lc.Status, lc.StatusClass, lc.Section, lc.Stop, lc.Pressure, lc.CounterQuality):
+    for group in (lc.Status, lc.StatusClass, lc.Section, lc.Stop, lc.Pressure, lc.CounterQuality, lc.Format, lc.LossCode):
         assert issubclass(group, enum.IntEnum), group
 
 

@@ -10,8 +10,7 @@ from __future__ import annotations
 
 import json
 import re
-import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
 from typing import Any, Callable, Dict, Iterator, List, Optional, Tuple
 
 import anthropic
@@ -23,7 +22,7 @@ from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatResult
 
 import loopcompact as lc
-from helpers import EXAMPLES, PROJECT
+from helpers import EXAMPLES, PROJECT, REPO, Stub
 
 VALID = (
     "<conversation_summary><goal>Fix the nightly build.</goal><constraints>Keep the public API.</constraints>"
@@ -95,54 +94,6 @@ def langchain_call_model(chat: BaseChatModel) -> CallModel:
         )
 
     return call_model
-
-
-# ---- the stub server -------------------------------------------------------------------------------
-
-class Stub:
-    """An HTTP server on 127.0.0.1 (an ephemeral port) that answers each POST with the next canned
-    JSON body and records the path and decoded body of every request."""
-
-    def __init__(self, answers: List[Dict[str, Any]]) -> None:
-        self.answers = list(answers)
-        self.received: List[Tuple[str, Dict[str, Any]]] = []
-        stub = self
-
-        class Handler(BaseHTTPRequestHandler):
-            def do_POST(self) -> None:  # noqa: N802 - the http.server protocol
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                stub.received.append((self.path, body))
-                # Out of answers: an overloaded server (HTTP 500).
-                status, answer = (200, stub.answers.pop(0)) if stub.answers else (500, OVERLOADED)
-                payload = json.dumps(answer).encode()
-                self.send_response(status)
-                self.send_header("Content-Type", "application/json")
-                self.send_header("Content-Length", str(len(payload)))
-                self.end_headers()
-                self.wfile.write(payload)
-
-            def log_message(self, format: str, *args: Any) -> None:
-                pass
-
-        self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-        self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
-
-    @property
-    def url(self) -> str:
-        host, port = self.server.server_address[:2]
-        return f"http://{host!s}:{port}"
-
-    def __enter__(self) -> "Stub":
-        self.thread.start()
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.server.shutdown()
-        self.server.server_close()
-        self.thread.join()
-
-
-OVERLOADED = {"type": "error", "error": {"type": "api_error", "message": "overloaded"}}
 
 
 def chat_completion(text: str, finish_reason: str, completion_tokens: int) -> Dict[str, Any]:
@@ -300,36 +251,52 @@ def test_langchain_fake_chat_model() -> None:
 
 # ---- the README's code, as it is written ----------------------------------------------------------
 
+def python_blocks(readme: Path = PROJECT / "README.md") -> List[str]:
+    return re.findall(r"```python\n(.*?)```", readme.read_text("utf-8"), flags=re.S)
+
+
 def readme_blocks() -> List[str]:
-    text = (PROJECT / "README.md").read_text("utf-8")
-    return [block for block in re.findall(r"```python\n(.*?)```", text, flags=re.S) if "def call_model" in block]
+    return [block for block in python_blocks() if "def call_model" in block]
 
 
 def test_readme_adapters_run_as_written(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The README's opening round, its OpenAI, Anthropic and LangChain adapters, executed verbatim:
-    the clients find the stub through their base-URL environment variables."""
+    """The README's opening round (from an OpenAI Chat list), the round from a wire document, its
+    OpenAI, Anthropic and LangChain adapters, executed verbatim: the clients find the stub through
+    their base-URL environment variables."""
     blocks = readme_blocks()
     assert [("chat.completions" in b, "client.messages" in b, "chat.invoke" in b) for b in blocks] == [
         (True, False, False), (True, False, False), (False, True, False), (False, False, True)
     ]
     opening, spelled_out, with_anthropic, with_langchain = blocks
+    (from_wire,) = [b for b in python_blocks() if "lc.Input(wire) as history:" in b and "compact(" in b]
     answers = [chat_completion(MISSING_CONSTRAINTS, "stop", 80), chat_completion(FENCED, "stop", 85),
-               chat_completion(FENCED, "length", 2048)]
+               chat_completion(FENCED, "stop", 85), chat_completion(FENCED, "length", 2048)]
     with Stub(answers) as stub:
         monkeypatch.setenv("OPENAI_BASE_URL", stub.url + "/v1")
         monkeypatch.setenv("OPENAI_API_KEY", "test-key")
-        # The example keeps the last 4 messages: the example input with 4 more turns.
+        # The opening converts an OpenAI Chat list and keeps its last 4 messages.
+        turns = [("user", "Fix the nightly build."), ("assistant", "The timeout is too short."), ("user", "Apply it."),
+                 ("assistant", "Applied."), ("user", "Test it."), ("assistant", "Green."), ("user", "Ship it.")]
+        messages: List[Any] = [{"role": "system", "content": "You are a build agent."}]
+        messages += [{"role": role, "content": text} for role, text in turns]
+        scope: Dict[str, Any] = {"messages": messages}
+        exec(opening, scope)
+        assert isinstance(scope["result"], lc.Compacted) and scope["result"].cut == 4
+        new = scope["messages"]
+        assert new == [messages[0], {"role": "user", "content": VALID}, *messages[4:]]
+        assert new[0] is messages[0] and all(a is b for a, b in zip(new[2:], messages[4:]))
+        assert [b["model"] for _, b in stub.received] == ["gpt-4.1-mini"] * 2
+        # The wire-document path: the example input with 4 more turns; message 5 is a user
+        # message, so its blocks follow the summary in the summary message.
         document = json.loads(WIRE)
         document["transcript"] += [{"role": role, "blocks": [{"type": "text", "text": text}], **({"usage": None} if role == "assistant" else {})}
                                    for role, text in (("user", "Apply it."), ("assistant", "Applied."), ("user", "Test it."), ("assistant", "Green."))]
-        scope: Dict[str, Any] = {"wire": json.dumps(document)}
-        exec(opening, scope)
+        scope["wire"] = json.dumps(document)
+        exec(from_wire, scope)
         assert isinstance(scope["result"], lc.Compacted) and scope["result"].cut == 5
-        # Message 5 is a user message: its blocks follow the summary in the summary message.
         new_history = json.loads(scope["new_history"])
         assert new_history[1]["blocks"] == [{"type": "text", "text": VALID}, *document["transcript"][5]["blocks"]]
         assert new_history[2:] == document["transcript"][6:]
-        assert [b["model"] for _, b in stub.received] == ["gpt-4.1-mini"] * 2
         exec(spelled_out, scope)  # uses the opening's client
         assert scope["call_model"](lc.SummaryRequest("s", ({"role": "user", "content": "u"},), 7, 1)) == lc.SummaryReply(FENCED, 2048, "length")
         assert stub.received[-1][1]["max_completion_tokens"] == 7
@@ -347,3 +314,21 @@ def test_readme_adapters_run_as_written(monkeypatch: pytest.MonkeyPatch) -> None
     with lc.Input(WIRE) as handle:
         result = lc.compact(handle, scope["call_model"])
     assert isinstance(result, lc.Compacted) and result.attempts[0].stop == "end"
+
+
+def test_top_level_readme_quick_start_runs_as_written(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The repository README's Python quick start, executed verbatim on an OpenAI Chat list."""
+    (quick_start,) = [b for b in python_blocks(REPO / "README.md") if "from_openai_chat(messages)" in b]
+    assert len([line for line in quick_start.splitlines() if line.strip()]) < 15  # the issue's promise
+    turns = [("user", "Fix the nightly build."), ("assistant", "The timeout is too short."), ("user", "Apply it."),
+             ("assistant", "Applied."), ("user", "Test it."), ("assistant", "Green."), ("user", "Ship it.")]
+    messages: List[Any] = [{"role": "system", "content": "You are a build agent."}]
+    messages += [{"role": role, "content": text} for role, text in turns]
+    with Stub([chat_completion(FENCED, "stop", 85)]) as stub:
+        monkeypatch.setenv("OPENAI_BASE_URL", stub.url + "/v1")
+        monkeypatch.setenv("OPENAI_API_KEY", "test-key")
+        scope: Dict[str, Any] = {"messages": messages}
+        exec(quick_start, scope)
+    assert isinstance(scope["result"], lc.Compacted) and scope["result"].summary == VALID
+    assert scope["messages"] == [messages[0], {"role": "user", "content": VALID}, *messages[4:]]
+    assert stub.received[0][1]["messages"][0] == {"role": "system", "content": lc.summary_instructions()}

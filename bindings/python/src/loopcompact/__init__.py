@@ -33,7 +33,6 @@ ctypes releases the GIL during each call). An :class:`Input` may be shared betwe
 from __future__ import annotations
 
 import ctypes
-import threading
 from ctypes import POINTER, c_char, c_size_t, c_uint16, c_uint64
 from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Optional, Tuple, Union
 
@@ -44,6 +43,8 @@ from ._constants import (
     SMALLEST_SUMMARY_LEN,
     Cleanup,
     CounterQuality,
+    Format,
+    LossCode,
     Pressure,
     Section,
     Status,
@@ -52,6 +53,7 @@ from ._constants import (
 )
 from ._errors import (
     ContextError,
+    ConversionError,
     _int32,
     Diagnostic,
     FingerprintError,
@@ -69,7 +71,9 @@ from ._errors import (
     status_name,
     status_reason,
 )
+from ._handle import Owned
 from ._native import lc_compaction_input, lc_context_limits, lc_resolved_limits, lc_span
+from ._sourcemap import SourceMap
 from ._text import utf8
 
 __version__ = "0.1.0"
@@ -83,14 +87,19 @@ __all__ = [
     "Cleanup",
     "Compacted",
     "ContextError",
+    "Conversion",
+    "ConversionError",
     "CounterQuality",
     "Diagnostic",
     "Document",
     "FingerprintError",
+    "Format",
     "Input",
     "InputError",
     "KeepHistory",
     "LoopcompactError",
+    "Loss",
+    "LossCode",
     "OutputError",
     "PolicyError",
     "Pressure",
@@ -111,7 +120,14 @@ __all__ = [
     "compact",
     "compaction_progress_check",
     "compaction_threshold_check",
+    "from_anthropic",
+    "from_gemini",
+    "from_json",
+    "from_langchain",
+    "from_openai_chat",
+    "from_openai_responses",
     "library_path",
+    "loss_name",
     "occupancy_basis_points",
     "pressure_level",
     "replacement_check",
@@ -328,8 +344,9 @@ def validate_input(wire: Document) -> None:
 _PAIRING_STATUSES = range(500, 510)
 
 
-class Input:
-    """A validated compaction input (``lc_compaction_input``), parsed from its wire document.
+class Input(Owned):
+    """A validated compaction input (``lc_compaction_input``), parsed from its wire document, or
+    made around a converted transcript by :meth:`Conversion.input`.
 
     Use it as a context manager or call :meth:`close`; the handle is also freed when the object is
     garbage-collected, as a safety net. Immutable and shareable between threads: calls on it run
@@ -340,9 +357,22 @@ class Input:
         ptr, n = _buffer(wire, "wire")
         handle = POINTER(lc_compaction_input)()
         check(_lib.lc_compaction_input_parse(ptr, n, ctypes.byref(handle)), InputError, lambda: _diagnose_input(ptr, n))
-        self._handle: Optional[Any] = handle
-        self._users = 0
-        self._idle = threading.Condition()
+        super().__init__(handle)
+        #: What the round needs to map its cut back to the source messages: set only on an input
+        #: made by Conversion.input().
+        self._source: Optional[SourceMap] = None
+
+    @classmethod
+    def _adopt(cls, handle: Any, source: "SourceMap") -> "Input":
+        """An input around a handle that lc_conversion_input made."""
+        self = cls.__new__(cls)
+        Owned.__init__(self, handle)
+        self._source = source
+        return self
+
+    @staticmethod
+    def _free(handle: Any) -> None:
+        _lib.lc_compaction_input_free(handle)
 
     @classmethod
     def parse(cls, wire: Document) -> "Input":
@@ -350,45 +380,13 @@ class Input:
         return cls(wire)
 
     @property
-    def closed(self) -> bool:
-        return self._handle is None
-
-    def close(self) -> None:
-        """Frees the handle (idempotent). Waits for calls in flight on other threads."""
-        with self._idle:
-            handle, self._handle = self._handle, None
-            self._idle.wait_for(lambda: self._users == 0)
-        if handle is not None:
-            _lib.lc_compaction_input_free(handle)
-
-    def __enter__(self) -> "Input":
-        return self
-
-    def __exit__(self, *exc_info: object) -> None:
-        self.close()
-
-    def __del__(self) -> None:
-        # The safety net for an Input never closed: no other thread can be using it any more.
-        handle = getattr(self, "_handle", None)
-        if handle is not None:
-            self._handle = None
-            _lib.lc_compaction_input_free(handle)
+    def from_conversion(self) -> bool:
+        """Whether :meth:`Conversion.input` made this input: then it cuts only at the source's
+        message boundaries, and a :class:`Compacted` of its round has ``messages(source)``."""
+        return self._source is not None
 
     def __repr__(self) -> str:
         return f"<loopcompact.Input {'closed' if self.closed else 'open'}>"
-
-    def _acquire(self) -> Any:
-        with self._idle:
-            if self._handle is None:
-                raise ValueError("operation on a closed loopcompact.Input")
-            self._users += 1
-            return self._handle
-
-    def _release(self) -> None:
-        with self._idle:
-            self._users -= 1
-            if self._users == 0:
-                self._idle.notify_all()
 
     def encode_within(self, max_bytes: int) -> bytes:
         """The exact bytes to send to the summariser: the canonical encoding, with old tool results
@@ -770,16 +768,31 @@ from ._round import (  # noqa: E402 - the round is written over Input, defined a
     compact,
 )
 
+from ._convert import (  # noqa: E402 - the converters make Inputs
+    Conversion,
+    Loss,
+    from_anthropic,
+    from_gemini,
+    from_json,
+    from_langchain,
+    from_openai_chat,
+    from_openai_responses,
+    loss_name,
+)
+
 # Tracebacks and reprs name the public module, not the private one each class lives in.
 for _public in (
     Attempt,
     Compacted,
     ContextError,
+    Conversion,
+    ConversionError,
     Diagnostic,
     FingerprintError,
     InputError,
     KeepHistory,
     LoopcompactError,
+    Loss,
     OutputError,
     PolicyError,
     Removed,

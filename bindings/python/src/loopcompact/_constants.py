@@ -33,56 +33,10 @@ CUT_PENDING_TAIL: Final = 1
 NO_BLOCK: Final = 18446744073709551615
 #: Length of the smallest summary SPEC §4 accepts: a reply byte limit below it can never be met (`LC_REPLY_BYTE_LIMIT_UNREACHABLE`).
 SMALLEST_SUMMARY_LEN: Final = 114
-#: Source format: OpenAI Chat Completions, the `messages` array.
-FORMAT_OPENAI_CHAT: Final = 1
-#: Source format: OpenAI Responses, `{"input": [...] or "text", "instructions": ...}`.
-FORMAT_OPENAI_RESPONSES: Final = 2
-#: Source format: Anthropic Messages, `{"system": ..., "messages": [...]}`.
-FORMAT_ANTHROPIC: Final = 3
-#: Source format: Google Gemini, `{"contents": [...], "system_instruction": ...}`.
-FORMAT_GEMINI: Final = 4
-#: Source format: the Vercel AI SDK's `ModelMessage[]` as JSON.
-FORMAT_AI_SDK: Final = 5
-#: Source format: LangChain messages as `messages_to_dict`, `dumpd` or `model_dump` give them.
-FORMAT_LANGCHAIN: Final = 6
 #: Conversion flag: any loss refuses the conversion (`LC_CONVERT_LOSS`).
 CONVERT_STRICT: Final = 1
 #: `lc_conversion_source_index` of a wire message made from the system parameter (Anthropic `system`, Responses `instructions`, Gemini `system_instruction`), not a source message.
 SOURCE_SYSTEM: Final = 18446744073709551615
-#: Loss code: a cache breakpoint was dropped.
-LOSS_DROPPED_CACHE_CONTROL: Final = 1
-#: Loss code: citations or annotations were dropped.
-LOSS_DROPPED_CITATIONS: Final = 2
-#: Loss code: log probabilities were dropped.
-LOSS_DROPPED_LOGPROBS: Final = 3
-#: Loss code: a participant name was dropped.
-LOSS_DROPPED_NAME: Final = 4
-#: Loss code: a media option was dropped.
-LOSS_DROPPED_MEDIA_OPTIONS: Final = 5
-#: Loss code: provider options were dropped.
-LOSS_DROPPED_PROVIDER_OPTIONS: Final = 6
-#: Loss code: a field the converter does not map was dropped.
-LOSS_DROPPED_UNKNOWN_FIELD: Final = 7
-#: Loss code: a document given by URL or file id (its name only).
-LOSS_DOCUMENT_NOT_INLINE: Final = 8
-#: Loss code: an assistant audio reference (an id only) was dropped.
-LOSS_AUDIO_REFERENCE_UNRESOLVABLE: Final = 9
-#: Loss code: tool arguments that are not JSON were kept as a JSON string.
-LOSS_ARGUMENTS_UNPARSEABLE: Final = 10
-#: Loss code: tool arguments had a repeated key (the last value kept at the first place).
-LOSS_DUPLICATE_ARGUMENT_KEY: Final = 11
-#: Loss code: a tool call had no id; one was made.
-LOSS_SYNTHESIZED_TOOL_ID: Final = 12
-#: Loss code: a hosted or server-side tool call or result was dropped.
-LOSS_SERVER_TOOL_UNREPRESENTABLE: Final = 13
-#: Loss code: a provider's compaction item was dropped (no cut after it is allowed).
-LOSS_COMPACTION_ITEM_UNREPRESENTABLE: Final = 14
-#: Loss code: a reference to an item stored by the provider was dropped.
-LOSS_ITEM_REFERENCE_UNRESOLVABLE: Final = 15
-#: Loss code: a tool approval request or response was dropped.
-LOSS_TOOL_APPROVAL_DROPPED: Final = 16
-#: Loss code: a block, part or item of an unknown type was dropped.
-LOSS_UNKNOWN_CONTENT_DROPPED: Final = 17
 
 
 class Status(IntEnum):
@@ -316,3 +270,59 @@ class Cleanup(IntFlag):
     TRIM = 1
     #: Cleanup flag: remove one Markdown code fence around the whole reply (with or without a language tag). Nothing else is ever removed.
     UNFENCE = 2
+
+
+class Format(IntEnum):
+    """A source format of the converters (SPEC §16), ``LC_FORMAT_*``."""
+
+    #: Source format: OpenAI Chat Completions, the `messages` array.
+    OPENAI_CHAT = 1
+    #: Source format: OpenAI Responses, `{"input": [...] or "text", "instructions": ...}`.
+    OPENAI_RESPONSES = 2
+    #: Source format: Anthropic Messages, `{"system": ..., "messages": [...]}`.
+    ANTHROPIC = 3
+    #: Source format: Google Gemini, `{"contents": [...], "system_instruction": ...}`.
+    GEMINI = 4
+    #: Source format: the Vercel AI SDK's `ModelMessage[]` as JSON.
+    AI_SDK = 5
+    #: Source format: LangChain messages as `messages_to_dict`, `dumpd` or `model_dump` give them.
+    LANGCHAIN = 6
+
+
+class LossCode(IntEnum):
+    """What a conversion could not carry (SPEC §16), ``LC_LOSS_*``: ``loss_name`` gives the stable name."""
+
+    #: Loss code: a cache breakpoint was dropped.
+    DROPPED_CACHE_CONTROL = 1
+    #: Loss code: citations or annotations were dropped.
+    DROPPED_CITATIONS = 2
+    #: Loss code: log probabilities were dropped.
+    DROPPED_LOGPROBS = 3
+    #: Loss code: a participant name was dropped.
+    DROPPED_NAME = 4
+    #: Loss code: a media option was dropped.
+    DROPPED_MEDIA_OPTIONS = 5
+    #: Loss code: provider options were dropped.
+    DROPPED_PROVIDER_OPTIONS = 6
+    #: Loss code: a field the converter does not map was dropped.
+    DROPPED_UNKNOWN_FIELD = 7
+    #: Loss code: a document given by URL or file id (its name only).
+    DOCUMENT_NOT_INLINE = 8
+    #: Loss code: an assistant audio reference (an id only) was dropped.
+    AUDIO_REFERENCE_UNRESOLVABLE = 9
+    #: Loss code: tool arguments that are not JSON were kept as a JSON string.
+    ARGUMENTS_UNPARSEABLE = 10
+    #: Loss code: tool arguments had a repeated key (the last value kept at the first place).
+    DUPLICATE_ARGUMENT_KEY = 11
+    #: Loss code: a tool call had no id; one was made.
+    SYNTHESIZED_TOOL_ID = 12
+    #: Loss code: a hosted or server-side tool call or result was dropped.
+    SERVER_TOOL_UNREPRESENTABLE = 13
+    #: Loss code: a provider's compaction item was dropped (no cut after it is allowed).
+    COMPACTION_ITEM_UNREPRESENTABLE = 14
+    #: Loss code: a reference to an item stored by the provider was dropped.
+    ITEM_REFERENCE_UNRESOLVABLE = 15
+    #: Loss code: a tool approval request or response was dropped.
+    TOOL_APPROVAL_DROPPED = 16
+    #: Loss code: a block, part or item of an unknown type was dropped.
+    UNKNOWN_CONTENT_DROPPED = 17

@@ -342,6 +342,15 @@ class FingerprintError(LoopcompactError):
     document = "fingerprint"
 
 
+class ConversionError(LoopcompactError):
+    """A provider's message list could not be converted (SPEC §16): ``LC_CONVERT_WIRE`` (not
+    JSON), ``LC_CONVERT_SHAPE`` (not the format's shape; ``location`` such as
+    ``messages[3].tool_calls[0].function.arguments``), ``LC_CONVERT_LOSS`` (``strict``: the first
+    loss, its name in ``expected``), or a cut that is not a source boundary (``LC_CUT_UNSAFE``)."""
+
+    document = "source"
+
+
 ErrorType = Type[LoopcompactError]
 
 # Below 100 are the boundary statuses (NULL, buffer, length, argument, panic): no diagnosis.

@@ -32,6 +32,19 @@ class lc_compaction_input(Structure):
     """``lc_compaction_input``: opaque, only ever used through a pointer."""
 
 
+class lc_conversion(Structure):
+    """``lc_conversion``: opaque, only ever used through a pointer."""
+
+
+class lc_loss(Structure):
+    """``lc_loss``: one loss of a conversion (SPEC §16)."""
+
+    _fields_ = [
+        ("source_index", c_uint64),
+        ("code", c_int32),
+    ]
+
+
 class lc_context_limits(Structure):
     """``lc_context_limits``: a model's context limits in tokens (0: not known)."""
 
@@ -85,6 +98,7 @@ class lc_span(Structure):
 
 
 _input_p = POINTER(lc_compaction_input)
+_conversion_p = POINTER(lc_conversion)
 _diag_p = POINTER(lc_diagnostic)
 _size_p = POINTER(c_size_t)
 _buf = c_char_p
@@ -146,6 +160,18 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "lc_compaction_input_encode_head_within": (lc_status, [_input_p, c_uint64, c_uint64, _buf, c_size_t, _size_p]),
     "lc_replacement_build": (lc_status, [_input_p, c_uint64, _buf, c_size_t, _buf, c_size_t, _size_p]),
     "lc_replacement_verify": (lc_status, [_input_p, c_uint64, _buf, c_size_t, _diag_p]),
+    "lc_transcript_convert": (lc_status, [c_int32, _buf, c_size_t, c_uint32, POINTER(_conversion_p), _diag_p]),
+    "lc_conversion_free": (None, [_conversion_p]),
+    "lc_conversion_transcript": (lc_status, [_conversion_p, _buf, c_size_t, _size_p]),
+    "lc_conversion_source_index": (lc_status, [_conversion_p, POINTER(c_uint64), c_size_t, _size_p]),
+    "lc_conversion_cut_allowed": (lc_status, [_conversion_p, _buf, c_size_t, _size_p]),
+    "lc_conversion_losses": (lc_status, [_conversion_p, POINTER(lc_loss), c_size_t, _size_p]),
+    "lc_conversion_source_cut": (lc_status, [_conversion_p, c_uint64, POINTER(c_uint64)]),
+    "lc_loss_name": (c_char_p, [c_int32]),
+    "lc_conversion_input": (
+        lc_status,
+        [_conversion_p, _buf, c_size_t, _buf, c_size_t, c_uint64, c_uint64, _buf, POINTER(_input_p)],
+    ),
 }
 
 # Arguments of the typed view below: a buffer is bytes, None or a c_char array; a pointer is a
@@ -200,6 +226,15 @@ class Library:
     lc_compaction_input_encode_head_within: Callable[[_P, int, int, _B, int, _P], _St]
     lc_replacement_build: Callable[[_P, int, _B, int, _B, int, _P], _St]
     lc_replacement_verify: Callable[[_P, int, _B, int, _P], _St]
+    lc_transcript_convert: Callable[[int, _B, int, int, _P, _P], _St]
+    lc_conversion_free: Callable[[_P], None]
+    lc_conversion_transcript: Callable[[_P, _B, int, _P], _St]
+    lc_conversion_source_index: Callable[[_P, _P, int, _P], _St]
+    lc_conversion_cut_allowed: Callable[[_P, _B, int, _P], _St]
+    lc_conversion_losses: Callable[[_P, _P, int, _P], _St]
+    lc_conversion_source_cut: Callable[[_P, int, _P], _St]
+    lc_loss_name: Callable[[int], bytes]
+    lc_conversion_input: Callable[[_P, _B, int, _B, int, int, int, _B, _P], _St]
 
 
 def library_file_name(platform: str = sys.platform) -> str:

@@ -32,6 +32,7 @@ from ._errors import Diagnostic, LoopcompactError, retry_message, status_message
 
 if TYPE_CHECKING:  # the round only calls methods of Input, which the package's __init__ defines
     from . import Input
+    from ._sourcemap import SourceMap
 
 _U64_MAX = (1 << 64) - 1
 
@@ -147,19 +148,58 @@ class Compacted:
 
     ``summary``: the validated summary text; ``cut``: messages ``[0, cut)`` were summarised;
     ``replacement``: the transcript that replaces the history (:meth:`Input.build_replacement`, a
-    JSON array of wire messages in canonical bytes); ``attempts`` and their ``diagnoses``."""
+    JSON array of wire messages in canonical bytes); ``attempts`` and their ``diagnoses``. When the
+    input came from :meth:`Conversion.input`, :meth:`messages` gives the new history in the
+    source's own format, and ``source_cut`` is where the kept source messages start."""
 
     summary: str
     cut: int
     replacement: bytes
     attempts: Tuple[Attempt, ...]
     diagnoses: Tuple[Diagnostic, ...]
+    #: The conversion's map from wire cuts to source messages (None: the input was a wire document).
+    _source: Optional["SourceMap"] = field(default=None, repr=False, compare=False)
 
     def __repr__(self) -> str:
         return (
             f"Compacted(cut={self.cut}, summary={len(self.summary)} characters, "
             f"replacement={len(self.replacement)} bytes, attempts={len(self.attempts)})"
         )
+
+    @property
+    def source_cut(self) -> Optional[int]:
+        """The source cut of ``cut`` (SPEC G16.2): ``source[:source_cut]`` was summarised (the
+        leading system messages aside); ``None`` when the input did not come from a conversion."""
+        return None if self._source is None else self._source.source_cut(self.cut)
+
+    def messages(self, source: Any) -> List[Any]:
+        """The new message list in the source's own format, for an input made by
+        :meth:`Conversion.input`; ``source`` is the list the conversion was made from (its
+        length is checked).
+
+        The list is: the source's leading system messages (the same objects; formats whose system
+        prompt is a parameter have none here: keep your parameter as it is), the summary as one
+        user message of the format, then ``source[source_cut:]`` (the same objects). The summary
+        message is ``{"role": "user", "content": summary}`` (Chat, Anthropic, AI SDK; Responses,
+        with ``"type": "message"`` when the list's message items carry it), a ``types.Content`` or
+        ``{"role": "user", "parts": [{"text": summary}]}`` (Gemini), a ``HumanMessage`` or its
+        serialised form (LangChain). When the first kept message is the user message the wire
+        merged the summary into (R15.9: two user messages never meet), that message is replaced
+        by a new one whose content is the summary text part followed by its own content parts;
+        the original object is not changed.
+
+        Raises ``ValueError`` when the input did not come from a conversion or ``source`` has
+        another length, ``TypeError`` when ``source`` is not a list.
+        """
+        if self._source is None:
+            raise ValueError(
+                "messages() needs a round whose input came from Conversion.input() (from_openai_chat, "
+                "from_anthropic, ...): this input was a wire document; use replacement instead"
+            )
+        from ._convert import _DUMPS, _no_dump
+        from ._sourcemap import rebuild
+
+        return rebuild(self._source, self.cut, self.summary, source, _DUMPS.get(self._source.format, _no_dump))
 
 
 @dataclass(frozen=True)
@@ -338,7 +378,12 @@ def _round(input: "Input", options: _Options) -> Generator[SummaryRequest, objec
                 reason = f"The replacement could not be built ({error.name}): {error.message}"
                 return KeepHistory(reason=reason, status=error.status, attempts=done, diagnoses=diagnoses)
             return Compacted(
-                summary=summary.decode("utf-8"), cut=cut, replacement=replacement, attempts=done, diagnoses=diagnoses
+                summary=summary.decode("utf-8"),
+                cut=cut,
+                replacement=replacement,
+                attempts=done,
+                diagnoses=diagnoses,
+                _source=input._source,
             )
         if found.status_class != StatusClass.RETRY:
             done, diagnoses = record()
