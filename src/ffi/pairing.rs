@@ -293,6 +293,29 @@ pub unsafe extern "C" fn lc_transcript_pairing_violations(
     })
 }
 
+/// The repair plan or the repaired transcript (`write`), with the two-call pattern.
+///
+/// # Safety
+/// As `lc_transcript_repair_plan`.
+unsafe fn repair_bytes(
+    input: *const lc_compaction_input,
+    flags: u32,
+    buf: *mut u8,
+    buf_cap: usize,
+    out_len: *mut usize,
+    write: fn(&CompactionInput, bool) -> crate::Result<Vec<u8>>,
+) -> lc_status {
+    ffi_status!({
+        required(input)?;
+        let out = OutBuf::new(buf, buf_cap, out_len)?;
+        let pending_tail = cut_flags(flags)?;
+        // SAFETY: not NULL, live (caller contract).
+        let bytes = write(unsafe { inner(input) }, pending_tail)?;
+        // SAFETY: buffer validity is the caller's contract.
+        unsafe { out.write(&bytes) }
+    })
+}
+
 /// SPEC G16.15: writes the repair plan as JSON (two-call pattern): an array of edits in transcript
 /// order, `{"action":"drop_result","message":M,"block":B or null}` and
 /// `{"action":"add_result","before":I,"call_message":M,"call_block":B,"tool_use_id":ID,"text":T}`,
@@ -313,15 +336,8 @@ pub unsafe extern "C" fn lc_transcript_repair_plan(
     buf_cap: usize,
     out_len: *mut usize,
 ) -> lc_status {
-    ffi_status!({
-        required(input)?;
-        let out = OutBuf::new(buf, buf_cap, out_len)?;
-        let pending_tail = cut_flags(flags)?;
-        // SAFETY: not NULL, live (caller contract).
-        let plan = unsafe { inner(input) }.repair_plan_json(pending_tail)?;
-        // SAFETY: buffer validity is the caller's contract.
-        unsafe { out.write(&plan) }
-    })
+    // SAFETY: the caller's contract, passed on.
+    unsafe { repair_bytes(input, flags, buf, buf_cap, out_len, CompactionInput::repair_plan_json) }
 }
 
 /// SPEC G16.15: writes the transcript with the repair plan applied (a JSON array of messages,
@@ -339,13 +355,6 @@ pub unsafe extern "C" fn lc_transcript_repair(
     buf_cap: usize,
     out_len: *mut usize,
 ) -> lc_status {
-    ffi_status!({
-        required(input)?;
-        let out = OutBuf::new(buf, buf_cap, out_len)?;
-        let pending_tail = cut_flags(flags)?;
-        // SAFETY: not NULL, live (caller contract).
-        let repaired = unsafe { inner(input) }.repaired_transcript(pending_tail)?;
-        // SAFETY: buffer validity is the caller's contract.
-        unsafe { out.write(&repaired) }
-    })
+    // SAFETY: the caller's contract, passed on.
+    unsafe { repair_bytes(input, flags, buf, buf_cap, out_len, CompactionInput::repaired_transcript) }
 }

@@ -129,7 +129,7 @@ def test_structs_match_header() -> None:
     text = header_text()
     typedefs = header_typedefs(text)
     structs = header_structs(text)
-    assert set(structs) == {"lc_context_limits", "lc_resolved_limits", "lc_diagnostic", "lc_span", "lc_loss"}
+    assert set(structs) == {"lc_context_limits", "lc_resolved_limits", "lc_diagnostic", "lc_span", "lc_loss", "lc_violation"}
     for name, fields in structs.items():
         declared = getattr(_native, name)._fields_
         assert [f for f, _ in declared] == [f for f, _ in fields], name

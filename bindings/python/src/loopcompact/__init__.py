@@ -33,12 +33,15 @@ ctypes releases the GIL during each call). An :class:`Input` may be shared betwe
 from __future__ import annotations
 
 import ctypes
+import json
 from ctypes import POINTER, c_char, c_size_t, c_uint16, c_uint64
-from typing import TYPE_CHECKING, Any, Callable, NamedTuple, Optional, Tuple, Union
+from typing import TYPE_CHECKING, Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple, Union, cast
 
 from . import _native
 from ._constants import (
     ABI_VERSION,
+    CUT_PENDING_TAIL,
+    NO_BLOCK,
     FINGERPRINT_LEN,
     SMALLEST_SUMMARY_LEN,
     Cleanup,
@@ -112,6 +115,7 @@ __all__ = [
     "StatusClass",
     "Stop",
     "SummaryError",
+    "Violation",
     "SummaryReply",
     "SummaryRequest",
     "__version__",
@@ -189,6 +193,22 @@ def _buffer(data: Document, what: str) -> Tuple[Any, int]:
         # (ctypes can point into writable buffers only).
         return (whole, n) if isinstance(whole, bytes) and len(whole) == n else (view.tobytes(), n)
     return (c_char * n).from_buffer(view.cast("B") if view.format != "B" or view.ndim != 1 else view), n
+
+
+def _bool(value: bool, what: str) -> bool:
+    if not isinstance(value, bool):
+        raise TypeError(f"{what} must be a bool, not {type(value).__name__}")
+    return value
+
+
+class Violation(NamedTuple):
+    """One S14.3 violation (SPEC G16.14): the status (500–503), the message, the top-level block
+    (``None`` for a tool message's own ``tool_use_id``) and the offset of the id in the document."""
+
+    status: Status
+    message: int
+    block: Optional[int]
+    offset: int
 
 
 def _uint(value: int, bits: int, what: str) -> int:
@@ -459,32 +479,143 @@ class Input(Owned):
         finally:
             self._release()
 
-    def safe_cut(self, keep_last: int) -> int:
+    def _cut_args(self, pending_tail: bool, allowed: Optional[Sequence[bool]]) -> Tuple[int, Optional[bytes], int]:
+        flags = CUT_PENDING_TAIL if pending_tail else 0
+        if allowed is None:
+            return flags, None, 0
+        cuts = bytes(1 if _bool(a, "allowed[]") else 0 for a in allowed)
+        return flags, cuts, len(cuts)
+
+    def safe_cut(self, keep_last: int = 0, *, pending_tail: bool = True, allowed: Optional[Sequence[bool]] = None) -> int:
         """The largest message index ``c <= n - keep_last`` such that messages ``[0, c)`` can be
         summarised and ``[c, n)`` kept without splitting a tool call from its result (SPEC S14.4);
-        0 when there is none. Raises :class:`InputError` when the pairing check fails."""
+        0 when there is none.
+
+        ``pending_tail`` (default): a transcript whose last assistant turn waits for tool results
+        is cut before that turn instead of refused (SPEC G16.13); ``pending_tail=False`` gives
+        §14's verdict. ``allowed``: n + 1 booleans, the cuts that may be taken (a conversion's
+        ``cut_allowed``; an input from :meth:`Conversion.input` cuts only at its source's
+        boundaries without it). Raises :class:`InputError` when the pairing check fails otherwise,
+        ``LC_ERR_INVALID_ARGUMENT`` for an ``allowed`` of another length."""
         keep_last = _uint(keep_last, 64, "keep_last")
+        flags, cuts, n = self._cut_args(_bool(pending_tail, "pending_tail"), allowed)
         handle = self._acquire()
         try:
             cut = c_uint64(0)
-            status = _lib.lc_transcript_safe_cut(handle, keep_last, ctypes.byref(cut))
-            check(status, InputError, lambda: self._pairing_diagnosis(handle))
+            if flags == 0 and cuts is None:  # S14.4 itself: §14's function
+                status = _lib.lc_transcript_safe_cut(handle, keep_last, ctypes.byref(cut))
+            else:
+                status = _lib.lc_transcript_safe_cut_with(handle, keep_last, flags, cuts, n, ctypes.byref(cut))
+            diagnose = (lambda: self._pairing_diagnosis(handle)) if status in _PAIRING_STATUSES else None
+            check(status, InputError, diagnose)
             return int(cut.value)
         finally:
             self._release()
 
-    def cut_check(self, cut: int) -> None:
+    def cut_check(self, cut: int, *, pending_tail: bool = True, allowed: Optional[Sequence[bool]] = None) -> None:
         """Checks that summarising messages ``[0, cut)`` and keeping ``[cut, n)`` splits no tool
-        call/result pair (SPEC S14.4). Raises :class:`InputError` (``LC_CUT_UNSAFE``, a pairing
-        status, or ``LC_ERR_INVALID_ARGUMENT`` for a cut past the last message)."""
+        call/result pair (SPEC S14.4; with ``pending_tail``, a pending tail's cut is at or before
+        the last assistant message, G16.13; ``allowed`` as :meth:`safe_cut`). Raises
+        :class:`InputError` (``LC_CUT_UNSAFE``, a pairing status, or ``LC_ERR_INVALID_ARGUMENT``
+        for a cut past the last message)."""
         cut = _uint(cut, 64, "cut")
+        flags, cuts, n = self._cut_args(_bool(pending_tail, "pending_tail"), allowed)
         handle = self._acquire()
         try:
-            status = _lib.lc_transcript_cut_check(handle, cut)
+            if flags == 0 and cuts is None:  # S14.4 itself: §14's function
+                status = _lib.lc_transcript_cut_check(handle, cut)
+            else:
+                status = _lib.lc_transcript_cut_check_with(handle, cut, flags, cuts, n)
             diagnose = (lambda: self._pairing_diagnosis(handle)) if status in _PAIRING_STATUSES else None
             check(status, InputError, diagnose)
         finally:
             self._release()
+
+    def pairing_violations(self) -> List[Violation]:
+        """Every S14.3 violation in transcript order (SPEC G16.14): ``Violation(status, message,
+        block, offset)`` with ``block`` ``None`` for a tool message's own ``tool_use_id`` and
+        ``offset`` the id's in the document (never the id); ``[]`` for a well-paired transcript.
+        The first is the one :meth:`pairing_check` raises."""
+        handle = self._acquire()
+        try:
+            count = c_size_t(0)
+            status = _lib.lc_transcript_pairing_violations(handle, None, 0, ctypes.byref(count))
+            if status == Status.OK:
+                return []
+            items = (_native.lc_violation * count.value)()
+            if status == Status.ERR_BUFFER_TOO_SMALL:
+                status = _lib.lc_transcript_pairing_violations(handle, items, count.value, ctypes.byref(count))
+            check(status, InputError)
+            return [
+                Violation(Status(v.status), int(v.message), None if v.block == NO_BLOCK else int(v.block), int(v.offset))
+                for v in items[: count.value]
+            ]
+        finally:
+            self._release()
+
+    def _repair_bytes(self, pending_tail: bool, plan: bool) -> bytes:
+        flags = CUT_PENDING_TAIL if _bool(pending_tail, "pending_tail") else 0
+        call = _lib.lc_transcript_repair_plan if plan else _lib.lc_transcript_repair
+        handle = self._acquire()
+        try:
+            needed = c_size_t(0)
+            status = call(handle, flags, None, 0, ctypes.byref(needed))
+            while status == Status.ERR_BUFFER_TOO_SMALL:
+                buf = ctypes.create_string_buffer(needed.value)
+                status = call(handle, flags, buf, needed.value, ctypes.byref(needed))
+                if status == Status.OK:
+                    return ctypes.string_at(buf, needed.value)
+            diagnose = (lambda: self._pairing_diagnosis(handle)) if status in _PAIRING_STATUSES else None
+            check(status, InputError, diagnose)
+            return b""
+        finally:
+            self._release()
+
+    def repair_plan(self, *, pending_tail: bool = True) -> List[Dict[str, Any]]:
+        """The edits that make the transcript pass S14.3 (SPEC G16.15), in transcript order, as
+        dicts: ``{"action": "drop_result", "message": M, "block": B or None}`` and ``{"action":
+        "add_result", "before": I, "call_message": M, "call_block": B, "tool_use_id": ID, "text":
+        T}`` (a synthetic ``is_error`` result for a call whose result was lost). Nothing is applied:
+        apply them to your own messages and check again, or take :meth:`repaired_transcript`. With
+        ``pending_tail`` (default) a pending tail's calls get no result: the agent still waits for
+        them. Raises :class:`InputError` ``LC_PAIRING_DUPLICATE_ID`` when a call id repeats."""
+        plan = json.loads(self._repair_bytes(pending_tail, True))
+        if self._source is not None:
+            # The source message of each edit, for hosts that edit their own list.
+            for edit in plan:
+                at = edit["message"] if edit["action"] == "drop_result" else edit["call_message"]
+                edit["source_index"] = self._source.source_index[at]
+        return cast(List[Dict[str, Any]], plan)
+
+    def repaired_transcript(self, *, pending_tail: bool = True) -> bytes:
+        """The transcript with :meth:`repair_plan` applied (SPEC G16.15): a JSON array of wire
+        messages in canonical bytes that passes S14.3 (but for a pending tail, by default)."""
+        return self._repair_bytes(pending_tail, False)
+
+    def _count(self, f: Callable[[Any, Any], int]) -> int:
+        handle = self._acquire()
+        try:
+            value = c_uint64(0)
+            check(f(handle, ctypes.byref(value)), InputError)
+            return int(value.value)
+        finally:
+            self._release()
+
+    @property
+    def message_count(self) -> int:
+        """The number of transcript messages ``n`` (cuts run from 0 to ``n``)."""
+        return self._count(_lib.lc_compaction_input_message_count)
+
+    @property
+    def max_summary_tokens(self) -> int:
+        """The input's ``max_summary_tokens``: the summariser's output budget."""
+        return self._count(_lib.lc_compaction_input_max_summary_tokens)
+
+    @property
+    def leading_systems(self) -> int:
+        """The number of ``system`` messages at the start of the transcript (SPEC R15.8: kept by
+        the replacement; a cut at or below it has nothing to summarise)."""
+        return self._count(_lib.lc_compaction_input_leading_systems)
 
     # ---- the round (SPEC §15) ----------------------------------------------------------------
 

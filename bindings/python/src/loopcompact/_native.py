@@ -45,6 +45,17 @@ class lc_loss(Structure):
     ]
 
 
+class lc_violation(Structure):
+    """``lc_violation``: one S14.3 violation (SPEC G16.14)."""
+
+    _fields_ = [
+        ("message", c_uint64),
+        ("block", c_uint64),
+        ("offset", c_uint64),
+        ("status", c_int32),
+    ]
+
+
 class lc_context_limits(Structure):
     """``lc_context_limits``: a model's context limits in tokens (0: not known)."""
 
@@ -168,6 +179,14 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "lc_conversion_losses": (lc_status, [_conversion_p, POINTER(lc_loss), c_size_t, _size_p]),
     "lc_conversion_source_cut": (lc_status, [_conversion_p, c_uint64, POINTER(c_uint64)]),
     "lc_loss_name": (c_char_p, [c_int32]),
+    "lc_compaction_input_message_count": (lc_status, [_input_p, POINTER(c_uint64)]),
+    "lc_compaction_input_max_summary_tokens": (lc_status, [_input_p, POINTER(c_uint64)]),
+    "lc_compaction_input_leading_systems": (lc_status, [_input_p, POINTER(c_uint64)]),
+    "lc_transcript_safe_cut_with": (lc_status, [_input_p, c_uint64, c_uint32, _buf, c_size_t, POINTER(c_uint64)]),
+    "lc_transcript_cut_check_with": (lc_status, [_input_p, c_uint64, c_uint32, _buf, c_size_t]),
+    "lc_transcript_pairing_violations": (lc_status, [_input_p, POINTER(lc_violation), c_size_t, _size_p]),
+    "lc_transcript_repair_plan": (lc_status, [_input_p, c_uint32, _buf, c_size_t, _size_p]),
+    "lc_transcript_repair": (lc_status, [_input_p, c_uint32, _buf, c_size_t, _size_p]),
     "lc_conversion_input": (
         lc_status,
         [_conversion_p, _buf, c_size_t, _buf, c_size_t, c_uint64, c_uint64, _buf, POINTER(_input_p)],
@@ -234,6 +253,14 @@ class Library:
     lc_conversion_losses: Callable[[_P, _P, int, _P], _St]
     lc_conversion_source_cut: Callable[[_P, int, _P], _St]
     lc_loss_name: Callable[[int], bytes]
+    lc_compaction_input_message_count: Callable[[_P, _P], _St]
+    lc_compaction_input_max_summary_tokens: Callable[[_P, _P], _St]
+    lc_compaction_input_leading_systems: Callable[[_P, _P], _St]
+    lc_transcript_safe_cut_with: Callable[[_P, int, int, _B, int, _P], _St]
+    lc_transcript_cut_check_with: Callable[[_P, int, int, _B, int], _St]
+    lc_transcript_pairing_violations: Callable[[_P, _P, int, _P], _St]
+    lc_transcript_repair_plan: Callable[[_P, int, _B, int, _P], _St]
+    lc_transcript_repair: Callable[[_P, int, _B, int, _P], _St]
     lc_conversion_input: Callable[[_P, _B, int, _B, int, int, int, _B, _P], _St]
 
 

@@ -8,7 +8,6 @@ what the model answered. :func:`compact` and :func:`acompact` only drive it, one
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import (
     TYPE_CHECKING,
@@ -224,6 +223,7 @@ ReplyLike = Union[SummaryReply, Mapping[str, Any]]
 @dataclass(frozen=True)
 class _Options:
     keep_last: int
+    pending_tail: bool
     attempts: int
     max_input_bytes: int
     max_reply_bytes: Optional[int]
@@ -245,6 +245,7 @@ def _count(value: object, what: str, least: int) -> int:
 
 def _options(
     keep_last: int,
+    pending_tail: bool,
     attempts: int,
     max_input_bytes: Optional[int],
     max_reply_bytes: Optional[int],
@@ -261,6 +262,7 @@ def _options(
         raise TypeError("on_attempt must be callable or None")
     return _Options(
         keep_last=_count(keep_last, "keep_last", 0),
+        pending_tail=bool(pending_tail),
         attempts=_count(attempts, "attempts", 1),
         max_input_bytes=_U64_MAX if max_input_bytes is None else _count(max_input_bytes, "max_input_bytes", 0),
         max_reply_bytes=None if max_reply_bytes is None else _count(max_reply_bytes, "max_reply_bytes", 0),
@@ -283,18 +285,6 @@ def _reply(value: object) -> SummaryReply:
             raise TypeError("call_model returned a mapping without exactly the keys text, output_tokens and optionally stop")
         return SummaryReply(text=value["text"], output_tokens=value["output_tokens"], stop=value.get("stop"))
     raise TypeError(f"call_model must return a SummaryReply (or a mapping of its fields), not {type(value).__name__}")
-
-
-#: The canonical input ends with its max_summary_tokens member (SPEC E7: the O5.1 layout, keys in
-#: order, no whitespace), and a head is a canonical input: the round reads the limit from there.
-_MAX_SUMMARY_TOKENS = re.compile(rb'"max_summary_tokens":(0|[1-9][0-9]{0,19})\}\Z')
-
-
-def _max_summary_tokens(head: bytes) -> int:
-    found = _MAX_SUMMARY_TOKENS.search(head, max(0, len(head) - 48))
-    if found is None:
-        raise RuntimeError("the library's head does not end with max_summary_tokens: a library bug")
-    return int(found.group(1))
 
 
 def _why(status: int, status_class: StatusClass, attempt: int) -> str:
@@ -323,14 +313,14 @@ Step = Union[SummaryRequest, Result]
 def _round(input: "Input", options: _Options) -> Generator[SummaryRequest, object, Result]:
     """The round of R15.12, one attempt per request it yields; returns its result."""
     try:
-        cut = input.safe_cut(options.keep_last)
+        cut = input.safe_cut(options.keep_last, pending_tail=options.pending_tail)
         head = input.encode_head_within(cut, options.max_input_bytes)
     except LoopcompactError as error:
         # Step 1: nothing to summarise, a transcript that fails the pairing check, or a head that
         # fits under no budget: the model is never called.
         reason = f"No summariser request can be made ({error.name}): {error.message}"
         return KeepHistory(reason=reason, status=error.status)
-    max_summary_tokens = _max_summary_tokens(head)
+    max_summary_tokens = input.max_summary_tokens
     max_tokens = max_summary_tokens if options.max_tokens is None else options.max_tokens
     if max_tokens > max_summary_tokens:
         raise ValueError(f"max_tokens ({max_tokens}) is above the input's max_summary_tokens ({max_summary_tokens})")
@@ -430,6 +420,7 @@ def compact(
     call_model: Callable[[SummaryRequest], ReplyLike],
     *,
     keep_last: int = 0,
+    pending_tail: bool = True,
     attempts: int = 3,
     max_input_bytes: Optional[int] = None,
     max_reply_bytes: Optional[int] = None,
@@ -442,7 +433,10 @@ def compact(
 ) -> Result:
     """Runs one compaction round (SPEC R15.12) with ``call_model`` as the summariser.
 
-    The cut is ``input.safe_cut(keep_last)``; messages before it are summarised. Each attempt
+    The cut is ``input.safe_cut(keep_last, pending_tail=pending_tail)``: a last assistant turn
+    that waits for tool results stays on the kept side (SPEC G16.13; ``pending_tail=False``
+    refuses such a transcript with §14's verdict), and an input from :meth:`Conversion.input` is
+    cut only at its source's boundaries. Messages before the cut are summarised. Each attempt
     sends ``call_model`` a :class:`SummaryRequest` and checks the :class:`SummaryReply` it
     returns with :meth:`Input.validate_reply` (``trim`` and ``unfence`` on by default). A valid
     summary gives :class:`Compacted` with the replacement transcript; a verdict of class RETRY
@@ -461,7 +455,8 @@ def compact(
     its fields raises ``TypeError``.
     """
     options = _options(
-        keep_last, attempts, max_input_bytes, max_reply_bytes, max_tokens, trim, unfence, reshow_rejected, on_attempt, on_error
+        keep_last, pending_tail, attempts, max_input_bytes, max_reply_bytes, max_tokens, trim, unfence, reshow_rejected,
+        on_attempt, on_error,
     )
     steps = _round(input, options)
     step = _resume(steps, None)
@@ -481,6 +476,7 @@ async def acompact(
     call_model: Callable[[SummaryRequest], Awaitable[ReplyLike]],
     *,
     keep_last: int = 0,
+    pending_tail: bool = True,
     attempts: int = 3,
     max_input_bytes: Optional[int] = None,
     max_reply_bytes: Optional[int] = None,
@@ -494,7 +490,8 @@ async def acompact(
     """:func:`compact` with an async ``call_model`` (awaited once per attempt); the round is the
     same code. ``on_attempt`` stays a plain function. Cancellation propagates as always."""
     options = _options(
-        keep_last, attempts, max_input_bytes, max_reply_bytes, max_tokens, trim, unfence, reshow_rejected, on_attempt, on_error
+        keep_last, pending_tail, attempts, max_input_bytes, max_reply_bytes, max_tokens, trim, unfence, reshow_rejected,
+        on_attempt, on_error,
     )
     steps = _round(input, options)
     step = _resume(steps, None)
