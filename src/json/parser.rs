@@ -1,5 +1,6 @@
 //! The pull parser: grammar (J5.1) and depth (J5.2), iterative, with a fixed-size nesting stack.
 
+use super::string::TaggedOffset;
 use super::{JResult, JStr, JsonError, MAX_DEPTH, Names};
 use crate::lanes::Lanes;
 
@@ -234,16 +235,16 @@ impl<'a> Parser<'a> {
     /// The key whose `"` is under `start` (= `pos`), and the `:` after it.
     #[inline(always)]
     fn key(&mut self, start: usize) -> JResult<JStr<'a>> {
-        let end_flags = self.key_end_flags(start)?;
-        Ok(self.token(start + 1, end_flags))
+        let end = self.key_end(start)?;
+        Ok(self.token(start + 1, end))
     }
 
-    /// [`Parser::key`] as its scan's result (see [`Parser::string_end_flags`]).
+    /// [`Parser::key`] as its scan's result (see [`Parser::string_end`]).
     #[inline(always)]
-    fn key_end_flags(&mut self, start: usize) -> JResult<usize> {
-        let end_flags = self.string_end_flags()?;
+    fn key_end(&mut self, start: usize) -> JResult<TaggedOffset> {
+        let end = self.string_end()?;
         self.colon(start)?;
-        Ok(end_flags)
+        Ok(end)
     }
 
     /// After the key whose `"` is at `start`: the `:`.
@@ -288,7 +289,7 @@ impl<'a> Parser<'a> {
         let start = self.pos;
         let b = self.byte(start);
         let in_object = self.top_is_object();
-        let (body, end_flags) = 'key: {
+        let (body, end) = 'key: {
             match (self.state, b) {
                 (State::AfterValue, Some(b',')) if in_object => {
                     self.pos += 1;
@@ -299,7 +300,7 @@ impl<'a> Parser<'a> {
                         if let Some(index) = self.known_key(at, keys)? {
                             return Ok(Some(Key::Field(index, at + 1)));
                         }
-                        break 'key (at + 1, self.key_end_flags(at)?);
+                        break 'key (at + 1, self.key_end(at)?);
                     }
                     self.state = State::Key;
                 }
@@ -308,7 +309,7 @@ impl<'a> Parser<'a> {
                     if let Some(index) = self.known_key(start, keys)? {
                         return Ok(Some(Key::Field(index, start + 1)));
                     }
-                    break 'key (start + 1, self.key_end_flags(start)?);
+                    break 'key (start + 1, self.key_end(start)?);
                 }
                 (State::AfterValue | State::KeyOrEnd, Some(b'}')) if in_object => {
                     self.token_start = start;
@@ -320,15 +321,13 @@ impl<'a> Parser<'a> {
             match self.next()? {
                 Event::Key(key) => {
                     let span = key.span();
-                    let flags = if key.has_escapes() { SCAN_ESCAPED } else { 0 }
-                        | if key.is_unchecked() { SCAN_HIGH } else { 0 };
-                    (span.start, span.end | flags)
+                    (span.start, TaggedOffset::new(span.end, key.has_escapes(), key.is_unchecked()))
                 }
                 Event::ObjectEnd => return Ok(None),
                 _ => return Err(JsonError::invalid(self.token_start)),
             }
         };
-        Ok(Some(Key::Token(self.token(body, end_flags))))
+        Ok(Some(Key::Token(self.token(body, end))))
     }
 
     /// [`Parser::next`] where a bracket is the likely next token: the next element of an array or
@@ -394,7 +393,8 @@ impl<'a> Parser<'a> {
         self.token_start = start;
         self.pos = start + len + 2;
         self.state = State::AfterValue;
-        Some((index, self.token(start + 1, start + 1 + len)))
+        // A name is plain ASCII: no escape, nothing to check.
+        Some((index, self.token(start + 1, TaggedOffset::new(start + 1 + len, false, false))))
     }
 
     /// Where a value is expected and a string starts: that string, as [`Parser::next`] would give
@@ -638,35 +638,35 @@ impl<'a> Parser<'a> {
     /// UTF-8 later by whoever needs the text ([`JStr`]).
     ///
     /// Inlined into each caller, around a scan that is not: the scan returns its verdict in two
-    /// registers (`Result<usize, usize>`), and the token is built here. A `JResult<JStr>` returned
+    /// registers (`Result<TaggedOffset, usize>`), and the token is built here. A `JResult<JStr>` returned
     /// from a call goes through memory and is read back at other widths, which stalls on store
     /// forwarding, once per string, more than the scan of a short string costs.
     #[inline(always)]
     fn string(&mut self) -> JResult<JStr<'a>> {
         let body = self.pos + 1;
-        let end_flags = self.string_end_flags()?;
-        Ok(self.token(body, end_flags))
+        let end = self.string_end()?;
+        Ok(self.token(body, end))
     }
 
     /// The scan of the string whose `"` is under `pos`, leaving `pos` after its closing quote:
-    /// the quote's offset with the [`SCAN_ESCAPED`] and [`SCAN_HIGH`] flags.
+    /// the quote's offset, tagged with what the scan saw.
     #[inline(always)]
-    fn string_end_flags(&mut self) -> JResult<usize> {
+    fn string_end(&mut self) -> JResult<TaggedOffset> {
         let from = self.pos + 1 + core::mem::take(&mut self.plain_prefix);
         // A document checked as a whole needs no per-string hint of non-ASCII bytes.
         let scanned =
             if self.utf8 { scan_string::<false>(self.src, from) } else { scan_string::<true>(self.src, from) };
-        let end_flags = scanned.map_err(JsonError::syntax)?;
-        self.pos = (end_flags & END) + 1;
-        Ok(end_flags)
+        let end = scanned.map_err(JsonError::syntax)?;
+        self.pos = end.offset() + 1;
+        Ok(end)
     }
 
-    /// The token of the string body that starts at `body`, from its scan's result.
+    /// The token of the string body that starts at `body`, from its scan's result (the offset of
+    /// its closing quote).
     #[inline(always)]
-    fn token(&self, body: usize, end_flags: usize) -> JStr<'a> {
-        let end = end_flags & END;
-        let raw = self.src.get(body..end).unwrap_or_default();
-        JStr::new(body, raw, end_flags & SCAN_ESCAPED != 0, end_flags & SCAN_HIGH != 0 && !self.utf8)
+    fn token(&self, body: usize, end: TaggedOffset) -> JStr<'a> {
+        let raw = self.src.get(body..end.offset()).unwrap_or_default();
+        JStr::new(body, raw, end.escaped(), end.unchecked() && !self.utf8)
     }
 
     /// After the top-level value: only whitespace may follow (J5.1).
@@ -726,15 +726,9 @@ fn word_at(src: &[u8], i: usize) -> Option<u64> {
     src.get(i..i + 8).and_then(|w| w.try_into().ok()).map(u64::from_le_bytes)
 }
 
-/// [`scan_string`]'s flags, in the top bits of the closing quote's offset (offsets of a slice
-/// never reach them): the body holds an escape; it may hold a non-ASCII byte.
-const SCAN_ESCAPED: usize = 1 << (usize::BITS - 1);
-const SCAN_HIGH: usize = 1 << (usize::BITS - 2);
-const END: usize = SCAN_HIGH - 1;
-
-/// The body of the string whose first unchecked byte is `src[i]`: the offset of its closing quote
-/// with the [`SCAN_ESCAPED`] and [`SCAN_HIGH`] flags, or the offset of the J5.1 error.
-/// `HIGH_BITS`: also learn whether the body may hold a non-ASCII byte.
+/// The body of the string whose first unchecked byte is `src[i]`: the offset of its closing quote,
+/// tagged with whether the body holds an escape and (`HIGH_BITS`) whether it may hold a non-ASCII
+/// byte ([`TaggedOffset`]), or the offset of the J5.1 error.
 ///
 /// Strings are mostly short (keys, ids, enum values) or long runs of text with escapes here and
 /// there (prose, logs with `\n` and `\t` every few words). So the first eight bytes are one word
@@ -742,9 +736,9 @@ const END: usize = SCAN_HIGH - 1;
 /// of its special bytes (`"`, `\\`, a control byte: [`special_mask`]), from which every escape in
 /// the block is found without scanning again. The last bytes of the document go one at a time.
 #[inline(never)]
-fn scan_string<const HIGH_BITS: bool>(src: &[u8], mut i: usize) -> Result<usize, usize> {
+fn scan_string<const HIGH_BITS: bool>(src: &[u8], mut i: usize) -> Result<TaggedOffset, usize> {
     let mut high = 0u64;
-    let mut escaped = 0;
+    let mut escaped = false;
     if let Some(x) = word_at(src, i) {
         if HIGH_BITS {
             high |= x;
@@ -755,7 +749,7 @@ fn scan_string<const HIGH_BITS: bool>(src: &[u8], mut i: usize) -> Result<usize,
         } else {
             let at = i + (sp.trailing_zeros() / 8) as usize;
             if src.get(at) == Some(&b'"') {
-                return Ok(at | if high & HIGH != 0 { SCAN_HIGH } else { 0 });
+                return Ok(TaggedOffset::new(at, false, high & HIGH != 0));
             }
             i = at;
         }
@@ -775,7 +769,7 @@ fn scan_string<const HIGH_BITS: bool>(src: &[u8], mut i: usize) -> Result<usize,
             match src.get(at) {
                 Some(b'"') => break 'scan at,
                 Some(b'\\') => {
-                    escaped = SCAN_ESCAPED;
+                    escaped = true;
                     let skip = at + escape_len(src, at)? - i;
                     if skip >= 32 {
                         i += skip;
@@ -789,7 +783,7 @@ fn scan_string<const HIGH_BITS: bool>(src: &[u8], mut i: usize) -> Result<usize,
         }
         i += 32;
     };
-    Ok(end | escaped | if high & HIGH != 0 { SCAN_HIGH } else { 0 })
+    Ok(TaggedOffset::new(end, escaped, high & HIGH != 0))
 }
 
 /// The high bit of each byte of `x` (eight bytes, little-endian) that is not an ASCII digit. A
@@ -806,14 +800,14 @@ fn non_digits(x: u64) -> u64 {
 fn string_tail<const HIGH_BITS: bool>(
     src: &[u8],
     mut i: usize,
-    escaped: &mut usize,
+    escaped: &mut bool,
     high: &mut u64,
 ) -> Result<usize, usize> {
     loop {
         match src.get(i) {
             Some(b'"') => return Ok(i),
             Some(b'\\') => {
-                *escaped = SCAN_ESCAPED;
+                *escaped = true;
                 i += escape_len(src, i)?;
             }
             Some(&b) if b >= 0x20 => {
@@ -1002,6 +996,36 @@ mod tests {
                 (Err(at), Err(e)) => assert_eq!(e.offset, at, "{doc:?}"),
                 (want, got) => panic!("{doc:?}: model {want:?}, parser {got:?}"),
             }
+        }
+    }
+
+    /// Strings past 1 GiB (2^30 bytes) keep their offsets and flags: on a 32-bit target (wasm) the
+    /// scan once kept a flag in bit 30 of the offset, and the parser jumped back 2^30 there.
+    /// Ignored by default (it allocates 1 GiB); run it where it matters, on a 32-bit target:
+    /// `cargo test --lib --target wasm32-wasip1 strings_past_1_gib -- --ignored`, with a WASI
+    /// runtime as `CARGO_TARGET_WASM32_WASIP1_RUNNER` (wasmtime, or a few lines over Node's
+    /// `node:wasi`). It failed there before offsets and flags were split (a syntax error at 2^30
+    /// after the first string), and passes now.
+    #[test]
+    #[ignore = "allocates 1 GiB"]
+    fn strings_past_1_gib_keep_their_offsets() {
+        let pad = (1usize << 30) + 3;
+        // Room for all of it at once: doubling 1 GiB would pass `isize::MAX` on a 32-bit target.
+        let mut doc = Vec::with_capacity(pad + 64);
+        doc.push(b'[');
+        doc.resize(pad, b' ');
+        doc.extend_from_slice("\"a\\n\",\"\u{e9}\",\"b\",\"a".as_bytes());
+        doc.extend_from_slice(&[b'b'; 40]);
+        doc.extend_from_slice(b"\"]");
+        for mut p in [Parser::new(&doc), Parser::new_utf8_checked(&doc)] {
+            assert_eq!(p.next(), Ok(Event::ArrayStart));
+            let mut strings = Vec::new();
+            while let Ok(Event::String(s)) = p.next() {
+                assert_eq!(s.check_utf8(), Ok(()));
+                strings.push((s.span().start - pad, s.span().end - pad, s.has_escapes()));
+            }
+            assert_eq!(strings, [(1, 4, true), (7, 9, false), (12, 13, false), (16, 57, false)]);
+            assert_eq!((p.depth(), p.finish()), (0, Ok(())));
         }
     }
 
