@@ -130,6 +130,15 @@ def seeds():
             out["request_fingerprint"].append(r["canonical_json"].encode("utf-8"))
     out["request_fingerprint"] += files("fingerprint_*.json")
 
+    # The JSON reader's fast entries: every JSON document above, read with `next` alone, with
+    # every entry in turn, and with the entries a reader of objects and lists uses most.
+    documents = [wire[4:] for wire in out["input_parse"]]
+    documents += [doc[1:] for doc in out["compaction_policy"] + out["context_observation"]]
+    documents += out["context_config"] + out["request_fingerprint"]
+    for doc in documents:
+        for start, script in ((0, b""), (1, bytes(range(1, 12)) * 8), (2, bytes([3, 2, 14, 26, 4, 5, 7, 8]) * 10)):
+            out["json_fast_paths"].append(bytes([start, len(script)]) + script + doc)
+
     for target in TARGETS:
         committed = FUZZ / "seeds" / target
         if committed.is_dir():
@@ -138,7 +147,7 @@ def seeds():
 
 
 TARGETS = ["summary_xml", "input_parse", "output_validate", "compaction_policy", "context_observation",
-           "context_config", "request_fingerprint", "limits"]
+           "context_config", "request_fingerprint", "limits", "json_fast_paths"]
 
 
 def main():

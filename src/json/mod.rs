@@ -10,6 +10,8 @@
 //! serde_json is not used here: it cannot decode lone surrogate escapes to U+FFFD (J5.4), does not
 //! see duplicate keys inside raw values (J5.9), and recurses per nesting level (J5.2).
 
+#[cfg(any(test, fuzzing))]
+pub(crate) mod differential;
 mod fast;
 mod keys;
 mod layout;

@@ -486,6 +486,41 @@ impl<'a> Parser<'a> {
         let raw = self.src.get(body..end.offset()).unwrap_or_default();
         JStr::new(body, raw, end.escaped(), end.unchecked() && !self.utf8)
     }
+
+    /// A snapshot of everything that decides what the machine reads next, for the differential
+    /// tests: two parsers with equal snapshots give the same events from here on.
+    #[cfg(any(test, fuzzing))]
+    pub(super) fn snapshot(&self) -> Snapshot {
+        let words = self.depth.div_ceil(64);
+        let mut kinds: Vec<u64> = self.kinds.iter().take(words).copied().collect();
+        if let Some(last) = kinds.last_mut()
+            && !self.depth.is_multiple_of(64)
+        {
+            *last &= (1u64 << (self.depth % 64)) - 1;
+        }
+        Snapshot {
+            pos: self.pos,
+            token_start: self.token_start,
+            state: self.state,
+            depth: self.depth,
+            kinds,
+            utf8: self.utf8,
+            plain_prefix: self.plain_prefix,
+        }
+    }
+}
+
+/// See [`Parser::snapshot`]: the container kinds only up to the depth (bits above are stale).
+#[cfg(any(test, fuzzing))]
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Snapshot {
+    pos: usize,
+    token_start: usize,
+    state: State,
+    depth: usize,
+    kinds: Vec<u64>,
+    utf8: bool,
+    plain_prefix: usize,
 }
 
 /// The length of an escape by the byte after its `\\` (J5.1): 2, 6 for `\u` (its four hex digits are

@@ -14,6 +14,9 @@ mod output;
 mod pairing;
 mod transcript;
 
+#[cfg(any(test, fuzzing))]
+pub(crate) use base64::AlphabetRun;
+
 use std::borrow::Cow;
 
 use crate::diagnostic::{Diagnostic, field_diagnostic, json_diagnostic};
