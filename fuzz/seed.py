@@ -155,6 +155,15 @@ def seeds():
             source = json.dumps(doc["source"]).encode("utf-8")
             out[target] += [b"\x00" + source, b"\x01" + source]
 
+    # The JSON reader's fast entries: every JSON document above, read with `next` alone, with
+    # every entry in turn, and with the entries a reader of objects and lists uses most.
+    documents = [wire[4:] for wire in out["input_parse"]]
+    documents += [doc[1:] for doc in out["compaction_policy"] + out["context_observation"]]
+    documents += out["context_config"] + out["request_fingerprint"]
+    for doc in documents:
+        for start, script in ((0, b""), (1, bytes(range(1, 12)) * 8), (2, bytes([3, 2, 14, 26, 4, 5, 7, 8]) * 10)):
+            out["json_fast_paths"].append(bytes([start, len(script)]) + script + doc)
+
     for target in TARGETS:
         committed = FUZZ / "seeds" / target
         if committed.is_dir():
@@ -166,7 +175,8 @@ FORMATS = {"openai_chat": "convert_openai_chat", "openai_responses": "convert_op
            "anthropic": "convert_anthropic", "gemini": "convert_gemini", "ai_sdk": "convert_ai_sdk",
            "langchain": "convert_langchain"}
 TARGETS = ["summary_xml", "input_parse", "output_validate", "compaction_policy", "context_observation",
-           "context_config", "request_fingerprint", "limits", "compaction_reply", "replacement", "transcript_safety"] + list(FORMATS.values())
+           "context_config", "request_fingerprint", "limits", "compaction_reply", "replacement", "transcript_safety",
+           "json_fast_paths"] + list(FORMATS.values())
 
 
 def main():

@@ -74,6 +74,14 @@ mod digits;
 pub mod error;
 pub mod ffi;
 pub mod fingerprint;
+// The fuzz target `json_fast_paths` calls into the JSON reader through this module: public only
+// in the fuzz crate's build (cargo-fuzz sets `cfg(fuzzing)`), absent from every other.
+#[cfg(fuzzing)]
+#[doc(hidden)]
+#[allow(missing_docs)]
+pub mod fuzzing;
+#[cfg(all(test, not(fuzzing)))]
+mod fuzzing;
 pub(crate) mod json;
 mod lanes;
 pub mod limits;

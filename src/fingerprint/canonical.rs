@@ -15,7 +15,7 @@ use super::decode::{Spans, Str};
 use super::float::put_f64;
 use super::{Basis, Caps, FingerprintInput, Limits, Model, Sampling};
 use crate::json::write::{SliceSink, escape_mask, plain_run};
-use crate::json::{Span, Text};
+use crate::json::{CheckedArray, Span, Text};
 use crate::policy::capability::{CounterCapability, InferenceCapability};
 
 /// The fields of `json` and the spans of its strings, as `decode::document` with spans gives
@@ -47,20 +47,40 @@ fn canonical_escape_len(s: &[u8]) -> Option<usize> {
     }
 }
 
-/// The end (just past its `]`) of the array whose `[` is at `start`, when it is a `Stop` array as
-/// R10.5 writes it: `[]`, or strings as E7.6 writes them, separated by `,`; `None` otherwise.
+/// A `Stop` array as R10.5 writes it, found by [`stop_array_end`]: only that scan makes one, so
+/// the parser may skip the array on its word ([`crate::json::Parser::skip_checked_array`]). Its
+/// strings, as E7.6 writes them, are strings J5.1 accepts (UTF-8 aside, which the skip leaves to a
+/// check of the whole document).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct CanonicalStop {
+    start: usize,
+    end: usize,
+}
+
+impl CheckedArray for CanonicalStop {
+    fn start(self) -> usize {
+        self.start
+    }
+
+    fn end(self) -> usize {
+        self.end
+    }
+}
+
+/// The array whose `[` is at `start`, with its end (just past its `]`), when it is a `Stop` array
+/// as R10.5 writes it: `[]`, or strings as E7.6 writes them, separated by `,`; `None` otherwise.
 ///
 /// `Stop` can hold millions of strings, so they are not read one after the other (each string's
 /// start would wait for the end of the one before): the array is scanned in 32-byte blocks at a
 /// fixed stride, each classified into one bit mask of its quotes and the bytes E7.6 looks at, and
 /// the masks are read in order. The next opening quote must be right after the `,` that follows a
 /// closing one, so no other byte can come between the strings.
-pub(super) fn stop_array_end(src: &[u8], start: usize) -> Option<usize> {
+pub(crate) fn stop_array_end(src: &[u8], start: usize) -> Option<CanonicalStop> {
     if src.get(start) != Some(&b'[') {
         return None;
     }
     if src.get(start + 1) == Some(&b']') {
-        return Some(start + 2);
+        return Some(CanonicalStop { start, end: start + 2 });
     }
     // Where the next opening quote must be; `None` inside a string.
     let mut open_at = Some(start + 1);
@@ -93,7 +113,7 @@ pub(super) fn stop_array_end(src: &[u8], start: usize) -> Option<usize> {
                 None => match b {
                     b'"' => match src.get(p + 1) {
                         Some(b',') => open_at = Some(p + 2),
-                        Some(b']') => return Some(p + 2),
+                        Some(b']') => return Some(CanonicalStop { start, end: p + 2 }),
                         _ => return None,
                     },
                     b'\\' => {
@@ -235,7 +255,7 @@ impl Cursor<'_> {
             return Some(None);
         }
         let start = self.pos;
-        self.pos = stop_array_end(self.src, start)?;
+        self.pos = stop_array_end(self.src, start)?.end();
         self.spans.stop = Some(Span { start, end: self.pos });
         self.spans.stop_canonical = true;
         Some(Some(Vec::new()))

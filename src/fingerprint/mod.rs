@@ -13,6 +13,9 @@ mod encode;
 mod float;
 mod url;
 
+#[cfg(any(test, fuzzing))]
+pub(crate) use canonical::stop_array_end;
+
 #[cfg(test)]
 mod tests;
 

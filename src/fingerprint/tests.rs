@@ -523,6 +523,7 @@ fn stop_array_end_accepts_exactly_the_canonical_arrays() {
             canonical.push(b']');
             (canonical.as_slice() == &array.as_bytes()[..cut]).then_some(cut)
         });
-        assert_eq!(super::canonical::stop_array_end(doc.as_bytes(), 0), expected, "{doc}");
+        let found = super::canonical::stop_array_end(doc.as_bytes(), 0);
+        assert_eq!(found.map(crate::json::CheckedArray::end), expected, "{doc}");
     }
 }

@@ -10,6 +10,9 @@
 //! serde_json is not used here: it cannot decode lone surrogate escapes to U+FFFD (J5.4), does not
 //! see duplicate keys inside raw values (J5.9), and recurses per nesting level (J5.2).
 
+#[cfg(any(test, fuzzing))]
+pub(crate) mod differential;
+mod fast;
 mod keys;
 mod layout;
 mod parser;
@@ -18,9 +21,10 @@ mod read;
 pub(crate) mod string;
 pub(crate) mod write;
 
+pub(crate) use fast::{CheckedArray, Key, PlainRun};
 pub(crate) use keys::KeyFrames;
 pub(crate) use layout::{Layout, Names, Seen, layout};
-pub(crate) use parser::{Event, Key, Parser, PlainRun};
+pub(crate) use parser::{Event, Parser};
 pub(crate) use read::RawValue;
 pub(crate) use string::{DeferredUtf8, JStr, Text};
 

@@ -1,6 +1,13 @@
 //! The pull parser: grammar (J5.1) and depth (J5.2), iterative, with a fixed-size nesting stack.
+//!
+//! This file is the one plain state machine, [`Parser::next`], and its transitions: each reads
+//! one token where the state allows it and moves to the next state (open or close a container, the
+//! `,` after a value, a key with its `:`, a scalar). The fast entries, which read a token without
+//! its event or several tokens in one loop, live in `fast.rs`; they change the state only through
+//! these transitions, and `differential.rs` checks every one of them against `next`.
 
-use super::{JResult, JStr, JsonError, MAX_DEPTH, Names};
+use super::string::TaggedOffset;
+use super::{JResult, JStr, JsonError, MAX_DEPTH};
 use crate::lanes::Lanes;
 
 /// One token of the document. Strings are borrowed and still escaped.
@@ -19,20 +26,11 @@ pub(crate) enum Event<'a> {
     Null,
 }
 
-/// A key as [`Parser::next_key`] reads it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Key<'a> {
-    /// The name of index `.0` in the layout's [`Names`], as written; its body starts at `.1`.
-    Field(usize, usize),
-    /// Any other key.
-    Token(JStr<'a>),
-}
-
 // Events are moved once per token: keep them small (see `JStr`).
 const _: () = assert!(core::mem::size_of::<Event<'static>>() <= 32);
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum State {
+pub(super) enum State {
     /// A value is expected (document start, after `:` or after `,` in an array).
     Value,
     /// Just after `[`: a value or `]`.
@@ -47,8 +45,8 @@ enum State {
 
 const STACK_WORDS: usize = MAX_DEPTH.div_ceil(64);
 
-// The fast paths below are `inline(always)` in optimised builds only: without optimisation every
-// inlined body keeps its own locals, and the readers that recurse (block lists inside `tool_result`
+// The hot paths are `inline(always)` in optimised builds only: without optimisation every inlined
+// body keeps its own locals, and the readers that recurse (block lists inside `tool_result`
 // blocks, 128 deep) then outgrew a 2 MiB test thread's stack in debug builds.
 
 /// The pull parser. It never recurses and never allocates.
@@ -71,17 +69,6 @@ pub(crate) struct Parser<'a> {
 #[inline]
 fn is_ws(b: u8) -> bool {
     matches!(b, b' ' | b'\t' | b'\n' | b'\r')
-}
-
-/// A scanner of string bodies the parser may trust to skip its own scan (see
-/// [`Parser::next_with_plain_prefix`]): the run it reports holds only plain JSON string bytes
-/// (ASCII, none of `"`, `\\` or a control byte, J5.1). The implementing type is the proof: only its
-/// own [`PlainRun::scan`] makes a value, so a run handed back with a string is that string's.
-pub(crate) trait PlainRun: Copy {
-    /// The run at the start of `body` (the rest of the document from the body's first byte).
-    fn scan(body: &[u8]) -> Self;
-    /// The run's length in bytes.
-    fn len(self) -> usize;
 }
 
 impl<'a> Parser<'a> {
@@ -114,56 +101,27 @@ impl<'a> Parser<'a> {
     }
 
     /// Current nesting depth (0 outside every container).
+    #[inline]
     pub(crate) fn depth(&self) -> usize {
         self.depth
     }
 
     /// The whole document.
+    #[inline]
     pub(crate) fn src(&self) -> &'a [u8] {
         self.src
     }
 
     /// Offset where the last event's token started.
+    #[inline]
     pub(crate) fn token_start(&self) -> usize {
         self.token_start
     }
 
     /// Offset just after the last event's token.
+    #[inline]
     pub(crate) fn pos(&self) -> usize {
         self.pos
-    }
-
-    #[inline]
-    fn byte(&self, at: usize) -> Option<u8> {
-        self.src.get(at).copied()
-    }
-
-    #[inline]
-    fn skip_ws(&mut self) {
-        while let Some(b) = self.byte(self.pos) {
-            if !is_ws(b) {
-                break;
-            }
-            self.pos += 1;
-        }
-    }
-
-    fn top_is_object(&self) -> bool {
-        let d = self.depth.wrapping_sub(1);
-        self.kinds.get(d / 64).is_some_and(|w| w >> (d % 64) & 1 == 1)
-    }
-
-    fn push(&mut self, object: bool) -> JResult<()> {
-        if self.depth >= MAX_DEPTH {
-            return Err(JsonError::syntax(self.pos));
-        }
-        let d = self.depth;
-        if let Some(word) = self.kinds.get_mut(d / 64) {
-            let bit = 1u64 << (d % 64);
-            if object { *word |= bit } else { *word &= !bit }
-        }
-        self.depth += 1;
-        Ok(())
     }
 
     /// The next event. After the top-level value, returns an error unless only whitespace follows
@@ -180,8 +138,8 @@ impl<'a> Parser<'a> {
         self.next_with::<true>()
     }
 
-    /// [`Parser::next`]; `INLINE`: with [`Parser::value`] inlined (elsewhere it is a call, which
-    /// keeps the many callers of `next` small).
+    /// The state machine: [`Parser::next`]; `INLINE`: with [`Parser::value`] inlined (elsewhere it
+    /// is a call, which keeps the many callers of `next` small).
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn next_with<const INLINE: bool>(&mut self) -> JResult<Event<'a>> {
         loop {
@@ -214,14 +172,7 @@ impl<'a> Parser<'a> {
                     }
                     let object = self.top_is_object();
                     match (b, object) {
-                        (b',', true) => {
-                            self.pos += 1;
-                            self.state = State::Key;
-                        }
-                        (b',', false) => {
-                            self.pos += 1;
-                            self.state = State::Value;
-                        }
+                        (b',', _) => self.comma(object),
                         (b'}', true) => return Ok(self.close(true)),
                         (b']', false) => return Ok(self.close(false)),
                         _ => return Err(JsonError::syntax(start)),
@@ -231,19 +182,152 @@ impl<'a> Parser<'a> {
         }
     }
 
+    /// After the top-level value: only whitespace may follow (J5.1).
+    pub(crate) fn finish(&mut self) -> JResult<()> {
+        self.skip_ws();
+        if self.depth != 0 || self.state != State::AfterValue || self.pos != self.src.len() {
+            return Err(JsonError::syntax(self.pos));
+        }
+        Ok(())
+    }
+
+    /// Skips the rest of the container that is open at `depth` (and everything inside it), checking
+    /// only the grammar; returns when the parser is back at `depth - 1`. With `depth` equal to the
+    /// current depth, this skips to the end of the innermost open container.
+    pub(crate) fn skip_to_depth(&mut self, depth: usize) -> JResult<()> {
+        while self.depth >= depth && self.depth > 0 {
+            self.next()?;
+        }
+        Ok(())
+    }
+
+    // What the fast entries (fast.rs) read of the machine. They set nothing but `token_start`
+    // (where the token they read starts) and the plain prefix: every other change goes through
+    // the transitions below.
+
+    /// The state the machine is in.
+    #[inline(always)]
+    pub(super) fn state(&self) -> State {
+        self.state
+    }
+
+    /// Whether the document's UTF-8 is known good as a whole.
+    #[inline(always)]
+    pub(super) fn utf8_checked(&self) -> bool {
+        self.utf8
+    }
+
+    /// The byte at `at`, if the document has one there.
+    #[inline(always)]
+    pub(super) fn byte(&self, at: usize) -> Option<u8> {
+        self.src.get(at).copied()
+    }
+
+    /// Whether the innermost open container is an object (`false` at depth 0).
+    #[inline(always)]
+    pub(super) fn top_is_object(&self) -> bool {
+        let d = self.depth.wrapping_sub(1);
+        self.kinds.get(d / 64).is_some_and(|w| w >> (d % 64) & 1 == 1)
+    }
+
+    /// Whether the innermost open container is an array (`false` at depth 0).
+    #[inline(always)]
+    pub(super) fn top_is_array(&self) -> bool {
+        self.depth > 0 && !self.top_is_object()
+    }
+
+    /// Where the token a fast entry reads starts ([`Parser::token_start`]).
+    #[inline(always)]
+    pub(super) fn set_token_start(&mut self, at: usize) {
+        self.token_start = at;
+    }
+
+    /// The next string's first `len` body bytes are plain (J5.1): its scan starts after them. Only
+    /// for a [`super::PlainRun`]'s count, and undone (0) once that string is read.
+    #[inline(always)]
+    pub(super) fn set_plain_prefix(&mut self, len: usize) {
+        self.plain_prefix = len;
+    }
+
+    // The transitions. Each reads the token at `pos` (whitespace skipped) that the state allows
+    // there, and leaves `pos` after it; errors are the J5.1 offsets `next` gives.
+
+    /// Whitespace between tokens.
+    #[inline(always)]
+    pub(super) fn skip_ws(&mut self) {
+        while let Some(b) = self.byte(self.pos) {
+            if !is_ws(b) {
+                break;
+            }
+            self.pos += 1;
+        }
+    }
+
+    fn push(&mut self, object: bool) -> JResult<()> {
+        if self.depth >= MAX_DEPTH {
+            return Err(JsonError::syntax(self.pos));
+        }
+        let d = self.depth;
+        if let Some(word) = self.kinds.get_mut(d / 64) {
+            let bit = 1u64 << (d % 64);
+            if object { *word |= bit } else { *word &= !bit }
+        }
+        self.depth += 1;
+        Ok(())
+    }
+
+    /// Where a value is expected: the `{` or `[` that opens a container (J5.2: one level too deep
+    /// is an error at the bracket).
+    #[inline(always)]
+    pub(super) fn open(&mut self, object: bool) -> JResult<Event<'a>> {
+        self.push(object)?;
+        self.pos += 1;
+        if object {
+            self.state = State::KeyOrEnd;
+            Ok(Event::ObjectStart)
+        } else {
+            self.state = State::ValueOrEnd;
+            Ok(Event::ArrayStart)
+        }
+    }
+
+    /// The `}` or `]` of the innermost container, where the state allows it.
+    #[inline(always)]
+    pub(super) fn close(&mut self, object: bool) -> Event<'a> {
+        self.pos += 1;
+        self.depth -= 1;
+        self.state = State::AfterValue;
+        if object { Event::ObjectEnd } else { Event::ArrayEnd }
+    }
+
+    /// After a value in an object (`object`) or an array: the `,` before the next key or value.
+    #[inline(always)]
+    pub(super) fn comma(&mut self, object: bool) {
+        self.pos += 1;
+        self.state = if object { State::Key } else { State::Value };
+    }
+
     /// The key whose `"` is under `start` (= `pos`), and the `:` after it.
     #[inline(always)]
     fn key(&mut self, start: usize) -> JResult<JStr<'a>> {
-        let end_flags = self.key_end_flags(start)?;
-        Ok(self.token(start + 1, end_flags))
+        let end = self.key_end(start)?;
+        Ok(self.token(start + 1, end))
     }
 
-    /// [`Parser::key`] as its scan's result (see [`Parser::string_end_flags`]).
+    /// [`Parser::key`] as its scan's result (see [`Parser::string_end`]).
     #[inline(always)]
-    fn key_end_flags(&mut self, start: usize) -> JResult<usize> {
-        let end_flags = self.string_end_flags()?;
+    pub(super) fn key_end(&mut self, start: usize) -> JResult<TaggedOffset> {
+        let end = self.string_end()?;
         self.colon(start)?;
-        Ok(end_flags)
+        Ok(end)
+    }
+
+    /// The key whose `"` is at `start` and whose closing quote is at `quote` (the caller knows it
+    /// without a scan, and that the body between is plain), and the `:` after it.
+    #[inline(always)]
+    pub(super) fn key_read(&mut self, start: usize, quote: usize) -> JResult<()> {
+        self.pos = quote + 1;
+        self.colon(start)
     }
 
     /// After the key whose `"` is at `start`: the `:`.
@@ -259,260 +343,36 @@ impl<'a> Parser<'a> {
         Ok(())
     }
 
-    /// The key whose `"` is under `start` (= `pos`) when its text is one of `keys` as written
-    /// ([`Names::find`]): read with its `:`, as [`Parser::key`] reads it, and its index.
-    /// `None`, nothing consumed, for any other key.
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    fn known_key(&mut self, start: usize, keys: &Names) -> JResult<Option<usize>> {
-        let Some((index, len)) = keys.find(self.src, start + 1) else {
-            return Ok(None);
-        };
-        self.pos = start + len + 2;
-        self.colon(start)?;
-        Ok(Some(index))
-    }
-
-    /// Inside an object, after its `{` or after a member's value: the next key (with its `:`), or
-    /// `None` once the object's `}` is read. The same as pulling [`Event::Key`] or
-    /// [`Event::ObjectEnd`] with [`Parser::next`], without the event: readers of objects (every
-    /// typed field of every document) call this once per member. A key that is one of `keys` as
-    /// written comes as its index, without a scan; any other as its token. Anything else, errors
-    /// included, goes through `next`, so offsets and verdicts are its own.
-    ///
-    /// Every scanning path gives the key as two numbers (body start, scan result) and the token is
-    /// built once at the end: merging tokens from several paths made the compiler move them
-    /// through the stack in pieces, and the reader then stalled on reading them back.
+    /// Inside an array, right after its `[`: its elements, up to its `]` at `close`, which the
+    /// caller knows to be read (a [`super::CheckedArray`]); the machine goes on at the `]`.
     #[inline(always)]
-    pub(crate) fn next_key(&mut self, keys: &Names) -> JResult<Option<Key<'a>>> {
-        self.skip_ws();
-        let start = self.pos;
-        let b = self.byte(start);
-        let in_object = self.top_is_object();
-        let (body, end_flags) = 'key: {
-            match (self.state, b) {
-                (State::AfterValue, Some(b',')) if in_object => {
-                    self.pos += 1;
-                    self.skip_ws();
-                    let at = self.pos;
-                    if self.byte(at) == Some(b'"') {
-                        self.token_start = at;
-                        if let Some(index) = self.known_key(at, keys)? {
-                            return Ok(Some(Key::Field(index, at + 1)));
-                        }
-                        break 'key (at + 1, self.key_end_flags(at)?);
-                    }
-                    self.state = State::Key;
-                }
-                (State::KeyOrEnd, Some(b'"')) => {
-                    self.token_start = start;
-                    if let Some(index) = self.known_key(start, keys)? {
-                        return Ok(Some(Key::Field(index, start + 1)));
-                    }
-                    break 'key (start + 1, self.key_end_flags(start)?);
-                }
-                (State::AfterValue | State::KeyOrEnd, Some(b'}')) if in_object => {
-                    self.token_start = start;
-                    self.close(true);
-                    return Ok(None);
-                }
-                _ => {}
-            }
-            match self.next()? {
-                Event::Key(key) => {
-                    let span = key.span();
-                    let flags = if key.has_escapes() { SCAN_ESCAPED } else { 0 }
-                        | if key.is_unchecked() { SCAN_HIGH } else { 0 };
-                    (span.start, span.end | flags)
-                }
-                Event::ObjectEnd => return Ok(None),
-                _ => return Err(JsonError::invalid(self.token_start)),
-            }
-        };
-        Ok(Some(Key::Token(self.token(body, end_flags))))
-    }
-
-    /// [`Parser::next`] where a bracket is the likely next token: the next element of an array or
-    /// its `]`, or a value that should be an object or an array. Those are read here, inline, as
-    /// `next` reads them; anything else, errors included, goes through `next`, so offsets and
-    /// verdicts are its own. (Lists of small objects, such as messages and blocks, pay a call and
-    /// an event returned through memory per bracket otherwise.)
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    pub(crate) fn next_structural(&mut self) -> JResult<Event<'a>> {
-        self.skip_ws();
-        let mut at = self.pos;
-        let in_array = self.depth > 0 && !self.top_is_object();
-        if self.state == State::AfterValue {
-            match self.byte(at) {
-                Some(b',') if in_array => {
-                    self.pos = at + 1;
-                    self.state = State::Value;
-                    self.skip_ws();
-                    at = self.pos;
-                }
-                Some(b']') if in_array => {
-                    self.token_start = at;
-                    return Ok(self.close(false));
-                }
-                _ => return self.next(),
-            }
-        }
-        let value = matches!(self.state, State::Value | State::ValueOrEnd);
-        match self.byte(at) {
-            Some(b'{') if value => {
-                self.token_start = at;
-                self.push(true)?;
-                self.pos = at + 1;
-                self.state = State::KeyOrEnd;
-                Ok(Event::ObjectStart)
-            }
-            Some(b'[') if value => {
-                self.token_start = at;
-                self.push(false)?;
-                self.pos = at + 1;
-                self.state = State::ValueOrEnd;
-                Ok(Event::ArrayStart)
-            }
-            Some(b']') if self.state == State::ValueOrEnd => {
-                self.token_start = at;
-                Ok(self.close(false))
-            }
-            _ => self.next(),
-        }
-    }
-
-    /// Where a value is expected and a string starts that is one of `names` as written
-    /// ([`Names::find`]): that string's index in `names` and its token, as [`Parser::next`] would
-    /// give it, without a scan. `None` (nothing consumed) for anything else.
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    pub(crate) fn next_if_name(&mut self, names: &Names) -> Option<(usize, JStr<'a>)> {
-        self.skip_ws();
-        let start = self.pos;
-        if !matches!(self.state, State::Value | State::ValueOrEnd) || self.byte(start) != Some(b'"') {
-            return None;
-        }
-        let (index, len) = names.find(self.src, start + 1)?;
-        self.token_start = start;
-        self.pos = start + len + 2;
+    pub(super) fn elements_read(&mut self, close: usize) {
+        self.pos = close;
         self.state = State::AfterValue;
-        Some((index, self.token(start + 1, start + 1 + len)))
     }
 
-    /// Where a value is expected and a string starts: that string, as [`Parser::next`] would give
-    /// it in an [`Event::String`], without the event. `None` (nothing consumed) for anything else,
-    /// which the caller then pulls with `next`.
+    /// Where a value is expected: the scalar value (string, number, literal) that the caller read
+    /// up to `end`, without an event.
     #[inline(always)]
-    pub(crate) fn next_if_string(&mut self) -> JResult<Option<JStr<'a>>> {
-        self.skip_ws();
-        let start = self.pos;
-        if !matches!(self.state, State::Value | State::ValueOrEnd) || self.byte(start) != Some(b'"') {
-            return Ok(None);
-        }
-        self.token_start = start;
-        let s = self.string()?;
-        self.state = State::AfterValue;
-        Ok(Some(s))
-    }
-
-    /// Right after the [`Event::ArrayStart`] of an array whose `]` is at `end - 1`, in a document
-    /// whose UTF-8 is checked ([`Parser::new_utf8_checked`]): goes on after the `]` as if every
-    /// element had been read and the [`Event::ArrayEnd`] pulled. The caller has checked that the
-    /// bytes between are elements J5.1 accepts (a canonical `Stop` array). `false`, and nothing
-    /// done, when the document's UTF-8 is not known good or `end` is not past the `[`.
-    pub(crate) fn skip_checked_array(&mut self, end: usize) -> bool {
-        if !self.utf8 || self.state != State::ValueOrEnd || self.depth == 0 || self.top_is_object() || end <= self.pos {
-            return false;
-        }
-        self.pos = end;
-        self.depth -= 1;
-        self.state = State::AfterValue;
-        true
-    }
-
-    /// Inside an array (after its `[` or after an element): the next element when it is an
-    /// integer of at most 18 digits (J5.6: no sign, fraction or exponent) no greater than `max`,
-    /// read here without the event; `None` for anything else, the array's `]` included, with the
-    /// parser as [`Parser::next`] leaves it after the whitespace and the `,`, so that `next` reads
-    /// it with its own offsets and verdicts. (Arrays of small numbers: `SecurityIdentity`'s 32.)
-    #[inline(always)]
-    pub(crate) fn next_if_small_unsigned(&mut self, max: u64) -> Option<u64> {
-        self.skip_ws();
-        if self.state == State::AfterValue {
-            if self.depth == 0 || self.top_is_object() || self.byte(self.pos) != Some(b',') {
-                return None;
-            }
-            self.pos += 1;
-            self.state = State::Value;
-            self.skip_ws();
-        } else if !matches!(self.state, State::Value | State::ValueOrEnd) {
-            return None;
-        }
-        let start = self.pos;
-        let mut end = start;
-        let mut value = 0u64;
-        while let Some(d) = self.byte(end).filter(u8::is_ascii_digit) {
-            value = value * 10 + u64::from(d - b'0');
-            end += 1;
-            if end - start > 18 {
-                return None;
-            }
-        }
-        let leading_zero = end - start > 1 && self.byte(start) == Some(b'0');
-        if end == start || leading_zero || value > max || matches!(self.byte(end), None | Some(b'.' | b'e' | b'E')) {
-            return None;
-        }
-        self.token_start = start;
+    pub(super) fn scalar_read(&mut self, end: usize) {
         self.pos = end;
         self.state = State::AfterValue;
-        Some(value)
     }
 
-    /// [`Parser::next`] for a value whose strings are expected to start with a long run of bytes
-    /// that `R` recognises faster than the generic string scan (base64 text, say). When the value
-    /// is a string, [`PlainRun::scan`] gets the rest of the document from the body's first byte;
-    /// the parser's own scan resumes after the run. Returns the event and, for a string, the run
-    /// (which then also proves what it counts to whoever reads the string next).
-    pub(crate) fn next_with_plain_prefix<R: PlainRun>(&mut self) -> JResult<(Event<'a>, Option<R>)> {
-        self.skip_ws();
-        let mut run = None;
-        if matches!(self.state, State::Value | State::ValueOrEnd) && self.byte(self.pos) == Some(b'"') {
-            let body = self.src.get(self.pos + 1..).unwrap_or_default();
-            let scanned = R::scan(body);
-            self.plain_prefix = scanned.len().min(body.len());
-            run = Some(scanned);
-        }
-        let event = self.next();
-        self.plain_prefix = 0;
-        let event = event?;
-        Ok((event, run.filter(|_| matches!(event, Event::String(_)))))
-    }
-
-    fn close(&mut self, object: bool) -> Event<'a> {
-        self.pos += 1;
-        self.depth -= 1;
-        self.state = State::AfterValue;
-        if object { Event::ObjectEnd } else { Event::ArrayEnd }
-    }
-
+    /// A compiler trick, not a function of its own: [`Parser::value_inline`] behind a call that is
+    /// not marked for inlining, so that [`Parser::next`] keeps the reading of a value out of line
+    /// (its many callers stay small) while [`Parser::next_inline`] inlines it. Keep it.
     fn value(&mut self, b: u8) -> JResult<Event<'a>> {
         self.value_inline(b)
     }
 
+    /// Where a value is expected: the value whose first byte, `b`, is under `pos`.
     #[cfg_attr(not(debug_assertions), inline(always))]
     fn value_inline(&mut self, b: u8) -> JResult<Event<'a>> {
         let start = self.pos;
         let event = match b {
-            b'{' => {
-                self.push(true)?;
-                self.pos += 1;
-                self.state = State::KeyOrEnd;
-                return Ok(Event::ObjectStart);
-            }
-            b'[' => {
-                self.push(false)?;
-                self.pos += 1;
-                self.state = State::ValueOrEnd;
-                return Ok(Event::ArrayStart);
-            }
+            b'{' => return self.open(true),
+            b'[' => return self.open(false),
             b'"' => Event::String(self.string()?),
             b't' => self.literal(b"true", Event::Bool(true))?,
             b'f' => self.literal(b"false", Event::Bool(false))?,
@@ -522,49 +382,6 @@ impl<'a> Parser<'a> {
         };
         self.state = State::AfterValue;
         Ok(event)
-    }
-
-    /// Right after an [`Event::Number`]: when it is an array's element, the numbers that follow it
-    /// as the next elements, each right after its `,`, read as [`Parser::next`] reads them, without
-    /// their events (for a reader that only checks them: raw values). Stops before anything else,
-    /// whitespace included, with the parser where `next` leaves it after the last one; an error is
-    /// the one `next` gives, at the same offset. (A tool input of numbers is a token per two or
-    /// eleven bytes, and a state-machine step per token was most of its cost.)
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    pub(crate) fn numbers_after_number(&mut self) -> JResult<()> {
-        if self.state != State::AfterValue || self.depth == 0 || self.top_is_object() {
-            return Ok(());
-        }
-        while self.byte(self.pos) == Some(b',') && matches!(self.byte(self.pos + 1), Some(b'-' | b'0'..=b'9')) {
-            self.pos += 1;
-            self.token_start = self.pos;
-            self.number()?;
-        }
-        Ok(())
-    }
-
-    /// Right after an [`Event::ArrayStart`]: the `[` that follow it at once, each the first
-    /// element of the array before it, read as [`Parser::next`] reads them, without their events
-    /// (for raw values); the error of one too deep is `next`'s, at the same offset (J5.2).
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    pub(crate) fn arrays_after_array(&mut self) -> JResult<()> {
-        while self.byte(self.pos) == Some(b'[') {
-            self.token_start = self.pos;
-            self.push(false)?;
-            self.pos += 1;
-        }
-        Ok(())
-    }
-
-    /// Right after an [`Event::ArrayEnd`]: the `]` that follow it at once, each closing the array
-    /// around the one before, read as [`Parser::next`] reads them, without their events, until the
-    /// depth is `floor` (the end of a raw value, whose reader stops there).
-    #[cfg_attr(not(debug_assertions), inline(always))]
-    pub(crate) fn ends_after_array_end(&mut self, floor: usize) {
-        while self.depth > floor && self.byte(self.pos) == Some(b']') && !self.top_is_object() {
-            self.token_start = self.pos;
-            self.close(false);
-        }
     }
 
     fn literal(&mut self, word: &'static [u8], event: Event<'a>) -> JResult<Event<'a>> {
@@ -602,9 +419,10 @@ impl<'a> Parser<'a> {
         self.pos - from
     }
 
-    /// RFC 8259 `number`: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
+    /// RFC 8259 `number` from `pos`: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`, its
+    /// text, with `pos` after it (the state is the caller's).
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn number(&mut self) -> JResult<&'a [u8]> {
+    pub(super) fn number(&mut self) -> JResult<&'a [u8]> {
         let start = self.pos;
         if self.byte(self.pos) == Some(b'-') {
             self.pos += 1;
@@ -635,58 +453,74 @@ impl<'a> Parser<'a> {
     }
 
     /// A string starting at the `"` under `pos`: control bytes and escape syntax are checked here,
-    /// UTF-8 later by whoever needs the text ([`JStr`]).
+    /// UTF-8 later by whoever needs the text ([`JStr`]). The state is the caller's.
     ///
-    /// Inlined into each caller, around a scan that is not: the scan returns its verdict in two
-    /// registers (`Result<usize, usize>`), and the token is built here. A `JResult<JStr>` returned
-    /// from a call goes through memory and is read back at other widths, which stalls on store
-    /// forwarding, once per string, more than the scan of a short string costs.
+    /// A compiler trick: inlined into each caller, around a scan that is not; the scan returns its
+    /// verdict in two registers (`Result<TaggedOffset, usize>`), and the token is built here. A `JResult<JStr>`
+    /// returned from a call goes through memory and is read back at other widths, which stalls on
+    /// store forwarding, once per string, more than the scan of a short string costs.
     #[inline(always)]
-    fn string(&mut self) -> JResult<JStr<'a>> {
+    pub(super) fn string(&mut self) -> JResult<JStr<'a>> {
         let body = self.pos + 1;
-        let end_flags = self.string_end_flags()?;
-        Ok(self.token(body, end_flags))
+        let end = self.string_end()?;
+        Ok(self.token(body, end))
     }
 
     /// The scan of the string whose `"` is under `pos`, leaving `pos` after its closing quote:
-    /// the quote's offset with the [`SCAN_ESCAPED`] and [`SCAN_HIGH`] flags.
+    /// the quote's offset, tagged with what the scan saw.
     #[inline(always)]
-    fn string_end_flags(&mut self) -> JResult<usize> {
+    fn string_end(&mut self) -> JResult<TaggedOffset> {
         let from = self.pos + 1 + core::mem::take(&mut self.plain_prefix);
         // A document checked as a whole needs no per-string hint of non-ASCII bytes.
         let scanned =
             if self.utf8 { scan_string::<false>(self.src, from) } else { scan_string::<true>(self.src, from) };
-        let end_flags = scanned.map_err(JsonError::syntax)?;
-        self.pos = (end_flags & END) + 1;
-        Ok(end_flags)
+        let end = scanned.map_err(JsonError::syntax)?;
+        self.pos = end.offset() + 1;
+        Ok(end)
     }
 
-    /// The token of the string body that starts at `body`, from its scan's result.
+    /// The token of the string body that starts at `body`, from its scan's result (the offset of
+    /// its closing quote).
     #[inline(always)]
-    fn token(&self, body: usize, end_flags: usize) -> JStr<'a> {
-        let end = end_flags & END;
-        let raw = self.src.get(body..end).unwrap_or_default();
-        JStr::new(body, raw, end_flags & SCAN_ESCAPED != 0, end_flags & SCAN_HIGH != 0 && !self.utf8)
+    pub(super) fn token(&self, body: usize, end: TaggedOffset) -> JStr<'a> {
+        let raw = self.src.get(body..end.offset()).unwrap_or_default();
+        JStr::new(body, raw, end.escaped(), end.unchecked() && !self.utf8)
     }
 
-    /// After the top-level value: only whitespace may follow (J5.1).
-    pub(crate) fn finish(&mut self) -> JResult<()> {
-        self.skip_ws();
-        if self.depth != 0 || self.state != State::AfterValue || self.pos != self.src.len() {
-            return Err(JsonError::syntax(self.pos));
+    /// A snapshot of everything that decides what the machine reads next, for the differential
+    /// tests: two parsers with equal snapshots give the same events from here on.
+    #[cfg(any(test, fuzzing))]
+    pub(super) fn snapshot(&self) -> Snapshot {
+        let words = self.depth.div_ceil(64);
+        let mut kinds: Vec<u64> = self.kinds.iter().take(words).copied().collect();
+        if let Some(last) = kinds.last_mut()
+            && !self.depth.is_multiple_of(64)
+        {
+            *last &= (1u64 << (self.depth % 64)) - 1;
         }
-        Ok(())
+        Snapshot {
+            pos: self.pos,
+            token_start: self.token_start,
+            state: self.state,
+            depth: self.depth,
+            kinds,
+            utf8: self.utf8,
+            plain_prefix: self.plain_prefix,
+        }
     }
+}
 
-    /// Skips the rest of the container that is open at `depth` (and everything inside it), checking
-    /// only the grammar; returns when the parser is back at `depth - 1`. With `depth` equal to the
-    /// current depth, this skips to the end of the innermost open container.
-    pub(crate) fn skip_to_depth(&mut self, depth: usize) -> JResult<()> {
-        while self.depth >= depth && self.depth > 0 {
-            self.next()?;
-        }
-        Ok(())
-    }
+/// See [`Parser::snapshot`]: the container kinds only up to the depth (bits above are stale).
+#[cfg(any(test, fuzzing))]
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Snapshot {
+    pos: usize,
+    token_start: usize,
+    state: State,
+    depth: usize,
+    kinds: Vec<u64>,
+    utf8: bool,
+    plain_prefix: usize,
 }
 
 /// The length of an escape by the byte after its `\\` (J5.1): 2, 6 for `\u` (its four hex digits are
@@ -726,25 +560,22 @@ fn word_at(src: &[u8], i: usize) -> Option<u64> {
     src.get(i..i + 8).and_then(|w| w.try_into().ok()).map(u64::from_le_bytes)
 }
 
-/// [`scan_string`]'s flags, in the top bits of the closing quote's offset (offsets of a slice
-/// never reach them): the body holds an escape; it may hold a non-ASCII byte.
-const SCAN_ESCAPED: usize = 1 << (usize::BITS - 1);
-const SCAN_HIGH: usize = 1 << (usize::BITS - 2);
-const END: usize = SCAN_HIGH - 1;
-
-/// The body of the string whose first unchecked byte is `src[i]`: the offset of its closing quote
-/// with the [`SCAN_ESCAPED`] and [`SCAN_HIGH`] flags, or the offset of the J5.1 error.
-/// `HIGH_BITS`: also learn whether the body may hold a non-ASCII byte.
+/// The body of the string whose first unchecked byte is `src[i]`: the offset of its closing quote,
+/// tagged with whether the body holds an escape and (`HIGH_BITS`) whether it may hold a non-ASCII
+/// byte ([`TaggedOffset`]), or the offset of the J5.1 error.
 ///
 /// Strings are mostly short (keys, ids, enum values) or long runs of text with escapes here and
 /// there (prose, logs with `\n` and `\t` every few words). So the first eight bytes are one word
 /// (SWAR), which ends most short strings; then 32-byte blocks, each classified once into a bit mask
 /// of its special bytes (`"`, `\\`, a control byte: [`special_mask`]), from which every escape in
 /// the block is found without scanning again. The last bytes of the document go one at a time.
+///
+/// Never inlined, as a compiler trick: its callers inline the token around it ([`Parser::string`]),
+/// and one copy of the scan keeps them small.
 #[inline(never)]
-fn scan_string<const HIGH_BITS: bool>(src: &[u8], mut i: usize) -> Result<usize, usize> {
+fn scan_string<const HIGH_BITS: bool>(src: &[u8], mut i: usize) -> Result<TaggedOffset, usize> {
     let mut high = 0u64;
-    let mut escaped = 0;
+    let mut escaped = false;
     if let Some(x) = word_at(src, i) {
         if HIGH_BITS {
             high |= x;
@@ -755,7 +586,7 @@ fn scan_string<const HIGH_BITS: bool>(src: &[u8], mut i: usize) -> Result<usize,
         } else {
             let at = i + (sp.trailing_zeros() / 8) as usize;
             if src.get(at) == Some(&b'"') {
-                return Ok(at | if high & HIGH != 0 { SCAN_HIGH } else { 0 });
+                return Ok(TaggedOffset::new(at, false, high & HIGH != 0));
             }
             i = at;
         }
@@ -775,7 +606,7 @@ fn scan_string<const HIGH_BITS: bool>(src: &[u8], mut i: usize) -> Result<usize,
             match src.get(at) {
                 Some(b'"') => break 'scan at,
                 Some(b'\\') => {
-                    escaped = SCAN_ESCAPED;
+                    escaped = true;
                     let skip = at + escape_len(src, at)? - i;
                     if skip >= 32 {
                         i += skip;
@@ -789,7 +620,7 @@ fn scan_string<const HIGH_BITS: bool>(src: &[u8], mut i: usize) -> Result<usize,
         }
         i += 32;
     };
-    Ok(end | escaped | if high & HIGH != 0 { SCAN_HIGH } else { 0 })
+    Ok(TaggedOffset::new(end, escaped, high & HIGH != 0))
 }
 
 /// The high bit of each byte of `x` (eight bytes, little-endian) that is not an ASCII digit. A
@@ -806,14 +637,14 @@ fn non_digits(x: u64) -> u64 {
 fn string_tail<const HIGH_BITS: bool>(
     src: &[u8],
     mut i: usize,
-    escaped: &mut usize,
+    escaped: &mut bool,
     high: &mut u64,
 ) -> Result<usize, usize> {
     loop {
         match src.get(i) {
             Some(b'"') => return Ok(i),
             Some(b'\\') => {
-                *escaped = SCAN_ESCAPED;
+                *escaped = true;
                 i += escape_len(src, i)?;
             }
             Some(&b) if b >= 0x20 => {
@@ -1002,6 +833,36 @@ mod tests {
                 (Err(at), Err(e)) => assert_eq!(e.offset, at, "{doc:?}"),
                 (want, got) => panic!("{doc:?}: model {want:?}, parser {got:?}"),
             }
+        }
+    }
+
+    /// Strings past 1 GiB (2^30 bytes) keep their offsets and flags: on a 32-bit target (wasm) the
+    /// scan once kept a flag in bit 30 of the offset, and the parser jumped back 2^30 there.
+    /// Ignored by default (it allocates 1 GiB); run it where it matters, on a 32-bit target:
+    /// `cargo test --lib --target wasm32-wasip1 strings_past_1_gib -- --ignored`, with a WASI
+    /// runtime as `CARGO_TARGET_WASM32_WASIP1_RUNNER` (wasmtime, or a few lines over Node's
+    /// `node:wasi`). It failed there before offsets and flags were split (a syntax error at 2^30
+    /// after the first string), and passes now.
+    #[test]
+    #[ignore = "allocates 1 GiB"]
+    fn strings_past_1_gib_keep_their_offsets() {
+        let pad = (1usize << 30) + 3;
+        // Room for all of it at once: doubling 1 GiB would pass `isize::MAX` on a 32-bit target.
+        let mut doc = Vec::with_capacity(pad + 64);
+        doc.push(b'[');
+        doc.resize(pad, b' ');
+        doc.extend_from_slice("\"a\\n\",\"\u{e9}\",\"b\",\"a".as_bytes());
+        doc.extend_from_slice(&[b'b'; 40]);
+        doc.extend_from_slice(b"\"]");
+        for mut p in [Parser::new(&doc), Parser::new_utf8_checked(&doc)] {
+            assert_eq!(p.next(), Ok(Event::ArrayStart));
+            let mut strings = Vec::new();
+            while let Ok(Event::String(s)) = p.next() {
+                assert_eq!(s.check_utf8(), Ok(()));
+                strings.push((s.span().start - pad, s.span().end - pad, s.has_escapes()));
+            }
+            assert_eq!(strings, [(1, 4, true), (7, 9, false), (12, 13, false), (16, 57, false)]);
+            assert_eq!((p.depth(), p.finish()), (0, Ok(())));
         }
     }
 

@@ -9,19 +9,58 @@ use super::{JResult, JsonError, Span};
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct JStr<'a> {
     raw: &'a [u8],
-    /// Offset of the body in the document (the body is `raw`, so it ends at `start + raw.len()`)
-    /// in the low bits, and two flags in the top two: [`ESCAPED`] and [`UNCHECKED`]. Offsets of a
-    /// slice never reach them (`isize::MAX`). Packed so that events stay 32 bytes: they are moved
-    /// once per token.
-    start_flags: usize,
+    /// Offset of the body in the document (the body is `raw`, so it ends at `start + raw.len()`),
+    /// with its two flags: escaped, UTF-8 unchecked. Packed so that events stay 32 bytes: they are
+    /// moved once per token.
+    start: TaggedOffset,
 }
 
-/// Flag of [`JStr`]: the body holds an escape.
-const ESCAPED: usize = 1 << (usize::BITS - 1);
-/// Flag of [`JStr`]: the body may hold invalid UTF-8 (it has a non-ASCII byte and its document is
-/// not known to be valid UTF-8 as a whole).
-const UNCHECKED: usize = 1 << (usize::BITS - 2);
-const OFFSET: usize = UNCHECKED - 1;
+/// An offset of a document and the two facts a string scan learns about a body, in one `u64`:
+/// the offset in the low 62 bits, [`TaggedOffset::ESCAPED`] and [`TaggedOffset::UNCHECKED`] in the
+/// top two. One word, so that a scan returns it in a register and a [`JStr`] stays three words.
+///
+/// A `u64` on every target, not a `usize`: in a 32-bit `usize` (wasm) the top two bits are offsets
+/// from 1 GiB (2^30) on, and a reader that kept its flags there jumped back 2^30 in longer
+/// documents. No offset reaches bit 62: a 32-bit target's stop at 2^32, and a 64-bit target's would
+/// need a 4 EiB document in an address space of at most 2^57 bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct TaggedOffset(u64);
+
+// Offsets go into a `u64` with `as`: lossless while a `usize` has at most 64 bits.
+const _: () = assert!(usize::BITS <= u64::BITS);
+
+impl TaggedOffset {
+    /// The body holds an escape.
+    const ESCAPED: u64 = 1 << 63;
+    /// The body may hold invalid UTF-8: it has a non-ASCII byte and its document is not known to
+    /// be valid UTF-8 as a whole.
+    const UNCHECKED: u64 = 1 << 62;
+    const OFFSET: u64 = TaggedOffset::UNCHECKED - 1;
+
+    #[inline(always)]
+    pub(crate) const fn new(offset: usize, escaped: bool, unchecked: bool) -> TaggedOffset {
+        let escaped = if escaped { TaggedOffset::ESCAPED } else { 0 };
+        let unchecked = if unchecked { TaggedOffset::UNCHECKED } else { 0 };
+        TaggedOffset((offset as u64 & TaggedOffset::OFFSET) | escaped | unchecked)
+    }
+
+    /// The offset, whole.
+    #[inline(always)]
+    pub(crate) const fn offset(self) -> usize {
+        // It came from a `usize` (`new`): no bit is lost on the way back.
+        (self.0 & TaggedOffset::OFFSET) as usize
+    }
+
+    #[inline(always)]
+    pub(crate) const fn escaped(self) -> bool {
+        self.0 & TaggedOffset::ESCAPED != 0
+    }
+
+    #[inline(always)]
+    pub(crate) const fn unchecked(self) -> bool {
+        self.0 & TaggedOffset::UNCHECKED != 0
+    }
+}
 
 /// A string token whose UTF-8 check (J5.3) is deferred, because a later check of its decoded text
 /// rejects invalid UTF-8 anyway (the summary grammar checks every character, X4.8): escapes decode
@@ -59,14 +98,19 @@ impl<'a> DeferredUtf8<'a> {
 }
 
 /// A string field kept after parsing: the span of its body and whether the body holds an escape,
-/// packed into the span's end as [`JStr`] packs its flags (offsets never reach the top bit), so a
-/// field stays 16 bytes and nobody scans the body again to learn what the parser already knew.
-/// Its UTF-8 was checked when it was read.
+/// packed into the top bit of the span's end ([`TEXT_ESCAPED`]), so a field stays two words and
+/// nobody scans the body again to learn what the parser already knew. Its UTF-8 was checked when
+/// it was read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub(crate) struct Text {
     start: usize,
     end_escaped: usize,
 }
+
+/// The flag of [`Text`]: the top bit of a `usize`, which no offset reaches on any target (a slice
+/// holds at most `isize::MAX` bytes). Only this one bit: the next one down is an offset of a
+/// 32-bit target from 1 GiB on (see [`TaggedOffset`]).
+const TEXT_ESCAPED: usize = 1 << (usize::BITS - 1);
 
 impl Text {
     /// The body at `span`, which holds no escape (its UTF-8 checked by the caller).
@@ -76,17 +120,17 @@ impl Text {
 
     /// The body at `span`, which holds an escape (its UTF-8 checked by the caller).
     pub(crate) const fn escaped(span: Span) -> Text {
-        Text { start: span.start, end_escaped: span.end | ESCAPED }
+        Text { start: span.start, end_escaped: span.end | TEXT_ESCAPED }
     }
 
     /// The span of the body in the document.
     pub(crate) const fn span(self) -> Span {
-        Span { start: self.start, end: self.end_escaped & !ESCAPED }
+        Span { start: self.start, end: self.end_escaped & !TEXT_ESCAPED }
     }
 
     /// Whether the body holds an escape (then it must be decoded to be read).
     pub(crate) const fn has_escapes(self) -> bool {
-        self.end_escaped & ESCAPED != 0
+        self.end_escaped & TEXT_ESCAPED != 0
     }
 
     /// Whether the body (and so the decoded text) is empty.
@@ -160,12 +204,11 @@ pub(crate) enum Piece<'a> {
 impl<'a> JStr<'a> {
     /// The body `raw`, found at offset `start` of its document.
     pub(crate) fn new(start: usize, raw: &'a [u8], escaped: bool, unchecked: bool) -> JStr<'a> {
-        let flags = if escaped { ESCAPED } else { 0 } | if unchecked { UNCHECKED } else { 0 };
-        JStr { raw, start_flags: (start & OFFSET) | flags }
+        JStr { raw, start: TaggedOffset::new(start, escaped, unchecked) }
     }
 
     fn start(&self) -> usize {
-        self.start_flags & OFFSET
+        self.start.offset()
     }
 
     /// The span of the body (between the quotes) in the document.
@@ -176,7 +219,7 @@ impl<'a> JStr<'a> {
     /// The field to keep: span and escape flag (the UTF-8 check is the caller's, see [`Text`]).
     pub(crate) fn text(&self) -> Text {
         let span = self.span();
-        Text { start: span.start, end_escaped: span.end | (self.start_flags & ESCAPED) }
+        Text { start: span.start, end_escaped: span.end | if self.has_escapes() { TEXT_ESCAPED } else { 0 } }
     }
 
     /// The body bytes as written (escapes not decoded).
@@ -186,17 +229,17 @@ impl<'a> JStr<'a> {
 
     /// Whether the body holds any escape.
     pub(crate) fn has_escapes(&self) -> bool {
-        self.start_flags & ESCAPED != 0
+        self.start.escaped()
     }
 
     /// Whether the body's UTF-8 is still to be checked ([`JStr::check_utf8`] does it).
     pub(crate) fn is_unchecked(&self) -> bool {
-        self.start_flags & UNCHECKED != 0
+        self.start.unchecked()
     }
 
     /// J5.3: the body is valid UTF-8 (escapes are ASCII, so checking the raw body suffices).
     pub(crate) fn check_utf8(&self) -> JResult<()> {
-        if self.start_flags & UNCHECKED != 0 && simdutf8::basic::from_utf8(self.raw).is_err() {
+        if self.start.unchecked() && simdutf8::basic::from_utf8(self.raw).is_err() {
             // The slow validator only on failure, for the offset.
             let valid = std::str::from_utf8(self.raw).err().map_or(0, |e| e.valid_up_to());
             return Err(JsonError::invalid(self.start() + valid));
@@ -386,6 +429,60 @@ mod tests {
             }
         }
         assert_eq!(unescape(br#"a\nb\u00e9\ud83d\ude00\ud800"#), "a\nbé😀\u{FFFD}".as_bytes());
+    }
+
+    /// The offsets where a flag kept in a `usize` bit met the offset on some target: 2^30 and 2^31
+    /// (a 32-bit target's two top bits) and 2^32 (past its last offset), each with its neighbours.
+    fn boundary_offsets() -> Vec<usize> {
+        let mut offsets = vec![0, 1, 1 << 29];
+        for bit in [30, 31, 32, 33, 40, 61] {
+            if let Some(at) = 1usize.checked_shl(bit) {
+                offsets.extend([at - 1, at, at + 1]);
+            }
+        }
+        offsets.push(usize::MAX >> 1);
+        offsets.push((usize::MAX >> 1) - 1);
+        // The last offsets of a 32-bit target, or the last that a 64-bit one keeps (below bit 62).
+        offsets.push(usize::try_from(u32::MAX - 1).unwrap_or(usize::MAX));
+        offsets.retain(|&at| (at as u64) < 1 << 62);
+        offsets
+    }
+
+    /// Every offset around the boundaries, with every pair of flags, comes back whole, with its
+    /// flags, from a [`TaggedOffset`] and from a [`JStr`] (the offsets are given, not read from a
+    /// document of that size, so the test is cheap on every target; on a 32-bit one, the flags
+    /// once took bits 30 and 31 of the offset).
+    #[test]
+    fn tagged_offsets_keep_offsets_past_1_gib_with_their_flags() {
+        for offset in boundary_offsets() {
+            for escaped in [false, true] {
+                for unchecked in [false, true] {
+                    let tagged = TaggedOffset::new(offset, escaped, unchecked);
+                    assert_eq!((tagged.offset(), tagged.escaped(), tagged.unchecked()), (offset, escaped, unchecked));
+                    let token = JStr::new(offset, b"x", escaped, unchecked);
+                    let span = token.span();
+                    assert_eq!((span.start, span.end), (offset, offset + 1), "{offset:#x}");
+                    assert_eq!((token.has_escapes(), token.is_unchecked()), (escaped, unchecked), "{offset:#x}");
+                    // A kept field, for the ends a slice can have (`isize::MAX` bytes at most).
+                    if span.end <= isize::MAX as usize {
+                        let text = token.text();
+                        assert_eq!((text.span(), text.has_escapes()), (span, escaped), "{offset:#x}");
+                    }
+                }
+            }
+        }
+    }
+
+    /// A [`Text`] keeps its flag in the top bit of its end: every offset a slice can hold stays
+    /// whole (`isize::MAX` included).
+    #[test]
+    fn texts_keep_every_offset_a_slice_can_hold() {
+        let ends_of_slices = boundary_offsets().into_iter().filter(|&at| at < isize::MAX as usize);
+        for offset in ends_of_slices.chain([isize::MAX as usize - 1]) {
+            let span = Span { start: offset, end: offset + 1 };
+            assert_eq!((Text::plain(span).span(), Text::plain(span).has_escapes()), (span, false), "{offset:#x}");
+            assert_eq!((Text::escaped(span).span(), Text::escaped(span).has_escapes()), (span, true), "{offset:#x}");
+        }
     }
 
     /// Two bodies compare by their decoded text: escaped or not, equal or differing anywhere.

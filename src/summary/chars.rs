@@ -105,6 +105,11 @@ fn scan_text_bytewise(xml: &[u8], start: usize, mut i: usize) -> Result<usize, u
 }
 
 /// Where the scan goes on after a reference that ended at `i`, beyond the next window's start.
+///
+/// A compiler trick, not a function: it returns its argument. Cold and never inlined, it makes the
+/// move past a long reference in [`scan_text`] a branch around a call, which the compiler cannot
+/// turn into a conditional move; inlined (or replaced by `i`), every window's start would wait for
+/// the references of the window before it. Keep it as it is.
 #[cold]
 #[inline(never)]
 fn past_long_reference(i: usize) -> usize {

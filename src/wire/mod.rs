@@ -15,6 +15,9 @@ mod pairing;
 mod repair;
 pub(crate) mod transcript;
 
+#[cfg(any(test, fuzzing))]
+pub(crate) use base64::AlphabetRun;
+
 use std::borrow::Cow;
 
 pub use repair::{CutOptions, PairingViolation, REPAIR_RESULT_TEXT, Repair};
