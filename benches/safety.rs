@@ -96,7 +96,10 @@ fn never_blocking(c: &mut Criterion, wire: &[u8]) {
         let middle = messages.len() / 2;
         let tool = (middle..messages.len()).find(|&i| messages[i]["role"] == "tool").expect("a tool message");
         messages.remove(tool);
-        messages.insert(middle, serde_json::json!({"role": "tool", "blocks": [], "tool_use_id": "orphan", "is_error": false}));
+        messages.insert(
+            middle,
+            serde_json::json!({"role": "tool", "blocks": [], "tool_use_id": "orphan", "is_error": false}),
+        );
     });
     let (pending, broken) = (parse(&pending), parse(&broken));
     let mut g = c.benchmark_group("safety");

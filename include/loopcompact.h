@@ -31,8 +31,8 @@
  *                      lc_compaction_reply_diagnose, lc_replacement_build, lc_replacement_verify
  *   convert (§16)      lc_transcript_convert, lc_conversion_free, lc_conversion_transcript,
  *                      lc_conversion_source_index, lc_conversion_cut_allowed,
- *                      lc_conversion_source_cut, lc_conversion_losses, lc_loss_name,
- *                      lc_conversion_input
+ *                      lc_conversion_source_cut, lc_conversion_source_len, lc_conversion_losses,
+ *                      lc_loss_name, lc_conversion_input
  *   never blocking (§16.9) lc_transcript_safe_cut_with, lc_transcript_cut_check_with,
  *                      lc_transcript_pairing_violations, lc_transcript_repair_plan,
  *                      lc_transcript_repair
@@ -1396,6 +1396,17 @@ lc_status lc_conversion_cut_allowed(const struct lc_conversion *conversion, uint
  * As `lc_conversion_source_index`, with `cap` `lc_loss` elements.
  */
 lc_status lc_conversion_losses(const struct lc_conversion *conversion, struct lc_loss *out, size_t cap, size_t *out_len);
+
+/**
+ * Writes the number of messages (or items) in the source (SPEC G16.2): the length of the list a
+ * host's new history is built from (`source_cut` runs up to it).
+ *
+ * Returns `LC_OK` or `LC_ERR_NULL_ARGUMENT`.
+ *
+ * # Safety
+ * `conversion` is NULL or a live handle; `out` is NULL or valid for one write.
+ */
+lc_status lc_conversion_source_len(const struct lc_conversion *conversion, uint64_t *out);
 
 /**
  * The source cut of an allowed wire cut (SPEC G16.2): summarising wire messages `[0, wire_cut)`

@@ -244,6 +244,26 @@ pub unsafe extern "C" fn lc_conversion_losses(
     })
 }
 
+/// Writes the number of messages (or items) in the source (SPEC G16.2): the length of the list a
+/// host's new history is built from (`source_cut` runs up to it).
+///
+/// Returns `LC_OK` or `LC_ERR_NULL_ARGUMENT`.
+///
+/// # Safety
+/// `conversion` is NULL or a live handle; `out` is NULL or valid for one write.
+#[unsafe(no_mangle)]
+pub unsafe extern "C" fn lc_conversion_source_len(conversion: *const lc_conversion, out: *mut u64) -> lc_status {
+    ffi_status!({
+        required(conversion)?;
+        required(out.cast_const())?;
+        // SAFETY: a live handle (caller contract).
+        let len = unsafe { &(*conversion).inner }.source_len();
+        // SAFETY: not NULL, writable (caller contract).
+        unsafe { out.write(len) };
+        Ok(())
+    })
+}
+
 /// The source cut of an allowed wire cut (SPEC G16.2): summarising wire messages `[0, wire_cut)`
 /// summarises source messages `[0, *out)`; source messages the wire does not hold (dropped items)
 /// after the last summarised one stay on the kept side. `LC_CUT_UNSAFE` for a cut that splits a

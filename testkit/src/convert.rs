@@ -153,6 +153,18 @@ impl Converted {
     }
 }
 
+impl Converted {
+    /// `lc_conversion_source_len`: the number of source messages (or items).
+    #[must_use]
+    pub fn source_len(&self) -> u64 {
+        let mut out = u64::MAX - 3;
+        // SAFETY: a live handle, `out` writable.
+        let rc = unsafe { ffi::lc_conversion_source_len(self.handle, &raw mut out) };
+        assert_eq!(rc, LC_OK, "lc_conversion_source_len on a live handle");
+        out
+    }
+}
+
 /// `lc_loss_name`: static, never NULL, UTF-8.
 #[must_use]
 pub fn loss_name(code: i32) -> &'static str {

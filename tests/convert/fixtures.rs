@@ -7,7 +7,7 @@ use loopcompact::ffi;
 use serde_json::Value;
 use serde_json::value::RawValue;
 use testkit::convert::{Converted, convert, loss_name};
-use testkit::status::LC_OK;
+use testkit::status::{LC_ERR_NULL_ARGUMENT, LC_OK};
 
 use super::oracle;
 
@@ -258,6 +258,19 @@ fn the_wire_pairs_exactly_when_the_source_pairs_and_allowed_cuts_are_source_cuts
             );
         }
     }
+}
+
+#[test]
+fn the_source_length_is_the_length_of_the_source_list() {
+    for f in fixtures() {
+        let c = converted(&f);
+        assert_eq!(c.source_len(), oracle::source_len(&f.format, &f.source) as u64, "{}", f.name);
+    }
+    // NULL handle or out pointer: a status, nothing written.
+    let mut out = 7u64;
+    // SAFETY: NULL handle is part of the contract.
+    assert_eq!(unsafe { ffi::lc_conversion_source_len(std::ptr::null(), &raw mut out) }, LC_ERR_NULL_ARGUMENT);
+    assert_eq!(out, 7);
 }
 
 #[test]

@@ -197,6 +197,16 @@ pub fn langchain(messages: &Value) -> Pairs {
     open.is_empty().then_some(pairs)
 }
 
+/// The length of the source's message (or item) list, read from the fixture's own shape.
+pub fn source_len(format: &str, source: &Value) -> usize {
+    match format {
+        "anthropic" => arr(&source["messages"]).len(),
+        "openai_responses" => arr(&source["input"]).len(),
+        "gemini" => arr(&source["contents"]).len(),
+        _ => arr(source).len(),
+    }
+}
+
 /// The oracle of a format name of the fixtures.
 pub fn pairs(format: &str, source: &Value) -> Pairs {
     match format {
