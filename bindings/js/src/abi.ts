@@ -136,6 +136,7 @@ export interface Exports {
   lc_conversion_cut_allowed(conversion: Ptr, out: Ptr, cap: number, outLen: Ptr): number;
   lc_conversion_losses(conversion: Ptr, out: Ptr, cap: number, outLen: Ptr): number;
   lc_conversion_source_cut(conversion: Ptr, wireCut: bigint, out: Ptr): number;
+  lc_conversion_source_len(conversion: Ptr, out: Ptr): number;
   lc_loss_name(code: number): Ptr;
   lc_conversion_input(
     conversion: Ptr,
@@ -242,6 +243,7 @@ export const NAME_TABLE = {
   lc_conversion_cut_allowed: "convert",
   lc_conversion_losses: "convert",
   lc_conversion_source_cut: "Conversion.prototype.sourceCut",
+  lc_conversion_source_len: "Conversion.prototype.sourceLength",
   lc_loss_name: "convert",
   lc_conversion_input: "Conversion.prototype.input",
 } as const satisfies Record<string, string | Excluded>;

@@ -102,7 +102,7 @@ interface Parts {
   losses: readonly Loss[];
 }
 
-let make: (rt: Runtime, handle: Ptr, format: Format, parts: Parts, sourceLength: number | null) => Conversion;
+let make: (rt: Runtime, handle: Ptr, format: Format, parts: Parts) => Conversion;
 
 /**
  * A converted message list (SPEC §16), from `fromModelMessages`, `fromOpenAIChat`,
@@ -140,13 +140,12 @@ export class Conversion {
   #rt: Runtime | null;
   readonly #handle: Ptr;
   readonly #token = {};
-  readonly #sourceLength: number | null;
 
   static {
-    make = (rt, handle, format, parts, sourceLength) => new Conversion(rt, handle, format, parts, sourceLength);
+    make = (rt, handle, format, parts) => new Conversion(rt, handle, format, parts);
   }
 
-  private constructor(rt: Runtime, handle: Ptr, format: Format, parts: Parts, sourceLength: number | null) {
+  private constructor(rt: Runtime, handle: Ptr, format: Format, parts: Parts) {
     this.format = format;
     this.transcript = parts.transcript;
     this.sourceIndex = parts.sourceIndex;
@@ -154,7 +153,6 @@ export class Conversion {
     this.losses = parts.losses;
     this.#rt = rt;
     this.#handle = handle;
-    this.#sourceLength = sourceLength;
     rt.live++;
     finalizer?.register(this, { rt, handle }, this.#token);
   }
@@ -180,6 +178,19 @@ export class Conversion {
    * a loss) after the last summarised message stay on the kept side. Throws `LC_CUT_UNSAFE` for a
    * cut that `cutAllowed` refuses and `LC_ERR_INVALID_ARGUMENT` for one past the last message.
    */
+  /**
+   * The number of messages (or items) in the source (`lc_conversion_source_len`): the length of
+   * the list `messages(source)` takes.
+   */
+  get sourceLength(): number {
+    return this.#with((rt, handle) => {
+      const out = rt.wordPtr();
+      const status = rt.x.lc_conversion_source_len(handle, out);
+      if (status !== Status.OK) throw new LoopcompactError(plainDiagnosis(status as StatusCode));
+      return Number(rt.dv().getBigUint64(out, true));
+    });
+  }
+
   sourceCut(wireCut: U64): number {
     const cut = u64(wireCut, "wireCut");
     return this.#with((rt, handle) => {
@@ -219,8 +230,7 @@ export class Conversion {
     }
     const origin: Origin = {
       format: this.format,
-      sourceLength: this.#sourceLength ?? leastSourceLength(this),
-      exactLength: this.#sourceLength !== null,
+      sourceLength: this.sourceLength,
       sourceCuts: Object.freeze(this.cutAllowed.map((allowed, c) => (allowed ? this.sourceCut(c) : -1))),
     };
     return this.#with((rt, handle) =>
@@ -261,15 +271,6 @@ export class Conversion {
   [Symbol.dispose](): void {
     this.free();
   }
-}
-
-/** The least source length a conversion from JSON is consistent with: every wire message and
- * every loss names a source index below it. */
-function leastSourceLength(c: Conversion): number {
-  let n = 0;
-  for (const i of c.sourceIndex) if (i !== null && i + 1 > n) n = i + 1;
-  for (const l of c.losses) if (l.sourceIndex !== null && l.sourceIndex + 1 > n) n = l.sourceIndex + 1;
-  return n;
 }
 
 /** An array the two-call pattern fills with `*out_len` elements of `size` bytes each, copied out. */
@@ -322,18 +323,18 @@ function strictFlag(options: ConvertOptions | undefined): number {
 }
 
 /**
- * Converts the JSON text `doc`; `sourceLength` is the list's length when the caller gave objects
- * (`null` for JSON). A refusal of a source given as objects has no `offset`, `line` or `column`:
- * they would count bytes of JSON text the package made, not the caller's; `location` says where.
+ * Converts the JSON text `doc` (`objects`: the package wrote it from the caller's objects). A
+ * refusal of a source given as objects has no `offset`, `line` or `column`: they would count bytes
+ * of JSON text the package made, not the caller's; `location` says where.
  */
-function converted(format: number, doc: Bytes, flags: number, sourceLength: number | null): Conversion {
+function converted(format: number, doc: Bytes, flags: number, objects: boolean): Conversion {
   return run((rt) =>
     withBytes(rt, doc, "json", (ptr, len) => {
       const diag = rt.diag();
       const status = rt.x.lc_transcript_convert(format, ptr, len, flags, rt.wordPtr(), diag);
       if (status !== Status.OK) {
         const diagnosed = readDiagnosis(rt, diag);
-        throw new LoopcompactError(sourceLength === null ? diagnosed : withoutPosition(diagnosed));
+        throw new LoopcompactError(objects ? withoutPosition(diagnosed) : diagnosed);
       }
       const handle = rt.word();
       let parts: Parts;
@@ -343,7 +344,7 @@ function converted(format: number, doc: Bytes, flags: number, sourceLength: numb
         rt.x.lc_conversion_free(handle);
         throw e;
       }
-      return make(rt, handle, format as Format, parts, sourceLength);
+      return make(rt, handle, format as Format, parts);
     }),
   );
 }
@@ -359,7 +360,7 @@ function converted(format: number, doc: Bytes, flags: number, sourceLength: numb
  * (strict), `LC_ERR_INVALID_ARGUMENT` (a format that is not one).
  */
 export function convert(format: Format, json: Bytes, options?: ConvertOptions): Conversion {
-  return converted(int32(format, "format"), json, strictFlag(options), null);
+  return converted(int32(format, "format"), json, strictFlag(options), false);
 }
 
 function list(value: unknown, what: string): readonly unknown[] {
@@ -377,7 +378,7 @@ function list(value: unknown, what: string): readonly unknown[] {
  */
 export function fromOpenAIChat(messages: readonly object[], options?: ConvertOptions): Conversion {
   const source = list(messages, "messages");
-  return converted(Format.OPENAI_CHAT, listText(source, "messages"), strictFlag(options), source.length);
+  return converted(Format.OPENAI_CHAT, listText(source, "messages"), strictFlag(options), true);
 }
 
 /**
@@ -398,7 +399,7 @@ export function fromOpenAIResponses(items: string | readonly object[], options: 
     ["instructions", instructions],
     ["input", items],
   ]);
-  return converted(Format.OPENAI_RESPONSES, doc, flags, typeof items === "string" ? 1 : items.length);
+  return converted(Format.OPENAI_RESPONSES, doc, flags, true);
 }
 
 /**
@@ -415,7 +416,7 @@ export function fromAnthropic(messages: readonly object[], options: AnthropicOpt
     ["system", options.system ?? undefined],
     ["messages", source],
   ]);
-  return converted(Format.ANTHROPIC, doc, flags, source.length);
+  return converted(Format.ANTHROPIC, doc, flags, true);
 }
 
 /** `systemInstruction` as the Gemini API takes it (a `Content` or a string), from the forms
@@ -442,7 +443,7 @@ export function fromGemini(contents: readonly object[], options: GeminiOptions =
     ["system_instruction", systemContent(options.systemInstruction)],
     ["contents", source],
   ]);
-  return converted(Format.GEMINI, doc, flags, source.length);
+  return converted(Format.GEMINI, doc, flags, true);
 }
 
 /**
@@ -455,5 +456,5 @@ export function fromGemini(contents: readonly object[], options: GeminiOptions =
  */
 export function fromModelMessages(messages: readonly object[], options?: ConvertOptions): Conversion {
   const source = list(messages, "messages");
-  return converted(Format.AI_SDK, listText(source, ""), strictFlag(options), source.length);
+  return converted(Format.AI_SDK, listText(source, ""), strictFlag(options), true);
 }

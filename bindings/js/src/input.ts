@@ -106,14 +106,8 @@ const finalizer =
  */
 export interface Origin {
   readonly format: Format;
-  /**
-   * The number of source messages (items): the list's length for a conversion from objects; for
-   * one from JSON, the least length consistent with it (the highest source index of a wire message
-   * or a loss, plus one).
-   */
+  /** The number of source messages (items): the length of the list `messages(source)` takes. */
   readonly sourceLength: number;
-  /** Whether `sourceLength` is the list's length (a conversion from objects). */
-  readonly exactLength: boolean;
   /** For each wire cut `0..=n`, the source cut it maps to (`Conversion.sourceCut`); -1 where not allowed. */
   readonly sourceCuts: readonly number[];
 }

@@ -130,11 +130,11 @@ export function rebuild(origin: Origin, cut: number, summary: string, source: un
       ? [{ role: "user", content: source }]
       : null;
   if (list === null) throw new TypeError("loopcompact: messages(source) takes the message list the conversion was made from");
-  const fits = origin.exactLength ? list.length === origin.sourceLength : list.length >= origin.sourceLength;
+  const fits = list.length === origin.sourceLength;
   if (!fits) {
     throw new TypeError(
       `loopcompact: messages(source) takes the list the conversion was made from: it had ` +
-        `${origin.exactLength ? "" : "at least "}${origin.sourceLength} messages, this one has ${list.length}`,
+        `${origin.sourceLength} messages, this one has ${list.length}`,
     );
   }
   const spelling = SPELLINGS[origin.format];

@@ -310,11 +310,11 @@ class Conversion(Owned):
     readable after ``close()``; an :class:`Input` made by :meth:`input` does not need it.
     """
 
-    def __init__(self, handle: Any, format: Format, source_len: Optional[int]) -> None:
+    def __init__(self, handle: Any, format: Format, source_len: int) -> None:
         super().__init__(handle)
         #: The source format.
         self.format = format
-        #: The number of source messages (or items) converted; ``None`` for :func:`from_json`.
+        #: The number of source messages (or items) converted (``lc_conversion_source_len``).
         self.source_len = source_len
         self._transcript: Optional[bytes] = None
         self._source_index: Optional[Tuple[Optional[int], ...]] = None
@@ -501,7 +501,13 @@ def _convert(fmt: Format, ptr: Any, n: int, strict: bool, source_len: Optional[i
         return found if offsets else replace(found, offset=None, line=None, column=None)
 
     check(status, ConversionError, diagnose)
-    return Conversion(handle, fmt, source_len)
+    # The source's length as the library counted it (objects or JSON alike).
+    counted = ctypes.c_uint64(0)
+    status = _lib.lc_conversion_source_len(handle, ctypes.byref(counted))
+    if status != Status.OK:
+        _lib.lc_conversion_free(handle)
+        check(status, ConversionError)
+    return Conversion(handle, fmt, int(counted.value))
 
 
 def _objects(fmt: Format, document: Any, root: str, strict: bool, source_len: int) -> Conversion:

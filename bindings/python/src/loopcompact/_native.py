@@ -178,6 +178,7 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "lc_conversion_cut_allowed": (lc_status, [_conversion_p, _buf, c_size_t, _size_p]),
     "lc_conversion_losses": (lc_status, [_conversion_p, POINTER(lc_loss), c_size_t, _size_p]),
     "lc_conversion_source_cut": (lc_status, [_conversion_p, c_uint64, POINTER(c_uint64)]),
+    "lc_conversion_source_len": (lc_status, [_conversion_p, POINTER(c_uint64)]),
     "lc_loss_name": (c_char_p, [c_int32]),
     "lc_compaction_input_message_count": (lc_status, [_input_p, POINTER(c_uint64)]),
     "lc_compaction_input_max_summary_tokens": (lc_status, [_input_p, POINTER(c_uint64)]),
@@ -252,6 +253,7 @@ class Library:
     lc_conversion_cut_allowed: Callable[[_P, _B, int, _P], _St]
     lc_conversion_losses: Callable[[_P, _P, int, _P], _St]
     lc_conversion_source_cut: Callable[[_P, int, _P], _St]
+    lc_conversion_source_len: Callable[[_P, _P], _St]
     lc_loss_name: Callable[[int], bytes]
     lc_compaction_input_message_count: Callable[[_P, _P], _St]
     lc_compaction_input_max_summary_tokens: Callable[[_P, _P], _St]

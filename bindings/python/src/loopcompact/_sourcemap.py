@@ -30,9 +30,8 @@ class SourceMap:
     """What a round needs of its conversion to rebuild the source's message list."""
 
     format: Format
-    #: The number of source messages (or items); ``None`` for a conversion of JSON (``from_json``),
-    #: whose messages the package never held.
-    source_len: Optional[int]
+    #: The number of source messages (or items), as the library counted them.
+    source_len: int
     #: For each wire message, the index of its source message; ``None`` for the system parameter.
     source_index: Tuple[Optional[int], ...]
     #: For each wire message, its role (``system``, ``user``, ``assistant``, ``tool``).
@@ -156,15 +155,11 @@ def rebuild(source_map: SourceMap, cut: int, summary: str, source: Any, dump: An
     except TypeError:
         raise TypeError(f"source must be the list the conversion was made from, not a {type(source).__name__}") from None
     s = source_map.source_cut(cut)
-    known = [i for i in source_map.source_index if i is not None]
-    if source_map.source_len is not None:
-        if count != source_map.source_len:
-            raise ValueError(
-                f"source has {count} messages, the conversion was made from {source_map.source_len}: "
-                "give messages() the list the conversion was made from"
-            )
-    elif count < max([s, *(i + 1 for i in known)]):
-        raise ValueError(f"source has {count} messages, fewer than the conversion holds: give the list it was made from")
+    if count != source_map.source_len:
+        raise ValueError(
+            f"source has {count} messages, the conversion was made from {source_map.source_len}: "
+            "give messages() the list the conversion was made from"
+        )
     roles = source_map.roles
     lead = 0
     while lead < len(roles) and roles[lead] == "system":
