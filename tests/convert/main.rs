@@ -9,3 +9,4 @@ mod fixtures;
 mod identity;
 mod oracle;
 mod props;
+mod rules;
