@@ -713,7 +713,8 @@ def test_from_json_counts_bytes_of_the_callers_json() -> None:
     with pytest.raises(ValueError):
         lc.from_json(99, b"[]")
     ai_sdk = lc.from_json(lc.Format.AI_SDK, raw_source("ai_sdk__parallel_tools"))
-    assert ai_sdk.source_len is None and ai_sdk.format == lc.Format.AI_SDK and ai_sdk.cut_allowed[0]
+    assert ai_sdk.source_len == len(json.loads(raw_source("ai_sdk__parallel_tools")))
+    assert ai_sdk.format == lc.Format.AI_SDK and ai_sdk.cut_allowed[0]
 
 
 def test_conversion_lifetime_and_names() -> None:
