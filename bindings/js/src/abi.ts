@@ -172,8 +172,8 @@ const WITH_SIBLING =
 
 /**
  * @internal For every `lc_*` function of include/loopcompact.h: the public spelling that calls it
- * (`"Input.prototype.safeCut"` is the method `safeCut` of `Input`), or `{ via, why }` for a function
- * reached through another.
+ * (`"Input.prototype.safeCut"` is the method `safeCut` of `Input`; a getter is named the same
+ * way), or `{ via, why }` for a function reached through another.
  */
 export const NAME_TABLE = {
   lc_version: "version",
