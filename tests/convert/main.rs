@@ -8,4 +8,5 @@ mod errors;
 mod fixtures;
 mod identity;
 mod oracle;
+mod pinned;
 mod props;
