@@ -105,6 +105,9 @@ type Input struct {
 	// so Close never frees a handle that another goroutine is using.
 	mu  sync.RWMutex
 	ptr *C.lc_compaction_input
+	// origin is the map back to the source of an Input made by Conversion.Input (nil for
+	// ParseInput): a round on it gives a *Compacted whose Messages rebuilds the source's list.
+	origin *sourceMap
 }
 
 // liveInputs counts the handles not yet freed (read by the tests of the finalizer path).
