@@ -34,6 +34,8 @@
  *   fingerprint   request_fingerprint, to_hex
  *   safety (§14)  Input::check_pairing, Input::safe_cut, Input::check_cut, check_progress,
  *                 check_threshold
+ *   convert (§16) Conversion::convert, Conversion::transcript, source_index, cut_allowed, losses
+ *                 (Loss::name), source_len, source_cut, input
  *   round (§15)   Input::encode_head_within, Input::validate_reply (and diagnose_reply, which returns
  *                 the verdict of any class instead of throwing), Input::build_replacement,
  *                 Input::verify_replacement; compact(input, call_model, options), the whole round of
@@ -679,6 +681,8 @@ private:
         void operator()(lc_compaction_input *handle) const noexcept { lc_compaction_input_free(handle); }
     };
 
+    friend class Conversion;  // Conversion::input adopts the handle of lc_conversion_input
+
     explicit Input(lc_compaction_input *handle) noexcept : handle_(handle) {}
 
     // One lc_compaction_reply_diagnose call; `diag` (blank on entry) keeps the raw diagnosis.
@@ -716,6 +720,173 @@ private:
     }
 
     std::unique_ptr<lc_compaction_input, Free> handle_;
+};
+
+/* ---- converters (SPEC §16) ------------------------------------------------------------------- */
+
+// One loss of a conversion (SPEC G16.8): the source message (or item) it was in, std::nullopt for
+// the system parameter (LC_SOURCE_SYSTEM), and its LC_LOSS_* code.
+struct Loss {
+    std::optional<std::uint64_t> source_index;
+    std::int32_t code = 0;
+
+    // The code's stable name, e.g. "dropped_cache_control"; "" for a value that is not one.
+    const char *name() const noexcept { return lc_loss_name(code); }
+};
+
+// A converted transcript (lc_conversion): owns its handle (unique, move-only; the destructor frees
+// it). Made by Conversion::convert from a provider's message list; immutable, so the const member
+// functions may be called from several threads at once. A moved-from Conversion holds no handle;
+// its member functions throw Error(LC_ERR_NULL_ARGUMENT).
+class Conversion {
+public:
+    // lc_transcript_convert: `format` is LC_FORMAT_*, `source` the document the format reads (the
+    // Chat, LangChain or AI SDK messages array; {"input": ..., "instructions": ...};
+    // {"system": ..., "messages": [...]}; {"contents": [...], "system_instruction": ...}), `flags`
+    // 0 or LC_CONVERT_STRICT. Throws Error: LC_CONVERT_WIRE, LC_CONVERT_SHAPE (location such as
+    // "messages[3].tool_calls[0].function.arguments", offset into `source`), LC_CONVERT_LOSS,
+    // LC_ERR_INVALID_ARGUMENT. The handle keeps what it needs: `source` may go away afterwards.
+    static Conversion convert(std::int32_t format, bytes_view source, std::uint32_t flags = 0)
+    {
+        lc_conversion *handle = nullptr;
+        lc_diagnostic diag = detail::blank_diagnostic();
+        const lc_status status = lc_transcript_convert(format, source.data(), source.size(), flags, &handle, &diag);
+        if (status != LC_OK) {
+            if (diag.status != status) {
+                diag = detail::status_only(status);  // a boundary error: nothing was diagnosed
+            }
+            diag.location[sizeof diag.location - 1] = '\0';
+            detail::check(status, diag);
+        }
+        return Conversion(handle);
+    }
+
+    Conversion(Conversion &&) noexcept = default;
+    Conversion &operator=(Conversion &&) noexcept = default;
+    Conversion(const Conversion &) = delete;
+    Conversion &operator=(const Conversion &) = delete;
+    ~Conversion() = default;  // the deleter calls lc_conversion_free
+
+    // The C handle, for calls the wrapper does not cover; owned by this Conversion.
+    const lc_conversion *get() const noexcept { return handle_.get(); }
+    explicit operator bool() const noexcept { return handle_ != nullptr; }
+
+    // The wire transcript: a JSON array of wire messages in canonical bytes (SPEC §5, E7).
+    std::vector<std::uint8_t> transcript() const
+    {
+        return elements<std::uint8_t>([this](std::uint8_t *out, std::size_t cap, std::size_t *len) {
+            return lc_conversion_transcript(handle_.get(), out, cap, len);
+        });
+    }
+
+    // For each wire message, the index of the source message (or item) it came from; std::nullopt
+    // for a message made from the system parameter (SPEC G16.2).
+    std::vector<std::optional<std::uint64_t>> source_index() const
+    {
+        const std::vector<std::uint64_t> raw = elements<std::uint64_t>(
+            [this](std::uint64_t *out, std::size_t cap, std::size_t *len) {
+                return lc_conversion_source_index(handle_.get(), out, cap, len);
+            });
+        std::vector<std::optional<std::uint64_t>> out;
+        out.reserve(raw.size());
+        for (const std::uint64_t i : raw) {
+            out.push_back(i == LC_SOURCE_SYSTEM ? std::nullopt : std::optional<std::uint64_t>(i));
+        }
+        return out;
+    }
+
+    // For each wire cut c in 0..n (n wire messages): whether summarising wire messages [0, c)
+    // splits no source message (and passes no compaction item): n + 1 entries.
+    std::vector<bool> cut_allowed() const
+    {
+        const std::vector<std::uint8_t> raw = elements<std::uint8_t>(
+            [this](std::uint8_t *out, std::size_t cap, std::size_t *len) {
+                return lc_conversion_cut_allowed(handle_.get(), out, cap, len);
+            });
+        return std::vector<bool>(raw.begin(), raw.end());
+    }
+
+    // What the wire could not carry, in source order (SPEC G16.8); empty for a lossless conversion.
+    std::vector<Loss> losses() const
+    {
+        const std::vector<lc_loss> raw = elements<lc_loss>([this](lc_loss *out, std::size_t cap, std::size_t *len) {
+            return lc_conversion_losses(handle_.get(), out, cap, len);
+        });
+        std::vector<Loss> out;
+        out.reserve(raw.size());
+        for (const lc_loss &l : raw) {
+            Loss loss;
+            if (l.source_index != LC_SOURCE_SYSTEM) {
+                loss.source_index = l.source_index;
+            }
+            loss.code = l.code;
+            out.push_back(loss);
+        }
+        return out;
+    }
+
+    // The number of messages (or items) in the source list, the system parameter not counted
+    // (lc_conversion_source_len).
+    std::uint64_t source_len() const
+    {
+        std::uint64_t out = 0;
+        detail::check(lc_conversion_source_len(handle_.get(), &out));
+        return out;
+    }
+
+    // The source cut of an allowed wire cut (SPEC G16.2, lc_conversion_source_cut): summarising
+    // wire messages [0, wire_cut) summarises source messages [0, result). Throws
+    // Error(LC_CUT_UNSAFE) for a cut that is not allowed, Error(LC_ERR_INVALID_ARGUMENT) for one
+    // past the last wire message.
+    std::uint64_t source_cut(std::uint64_t wire_cut) const
+    {
+        std::uint64_t out = 0;
+        detail::check(lc_conversion_source_cut(handle_.get(), wire_cut, &out));
+        return out;
+    }
+
+    // A compaction input around the transcript (SPEC G16.10, lc_conversion_input): `revision` is
+    // the basis revision (your compaction count plus one), the basis event id is minted from the
+    // transcript, and `fingerprint` (32 bytes) is the request fingerprint, or nullptr to mint it
+    // from the provider, model and transcript. The input cuts only at the source's boundaries.
+    // Throws Error with the statuses of Input::parse for what was given (LC_INPUT_MODEL,
+    // LC_INPUT_BASIS, LC_INPUT_MAX_SUMMARY_TOKENS, LC_INPUT_REQUEST_FINGERPRINT,
+    // LC_INPUT_TRANSCRIPT), or LC_ERR_INVALID_ARGUMENT for text that is not UTF-8.
+    Input input(std::string_view provider, std::string_view model, std::uint64_t max_summary_tokens,
+                std::uint64_t revision, const std::array<std::uint8_t, LC_FINGERPRINT_LEN> *fingerprint = nullptr) const
+    {
+        lc_compaction_input *out = nullptr;
+        const bytes_view p(provider);
+        const bytes_view m(model);
+        detail::check(lc_conversion_input(handle_.get(), p.data(), p.size(), m.data(), m.size(), max_summary_tokens,
+                                          revision, fingerprint != nullptr ? fingerprint->data() : nullptr, &out));
+        return Input(out);
+    }
+
+private:
+    struct Free {
+        void operator()(lc_conversion *handle) const noexcept { lc_conversion_free(handle); }
+    };
+
+    explicit Conversion(lc_conversion *handle) noexcept : handle_(handle) {}
+
+    // The two-call pattern over an array accessor: the size query, then the elements.
+    template <typename T, typename Call>
+    static std::vector<T> elements(Call call)
+    {
+        std::size_t needed = 0;
+        lc_status status = call(nullptr, 0, &needed);
+        std::vector<T> out;
+        if (status == LC_ERR_BUFFER_TOO_SMALL) {
+            out.resize(needed);
+            status = call(out.data(), out.size(), &needed);
+            out.resize(needed);
+        }
+        detail::check(status);
+        return out;
+    }
+
+    std::unique_ptr<lc_conversion, Free> handle_;
 };
 
 /* ---- the round (SPEC §15, R15.12) ------------------------------------------------------------ */

@@ -700,6 +700,92 @@ const RUNS: &[Run] = &[
     },
     Run { example: "demo", args: &["examples/no_such_dir"], stdin: None, stdout: "", exit: 2 },
     Run { example: "demo", args: &["a", "b"], stdin: None, stdout: "", exit: 2 },
+    // convert (C) and conversion (C++): SPEC §16.2 and §16.4 on examples/data/convert_*.json, the
+    // figures worked out by hand from the tables. Chat: one wire message per message; losses
+    // `name` on the developer message (dropped_name), image `detail` "high" (dropped_media_options),
+    // the repeated `city` key (duplicate_argument_key, the last value kept, G16.4); keeping the last
+    // message the safe cut is 4 (the call and its result summarised together), source cut 4.
+    Run {
+        example: "convert",
+        args: &["openai_chat", "examples/data/convert_chat.json"],
+        stdin: None,
+        stdout: "wire 5 messages from 5 source messages\nsource_index 0 1 2 3 4\ncut_allowed 1 1 1 1 1 1\n\
+                 loss 0 dropped_name\nloss 1 dropped_media_options\nloss 2 duplicate_argument_key\n\
+                 safe_cut 4 source_cut 4\n",
+        exit: 0,
+    },
+    Run {
+        example: "convert",
+        args: &["openai_chat", "examples/data/convert_chat.json"],
+        stdin: None,
+        stdout: "\"id\":\"call_1\",\"name\":\"get_weather\",\"input\":{\"city\":\"Oslo\"}",
+        exit: 0,
+    },
+    // Anthropic: the system parameter is wire message 0 (source "system", its cache_control
+    // dropped); the last user message holds two tool results and a text: three wire messages from
+    // source 2 (G16.1), no cut inside them; a document by URL keeps its name only. Keeping the last
+    // message, cuts 5 and 4 are not allowed and 3 splits the calls from their results: cut 2,
+    // which summarises source [0, 1) (the system parameter counts as no source message).
+    Run {
+        example: "convert",
+        args: &["anthropic", "examples/data/convert_anthropic.json"],
+        stdin: None,
+        stdout: "wire 6 messages from 3 source messages\nsource_index system 0 1 2 2 2\n\
+                 cut_allowed 1 1 1 1 0 0 1\nloss system dropped_cache_control\nloss 0 document_not_inline\n\
+                 safe_cut 2 source_cut 1\n",
+        exit: 0,
+    },
+    // G16.3: the signature byte-exact, with its format.
+    Run {
+        example: "convert",
+        args: &["anthropic", "examples/data/convert_anthropic.json"],
+        stdin: None,
+        stdout: "\"signature\":\"EqQBCkYIBxgCKkB0c2lnbmF0dXJl\",\"signature_format\":\"anthropic\"",
+        exit: 0,
+    },
+    // 701 at the unknown role's value (byte 45), never its bytes.
+    Run {
+        example: "convert",
+        args: &["openai_chat", "examples/data/convert_bad_role.json"],
+        stdin: None,
+        stdout: "error LC_CONVERT_SHAPE convert_shape at messages[1].role offset 45\n",
+        exit: 1,
+    },
+    Run {
+        example: "convert",
+        args: &["openai_chat", "examples/data/no_such_file.json"],
+        stdin: None,
+        stdout: "",
+        exit: 2,
+    },
+    Run { example: "convert", args: &["klingon", "examples/data/convert_chat.json"], stdin: None, stdout: "", exit: 2 },
+    Run {
+        example: "conversion",
+        args: &["examples/data/convert_chat.json", "examples/data/convert_anthropic.json"],
+        stdin: None,
+        stdout: "openai_chat: loss 0 dropped_name\nopenai_chat: loss 1 dropped_media_options\n\
+                 openai_chat: loss 2 duplicate_argument_key\n\
+                 openai_chat: keeping the last message, summarise wire [0, 4) = source [0, 4)\n",
+        exit: 0,
+    },
+    Run {
+        example: "conversion",
+        args: &["examples/data/convert_chat.json", "examples/data/convert_anthropic.json"],
+        stdin: None,
+        stdout: "anthropic: 6 wire messages from 3 source messages\nanthropic: source_index system 0 1 2 2 2\n\
+                 anthropic: cut_allowed 1 1 1 1 0 0 1\nanthropic: loss system dropped_cache_control\n\
+                 anthropic: loss 0 document_not_inline\n\
+                 anthropic: keeping the last message, summarise wire [0, 2) = source [0, 1)\n",
+        exit: 0,
+    },
+    Run {
+        example: "conversion",
+        args: &["examples/data/convert_bad_role.json", "examples/data/convert_anthropic.json"],
+        stdin: None,
+        stdout: "openai_chat: refused LC_CONVERT_SHAPE; line 1, column 46, location messages[1].role, offset 45",
+        exit: 1,
+    },
+    Run { example: "conversion", args: &["examples/data/convert_chat.json"], stdin: None, stdout: "", exit: 2 },
 ];
 
 fn manifest_dir() -> &'static Path {
