@@ -34,6 +34,8 @@
  *   fingerprint   request_fingerprint, to_hex
  *   safety (§14)  Input::check_pairing, Input::safe_cut, Input::check_cut, check_progress,
  *                 check_threshold
+ *   never blocking (§16.9) Input::safe_cut and check_cut with CutOptions,
+ *                 Input::pairing_violations, repair_plan, repair; CompactOptions::pending_tail
  *   convert (§16) Conversion::convert, Conversion::transcript, source_index, cut_allowed, losses
  *                 (Loss::name), source_len, source_cut, input
  *   round (§15)   Input::encode_head_within, Input::validate_reply (and diagnose_reply, which returns
@@ -485,6 +487,23 @@ struct ReplyOptions {
     }
 };
 
+// How Input::safe_cut and check_cut treat a pending tail and a converter's source boundaries
+// (SPEC G16.13, G16.16). The default cuts before a pending tail.
+struct CutOptions {
+    bool pending_tail = true;           // LC_CUT_PENDING_TAIL
+    std::vector<std::uint8_t> allowed;  // n + 1 flags (0 or 1); empty: every cut the input allows
+
+    std::uint32_t flags() const noexcept { return pending_tail ? LC_CUT_PENDING_TAIL : 0; }
+};
+
+// One S14.3 violation (SPEC G16.14): where it is and which rule, never the id.
+struct Violation {
+    lc_status status = LC_OK;              // LC_PAIRING_UNANSWERED_CALL ... _DUPLICATE_RESULT
+    std::uint64_t message = 0;             // the message
+    std::optional<std::uint64_t> block;    // its top-level block; none: a tool message's own id
+    std::uint64_t offset = 0;              // of the id's string body in the input document
+};
+
 // The verdict on a reply with its diagnosis, for a status of any class (Input::diagnose_reply).
 struct ReplyVerdict {
     lc_status status = LC_OK;
@@ -592,6 +611,77 @@ public:
     // (lc_transcript_cut_check); throws Error (LC_CUT_UNSAFE, LC_ERR_INVALID_ARGUMENT for a cut
     // above the message count, or the pairing check's status).
     void check_cut(std::uint64_t cut) const { check_with_pairing(lc_transcript_cut_check(handle_.get(), cut)); }
+
+    // SPEC G16.13-G16.16, the cut that never blocks compaction: the largest safe cut keeping at
+    // least the last `keep_last` messages (lc_transcript_safe_cut_with). With options.pending_tail
+    // (the default) a last assistant turn whose calls wait for their results stays on the kept
+    // side instead of failing the pairing check; options.allowed (n + 1 flags, empty: no
+    // restriction) limits the cut to a converter's source boundaries. Throws Error as safe_cut.
+    std::uint64_t safe_cut(std::uint64_t keep_last, const CutOptions &options) const
+    {
+        std::uint64_t cut = 0;
+        check_with_pairing(lc_transcript_safe_cut_with(handle_.get(), keep_last, options.flags(),
+                                                        options.allowed.empty() ? nullptr : options.allowed.data(),
+                                                        options.allowed.size(), &cut));
+        return cut;
+    }
+
+    // check_cut with the pending tail and allowed cuts of `options` (lc_transcript_cut_check_with).
+    void check_cut(std::uint64_t cut, const CutOptions &options) const
+    {
+        check_with_pairing(lc_transcript_cut_check_with(handle_.get(), cut, options.flags(),
+                                                        options.allowed.empty() ? nullptr : options.allowed.data(),
+                                                        options.allowed.size()));
+    }
+
+    // Every S14.3 violation, in transcript order (SPEC G16.14, lc_transcript_pairing_violations):
+    // message and block indices and the status of each, never the id. Empty when the transcript
+    // pairs.
+    std::vector<Violation> pairing_violations() const
+    {
+        std::size_t needed = 0;
+        lc_status status = lc_transcript_pairing_violations(handle_.get(), nullptr, 0, &needed);
+        if (status != LC_ERR_BUFFER_TOO_SMALL) {
+            detail::check(status);
+        }
+        std::vector<lc_violation> raw(needed);
+        std::size_t written = 0;
+        detail::check(lc_transcript_pairing_violations(handle_.get(), raw.data(), raw.size(), &written));
+        std::vector<Violation> out;
+        out.reserve(written);
+        for (std::size_t i = 0; i < written; i++) {
+            const lc_violation &v = raw[i];
+            std::optional<std::uint64_t> block;
+            if (v.block != LC_NO_BLOCK) {
+                block = v.block;
+            }
+            out.push_back(Violation{v.status, v.message, block, v.offset});
+        }
+        return out;
+    }
+
+    // The repair plan of SPEC G16.15 as JSON (lc_transcript_repair_plan): drop an orphan result,
+    // add a synthetic error result "[no result was recorded for this tool call]" for a call whose
+    // result was lost; "[]" when the transcript pairs. With pending_tail, a pending tail's calls
+    // get no result. Throws Error (LC_PAIRING_DUPLICATE_ID: no repair without changing an
+    // assistant message).
+    std::string repair_plan(bool pending_tail = true) const
+    {
+        return written_text([&](std::uint8_t *buf, std::size_t cap, std::size_t *len) {
+            return lc_transcript_repair_plan(handle_.get(), pending_tail ? LC_CUT_PENDING_TAIL : 0, buf, cap, len);
+        });
+    }
+
+    // The transcript with the repair plan applied (lc_transcript_repair): a JSON array of wire
+    // messages in canonical bytes, to be put back into an input and checked again. Throws Error
+    // as repair_plan.
+    std::vector<std::uint8_t> repair(bool pending_tail = true) const
+    {
+        const std::string text = written_text([&](std::uint8_t *buf, std::size_t cap, std::size_t *len) {
+            return lc_transcript_repair(handle_.get(), pending_tail ? LC_CUT_PENDING_TAIL : 0, buf, cap, len);
+        });
+        return std::vector<std::uint8_t>(text.begin(), text.end());
+    }
 
     // The summariser's reply as it arrived, the bare XML text with no JSON envelope (SPEC
     // R15.1-R15.7, lc_compaction_reply_diagnose): returns the summary, the reply without what
@@ -711,6 +801,22 @@ private:
     }
 
     // A pairing status from the cut functions: the pairing check says where.
+    // The two-call pattern (SPEC A3.2) of `call(buf, cap, &len)`, as text.
+    template <typename Call>
+    static std::string written_text(Call call)
+    {
+        std::size_t needed = 0;
+        lc_status status = call(nullptr, 0, &needed);
+        if (status != LC_ERR_BUFFER_TOO_SMALL) {
+            detail::check(status);
+        }
+        std::string out(needed, '\0');
+        std::size_t written = 0;
+        detail::check(call(reinterpret_cast<std::uint8_t *>(out.data()), out.size(), &written));
+        out.resize(written);
+        return out;
+    }
+
     void check_with_pairing(lc_status status) const
     {
         if (status >= LC_PAIRING_UNANSWERED_CALL && status <= LC_PAIRING_DUPLICATE_RESULT) {
@@ -972,7 +1078,8 @@ enum class OnError {
 
 // How compact() runs the round; the defaults are SPEC R15.12's.
 struct CompactOptions {
-    std::uint64_t keep_last = 0;                   // the cut is safe_cut(keep_last)
+    std::uint64_t keep_last = 0;                   // the cut is safe_cut(keep_last, {pending_tail})
+    bool pending_tail = true;                      // a pending tail stays kept (G16.13); false: §14
     unsigned attempts = 3;                         // at least 1
     std::optional<std::uint64_t> max_input_bytes;  // the head's byte budget; none: no limit
     std::optional<std::uint64_t> max_reply_bytes;  // none: 16 * max_summary_tokens, at least 114
@@ -1078,8 +1185,9 @@ inline std::string stop_reason(const Attempt &a)
 // taking a const SummaryRequest & and returning a SummaryReply (checked at compile time: nothing
 // else can pass for a reply).
 //
-//  1. The cut is input.safe_cut(keep_last). A cut that leaves nothing to summarise, a transcript
-//     whose tool calls are not paired, or a head over max_input_bytes ends the round at once with
+//  1. The cut is input.safe_cut(keep_last, {pending_tail}): a pending tail stays on the kept side
+//     (G16.13). A cut that leaves nothing to summarise, a transcript whose tool calls are not
+//     paired otherwise, or a head over max_input_bytes ends the round at once with
 //     KeepHistory; the model is not called.
 //  2. Each attempt sends a SummaryRequest and checks the reply with diagnose_reply (trim and
 //     unfence on by default); on_attempt sees it.
@@ -1107,7 +1215,9 @@ CompactResult compact(const Input &input, CallModel &&call_model, const CompactO
     // Step 1: the cut and the head.
     std::uint64_t cut = 0;
     try {
-        cut = input.safe_cut(options.keep_last);
+        CutOptions cut_options;
+        cut_options.pending_tail = options.pending_tail;
+        cut = input.safe_cut(options.keep_last, cut_options);
     } catch (const Error &e) {
         if (e.status() >= LC_PAIRING_UNANSWERED_CALL && e.status() <= LC_PAIRING_DUPLICATE_RESULT) {
             return detail::keep_history(

@@ -700,6 +700,50 @@ const RUNS: &[Run] = &[
     },
     Run { example: "demo", args: &["examples/no_such_dir"], stdin: None, stdout: "", exit: 2 },
     Run { example: "demo", args: &["a", "b"], stdin: None, stdout: "", exit: 2 },
+    // examples/cpp/pairing.cpp: SPEC §16.9 by hand. input_pending.json: message 6, the last assistant
+    // message, waits for c2 (G16.13): the pending-tail cut keeping 1 is 6 (c1's pair lies before it),
+    // §14's verdict is 500; the plan with the pending tail is empty and the repaired transcript is the
+    // input in canonical bytes (E7.3: "usage":null on assistant messages).
+    Run {
+        example: "pairing",
+        args: &["examples/data/input_pending.json", "1"],
+        stdin: None,
+        stdout: "violation: message 6, block 0: LC_PAIRING_UNANSWERED_CALL\nsafe cut: 6\n\
+                 safe cut (S14.4): LC_PAIRING_UNANSWERED_CALL\nrepair plan: []\nrepaired: \
+                 [{\"role\":\"system\",\"blocks\":[{\"type\":\"text\",\"text\":\"be brief\"}]},\
+                 {\"role\":\"user\",\"blocks\":[{\"type\":\"text\",\"text\":\"list the files\"}]},\
+                 {\"role\":\"assistant\",\"blocks\":[{\"type\":\"tool_use\",\"id\":\"c1\",\"name\":\"ls\",\"input\":{}}],\"usage\":null},\
+                 {\"role\":\"tool\",\"blocks\":[{\"type\":\"text\",\"text\":\"a.go b.go\"}],\"tool_use_id\":\"c1\",\"is_error\":false},\
+                 {\"role\":\"assistant\",\"blocks\":[{\"type\":\"text\",\"text\":\"two files\"}],\"usage\":null},\
+                 {\"role\":\"user\",\"blocks\":[{\"type\":\"text\",\"text\":\"now ship it\"}]},\
+                 {\"role\":\"assistant\",\"blocks\":[{\"type\":\"tool_use\",\"id\":\"c2\",\"name\":\"deploy\",\"input\":{}}],\"usage\":null}]\n",
+        exit: 0,
+    },
+    // input_unpaired.json: b (message 1, block 1) has no result and message 3 answers no call
+    // (G16.14, in transcript order); the last assistant message (5) has no call, so there is no
+    // pending tail and both cuts give the first violation's status. The plan (G16.15): drop message
+    // 3, then b's synthetic error result before message 4 (after message 1 and the tool messages
+    // that follow it).
+    Run {
+        example: "pairing",
+        args: &["examples/data/input_unpaired.json", "1"],
+        stdin: None,
+        stdout: "violation: message 1, block 1: LC_PAIRING_UNANSWERED_CALL\nviolation: message 3: \
+                 LC_PAIRING_ORPHAN_RESULT\nsafe cut: LC_PAIRING_UNANSWERED_CALL\nsafe cut (S14.4): \
+                 LC_PAIRING_UNANSWERED_CALL\nrepair plan: [{\"action\":\"drop_result\",\"message\":3,\"block\":null},\
+                 {\"action\":\"add_result\",\"before\":4,\"call_message\":1,\"call_block\":1,\"tool_use_id\":\"b\",\
+                 \"text\":\"[no result was recorded for this tool call]\"}]\nrepaired: \
+                 [{\"role\":\"user\",\"blocks\":[{\"type\":\"text\",\"text\":\"run both\"}]},\
+                 {\"role\":\"assistant\",\"blocks\":[{\"type\":\"tool_use\",\"id\":\"a\",\"name\":\"t\",\"input\":{}},\
+                 {\"type\":\"tool_use\",\"id\":\"b\",\"name\":\"t\",\"input\":{}}],\"usage\":null},\
+                 {\"role\":\"tool\",\"blocks\":[{\"type\":\"text\",\"text\":\"ok\"}],\"tool_use_id\":\"a\",\"is_error\":false},\
+                 {\"role\":\"tool\",\"blocks\":[{\"type\":\"text\",\"text\":\"[no result was recorded for this tool call]\"}],\
+                 \"tool_use_id\":\"b\",\"is_error\":true},\
+                 {\"role\":\"user\",\"blocks\":[{\"type\":\"text\",\"text\":\"go on\"}]},\
+                 {\"role\":\"assistant\",\"blocks\":[{\"type\":\"text\",\"text\":\"done\"}],\"usage\":null}]\n",
+        exit: 0,
+    },
+    Run { example: "pairing", args: &["examples/data/input_unpaired.json"], stdin: None, stdout: "", exit: 2 },
     // convert (C) and conversion (C++): SPEC §16.2 and §16.4 on examples/data/convert_*.json, the
     // figures worked out by hand from the tables. Chat: one wire message per message; losses
     // `name` on the developer message (dropped_name), image `detail` "high" (dropped_media_options),
