@@ -213,6 +213,8 @@ class Violation(NamedTuple):
 
 def _uint(value: int, bits: int, what: str) -> int:
     # ctypes would silently wrap -1 or 2**64 to another value: refuse instead.
+    if type(value) is int and 0 <= value < (1 << bits):  # the common case, one test
+        return value
     if not isinstance(value, int) or isinstance(value, bool):
         raise TypeError(f"{what} must be an int, not {type(value).__name__}")
     if not 0 <= value < (1 << bits):

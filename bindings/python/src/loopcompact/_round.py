@@ -238,6 +238,8 @@ class _Options:
 
 
 def _count(value: object, what: str, least: int) -> int:
+    if type(value) is int and least <= value <= _U64_MAX:  # the common case, one test
+        return value
     if not isinstance(value, int) or isinstance(value, bool):
         raise TypeError(f"{what} must be an int, not {type(value).__name__}")
     if not least <= value <= _U64_MAX:
