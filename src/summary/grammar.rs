@@ -51,16 +51,32 @@ impl GrammarKind {
 /// control).
 macro_rules! ws_raw {
     () => {
-        r"\t\n \u00A0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000"
+        r"\t\n \xA0\u1680\u2000-\u200A\u2028\u2029\u202F\u205F\u3000"
     };
 }
 
 /// Raw characters without the White_Space property: printable ASCII except `&`, `<` and `>`, and
 /// every Char from U+00A1 up except the spaces of [`ws_raw`]. DEL and the C1 controls
-/// (U+007F–U+00A0 minus U+00A0) are left out (G17.3).
+/// (U+007F–U+009F) are left out (G17.3).
 macro_rules! nonws_raw {
     () => {
-        r"\x21-\x25\x27-\x3B\x3D\x3F-\x7E\u00A1-\u167F\u1681-\u1FFF\u200B-\u2027\u202A-\u202E\u2030-\u205E\u2060-\u2FFF\u3001-\uD7FF\uE000-\uFFFD\U00010000-\U0010FFFF"
+        concat!(nonws_bmp!(), r"\U00010000-\U0010FFFF")
+    };
+}
+
+/// [`nonws_raw`] below U+10000.
+macro_rules! nonws_bmp {
+    () => {
+        r"\x21-\x25\x27-\x3B\x3D\x3F-\x7E\xA1-\u167F\u1681-\u1FFF\u200B-\u2027\u202A-\u202E\u2030-\u205E\u2060-\u2FFF\u3001-\uD7FF\uE000-\uFFFD"
+    };
+}
+
+/// [`nonws_raw`] for the GBNF text: the supplementary planes as raw characters, because
+/// llguidance's GBNF reader (`gbnf_to_lark`) turns `\U00010000` into `\U10000`, which no regex
+/// reads; llama.cpp reads both forms alike.
+macro_rules! nonws_raw_gbnf {
+    () => {
+        concat!(nonws_bmp!(), "\u{10000}-\u{10FFFF}")
     };
 }
 
@@ -239,13 +255,13 @@ macro_rules! gbnf_text {
             "nonblank ::= ws-item* nonws-item item*\n",
             "item ::= [",
             ws_raw!(),
-            nonws_raw!(),
+            nonws_raw_gbnf!(),
             "] | named | numeric\n",
             "ws-item ::= [",
             ws_raw!(),
             "] | \"&#\" (\"0\"* ws-dec | \"x\" \"0\"* ws-hex) \";\"\n",
             "nonws-item ::= [",
-            nonws_raw!(),
+            nonws_raw_gbnf!(),
             "] | named | \"&#\" (\"0\"* nonws-dec | \"x\" \"0\"* nonws-hex) \";\"\n",
             "named ::= \"&\" (\"lt\" | \"gt\" | \"amp\" | \"apos\" | \"quot\") \";\"\n",
             "numeric ::= \"&#\" (\"0\"* dec | \"x\" \"0\"* hex) \";\"\n",
