@@ -6,13 +6,14 @@ every consumer; near-misses the validator rejects must be refused by all of them
 
 from __future__ import annotations
 
+import functools
 import json
 import random
 import re
 import sys
-from typing import Any, Callable, Dict, List
+from typing import Any, Callable, Dict, List, Tuple
 
-import jsonschema
+import jsonschema  # type: ignore[import-untyped]  # no stubs in the pinned test deps
 import lark
 import llguidance
 import pytest
@@ -22,7 +23,7 @@ from llguidance.gbnf_to_lark import gbnf_to_lark
 import loopcompact as lc
 
 if sys.version_info >= (3, 11):
-    from re import _constants as sre_c, _parser as sre_parse  # type: ignore[attr-defined]
+    from re import _constants as sre_c, _parser as sre_parse
 else:  # pragma: no cover
     import sre_constants as sre_c
     import sre_parse
@@ -111,7 +112,12 @@ class LarkSampler:
         self.rules: Dict[str, List[Any]] = {}
         for rule in parser.rules:
             self.rules.setdefault(rule.origin.name, []).append(rule.expansion)
-        self.terminals = {t.name: t.pattern for t in parser.terminals}
+        # Each terminal as its literal string or its regex's parse tree, parsed once (parsing the
+        # long character classes for every sample made building them take a minute).
+        self.terminals: Dict[str, Any] = {
+            t.name: t.pattern.value if t.pattern.type == "str" else sre_parse.parse(t.pattern.value)
+            for t in parser.terminals
+        }
 
     def sample(self, rng: random.Random, symbol: str = "start") -> str:
         out: List[str] = []
@@ -120,24 +126,28 @@ class LarkSampler:
 
     def _symbol(self, name: str, rng: random.Random, out: List[str]) -> None:
         if name in self.terminals:
-            pattern = self.terminals[name]
-            if pattern.type == "str":
-                out.append(pattern.value)
+            terminal = self.terminals[name]
+            if isinstance(terminal, str):
+                out.append(terminal)
             else:
-                _sample_regex(sre_parse.parse(pattern.value), rng, out)
+                _sample_regex(terminal, rng, out)
             return
         for sym in rng.choice(self.rules[name]):
             self._symbol(sym.name, rng, out)
 
 
-SAMPLES = [LarkSampler(lark.Lark(LARK, parser="lalr", keep_all_tokens=True)).sample(random.Random(seed))
-           for seed in range(3000)]
+@functools.lru_cache(maxsize=None)
+def samples() -> Tuple[str, ...]:
+    """3,000 summaries drawn from the Lark grammar, built on first use (not at import)."""
+    sampler = LarkSampler(lark.Lark(LARK, parser="lalr", keep_all_tokens=True))
+    return tuple(sampler.sample(random.Random(seed)) for seed in range(3000))
 
 
 def test_lark_samples_validate_and_every_consumer_accepts_them() -> None:
-    assert sum(len(s) for s in SAMPLES) > 300_000 and sum(s.count("&#") for s in SAMPLES) > 5000
+    drawn = samples()
+    assert sum(len(s) for s in drawn) > 300_000 and sum(s.count("&#") for s in drawn) > 5000
     earley = lark.Lark(LARK)  # Lark's default parser, on a few (it is slower)
-    for i, sample in enumerate(SAMPLES):
+    for i, sample in enumerate(drawn):
         assert valid(sample), sample
         assert RE.fullmatch(sample), sample
         assert lark_accepts(sample), sample
@@ -159,7 +169,7 @@ def _valid_vectors() -> List[str]:
 
 def test_near_misses_the_validator_rejects_are_refused_by_every_consumer() -> None:
     rng = random.Random(29)
-    bases = _valid_vectors() + SAMPLES[:40]
+    bases = _valid_vectors() + list(samples()[:40])
     mutants: List[str] = []
     for base in bases:
         mutants += ["\n" + base, base + "\n", "```xml\n" + base + "\n```", "\ufeff" + base]

@@ -394,15 +394,18 @@ def render_summary(*, goal: str, constraints: str, decisions: str, state: str, o
             raise TypeError(f"{name} must be a str, got {type(value).__name__}")
         # A lone surrogate becomes bytes that are not UTF-8, which the library refuses.
         texts.append(value.encode("utf-8", "surrogatepass"))
-    args = []
-    for text in texts:
-        args += [text or None, len(text)]
+    g, c, d, s, o = texts
     needed = c_size_t(0)
-    status = _lib.lc_summary_render(*args, None, 0, ctypes.byref(needed))
+
+    def render(buf: Any, cap: int) -> int:
+        return _lib.lc_summary_render(g or None, len(g), c or None, len(c), d or None, len(d), s or None, len(s),
+                                      o or None, len(o), buf, cap, ctypes.byref(needed))
+
+    status = render(None, 0)
     while status == Status.ERR_BUFFER_TOO_SMALL:
         cap = needed.value
         buf = ctypes.create_string_buffer(cap)
-        status = _lib.lc_summary_render(*args, buf, cap, ctypes.byref(needed))
+        status = render(buf, cap)
         if status == Status.OK:
             return str(memoryview(buf)[: needed.value], "utf-8")
     check(status, SummaryError)
