@@ -118,6 +118,9 @@ func TestConstantsMatchTheirDefines(t *testing.T) {
 		"LC_SECTION_STATE":                  uint64(lc.SectionState),
 		"LC_SECTION_OPEN_ITEMS":             uint64(lc.SectionOpenItems),
 		"LC_SECTION_ROOT":                   uint64(lc.SectionRoot),
+		"LC_GRAMMAR_REGEX":                  uint64(lc.GrammarRegex),
+		"LC_GRAMMAR_LARK":                   uint64(lc.GrammarLark),
+		"LC_GRAMMAR_GBNF":                   uint64(lc.GrammarGBNF),
 	} {
 		if want, ok := defs[name]; !ok || got != want {
 			t.Errorf("%s: Go has %d, the header %d (present %v)", name, got, want, ok)
