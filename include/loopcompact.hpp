@@ -27,6 +27,7 @@
  *   meta          version, abi_version, abi_matches, status_name/reason/message/class, class_name,
  *                 section_name, summary_instructions, retry_message
  *   summary (§4)  validate_summary, summary_sections, summary_section_text
+ *   grammars      summary_grammar, summary_json_schema, render_summary (§17.1, §17.2)
  *   input (§5,§7) Input::parse, validate_input, Input::encode_within, Input::encoded_size_within
  *   output (§6)   Input::validate_output
  *   policies (§8) validate_compaction_policy, validate_observation_policy, validate_context_config
@@ -461,6 +462,67 @@ inline std::string summary_section_text(bytes_view xml, std::int32_t section)
     detail::check_summary(status, xml);
     text.resize(len);
     return text;
+}
+
+/* ---- grammars and structured output (SPEC §17.1, §17.2) ------------------------------------- */
+
+// The language of summary_grammar's text (LC_GRAMMAR_*).
+enum class GrammarKind : std::int32_t {
+    regex = LC_GRAMMAR_REGEX,  // one regular expression, matched against the whole reply (G17.4)
+    lark = LC_GRAMMAR_LARK,    // a Lark grammar, start rule `start` (G17.5)
+    gbnf = LC_GRAMMAR_GBNF,    // a GBNF grammar for llama.cpp, start rule `root` (G17.6)
+};
+
+// The summary language as a grammar for constrained decoding (SPEC G17.1, lc_summary_grammar):
+// every string it matches passes validate_summary. Static text. Throws Error
+// (LC_ERR_INVALID_ARGUMENT) for a value that is not a GrammarKind.
+inline std::string_view summary_grammar(GrammarKind kind)
+{
+    const char *text = lc_summary_grammar(static_cast<std::int32_t>(kind));
+    if (text == nullptr) {
+        throw Error(LC_ERR_INVALID_ARGUMENT);
+    }
+    return text;
+}
+
+// The JSON Schema of the summary's structured-output form (SPEC G17.7, lc_summary_json_schema):
+// an object of five required strings goal, constraints, decisions, state, open_items, and no other
+// property. render_summary turns a filled object into the summary. Static text.
+inline std::string_view summary_json_schema() noexcept { return lc_summary_json_schema(); }
+
+// The five sections' texts (UTF-8), borrowed for the call: what render_summary takes.
+struct Sections {
+    bytes_view goal;
+    bytes_view constraints;
+    bytes_view decisions;
+    bytes_view state;
+    bytes_view open_items;
+};
+
+// The summary XML built from the five texts (SPEC G17.8, lc_summary_render): &, <, > and CR
+// escaped, an empty optional section self-closed; validate_summary accepts it and
+// summary_section_text gives each text back. Throws Error (G17.9) for the first refusal in section
+// order: LC_SUMMARY_XML_SYNTAX (not UTF-8, or a character XML cannot carry such as U+0000),
+// LC_SUMMARY_XML_CONTENT (a blank goal or state). The C function returns the status alone, so the
+// Error has no section or offset.
+inline std::string render_summary(const Sections &sections)
+{
+    const auto call = [&sections](std::uint8_t *buf, std::size_t cap, std::size_t *len) {
+        return lc_summary_render(sections.goal.data(), sections.goal.size(), sections.constraints.data(),
+                                 sections.constraints.size(), sections.decisions.data(), sections.decisions.size(),
+                                 sections.state.data(), sections.state.size(), sections.open_items.data(),
+                                 sections.open_items.size(), buf, cap, len);
+    };
+    std::size_t len = 0;
+    lc_status status = call(nullptr, 0, &len);
+    std::string xml;
+    if (status == LC_ERR_BUFFER_TOO_SMALL) {
+        xml.resize(len);
+        status = call(reinterpret_cast<std::uint8_t *>(xml.data()), xml.size(), &len);
+    }
+    detail::check(status);
+    xml.resize(len);
+    return xml;
 }
 
 /* ---- compaction input, output, transcript safety (SPEC §5, §6, §7, §14) --------------------- */

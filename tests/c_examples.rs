@@ -656,6 +656,49 @@ const RUNS: &[Run] = &[
         exit: 2,
     },
     // --- end of examples/cpp/compact.cpp
+    // --- examples/cpp/render.cpp: GOAL CONSTRAINTS DECISIONS STATE OPEN_ITEMS, or --grammar KIND, or
+    // --schema (SPEC §17.1, §17.2). G17.8 by hand: the root, each section on its own line, & < > as
+    // entities, CR as &#13;, an empty optional section self-closed; 23 + 22 + 41 + 13 + 49 + 14 + 23
+    // = 185 bytes. G17.9: a blank goal is xml_content, U+0001 xml_syntax, both class retry.
+    Run {
+        example: "render",
+        args: &["Ship 1.2", "no API change", "", "tests <pass> & CI green", ""],
+        stdin: None,
+        stdout: "<conversation_summary>\n<goal>Ship 1.2</goal>\n<constraints>no API change</constraints>\n<decisions/>\n\
+                 <state>tests &lt;pass&gt; &amp; CI green</state>\n<open_items/>\n</conversation_summary>\n\
+                 valid: 185 bytes, every section reads back\n",
+        exit: 0,
+    },
+    Run {
+        example: "render",
+        args: &["g", "", "a\r\nb ]]>", "s", "- one\n- two"],
+        stdin: None,
+        stdout: "<decisions>a&#13;\nb ]]&gt;</decisions>\n<state>s</state>\n<open_items>- one\n- two</open_items>\n",
+        exit: 0,
+    },
+    Run {
+        example: "render",
+        args: &[" \t\u{3000}", "", "", "s", ""],
+        stdin: None,
+        stdout: "refused: LC_SUMMARY_XML_CONTENT xml_content (class retry)\n",
+        exit: 1,
+    },
+    // The first refusal in section order: the blank state comes after the control character.
+    Run {
+        example: "render",
+        args: &["g", "a\u{1}", "", " ", ""],
+        stdin: None,
+        stdout: "refused: LC_SUMMARY_XML_SYNTAX xml_syntax (class retry)\n",
+        exit: 1,
+    },
+    // G17.5, G17.6: the start rules; G17.7: no other property.
+    Run { example: "render", args: &["--grammar", "lark"], stdin: None, stdout: "\nstart: ", exit: 0 },
+    Run { example: "render", args: &["--grammar", "gbnf"], stdin: None, stdout: "root ::= ", exit: 0 },
+    Run { example: "render", args: &["--grammar", "regex"], stdin: None, stdout: "<conversation_summary>", exit: 0 },
+    Run { example: "render", args: &["--schema"], stdin: None, stdout: "\"additionalProperties\":false", exit: 0 },
+    Run { example: "render", args: &["--grammar", "ebnf"], stdin: None, stdout: "", exit: 2 },
+    Run { example: "render", args: &["g", "c", "d", "s"], stdin: None, stdout: "", exit: 2 },
+    // --- end of examples/cpp/render.cpp
     // demo [DATA_DIR]: the first run (scripts/demo), one line per step; exit 0 when every step gives
     // the result its sample is made for. F7.3: the tool message stubbed under 1400 bytes; C13.4: the
     // misplaced <decisions> of result_bad_xml.json; R10.7: the worked example; P8.4: quality 0 is

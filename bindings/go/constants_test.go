@@ -149,6 +149,9 @@ func TestConstantsMatchTheirDefines(t *testing.T) {
 		"LC_LOSS_ITEM_REFERENCE_UNRESOLVABLE":     uint64(lc.LossItemReferenceUnresolvable),
 		"LC_LOSS_TOOL_APPROVAL_DROPPED":           uint64(lc.LossToolApprovalDropped),
 		"LC_LOSS_UNKNOWN_CONTENT_DROPPED":         uint64(lc.LossUnknownContentDropped),
+		"LC_GRAMMAR_REGEX":                        uint64(lc.GrammarRegex),
+		"LC_GRAMMAR_LARK":                         uint64(lc.GrammarLark),
+		"LC_GRAMMAR_GBNF":                         uint64(lc.GrammarGBNF),
 	} {
 		if want, ok := defs[name]; !ok || got != want {
 			t.Errorf("%s: Go has %d, the header %d (present %v)", name, got, want, ok)
