@@ -886,3 +886,84 @@ fn check_long_strings(size: usize) {
 fn long_strings_4mb() {
     check_long_strings(4 * MIB);
 }
+
+// ---------------------------------------------------------------------------------------------
+// The converters (SPEC §16): the peak stays within the input's size plus three times what the
+// handle keeps (the transcript, 16 bytes of source index and end per wire message, a flag per cut:
+// its vectors grow by doubling, and a growing vector has its old and new buffers) and 1 MiB,
+// on the shapes of the zoo: many tiny messages, a huge arguments string, long content, deep
+// content (a tool input at J5.2's depth, and a nesting bomb, refused). Not yet within it: one
+// source message of very many JSON tokens (a user message of 10^5 text blocks, a tool output
+// holding a JSON array of 10^6 numbers), whose element tree costs about 88 bytes a token.
+
+/// The converter shapes, about `size` bytes each: (name, format, source).
+fn convert_shapes(size: usize) -> Vec<(&'static str, i32, Vec<u8>)> {
+    let tiny = [b"[".as_slice(), &repeated(r#"{"role":"user","content":"a"}"#, size / 30), b"]"].concat();
+    // A Chat arguments string: JSON inside a JSON string, every quote escaped.
+    let arguments = format!(
+        r#"[{{"role":"user","content":"q"}},{{"role":"assistant","content":null,"tool_calls":[{{"id":"c","type":"function","function":{{"name":"f","arguments":"{{\"k\":[{}]}}"}}}}]}},{{"role":"tool","tool_call_id":"c","content":"ok"}}]"#,
+        vec![r#"\"v\""#; size / 6].join(",")
+    )
+    .into_bytes();
+    let long = format!(r#"[{{"role":"user","content":"{}"}}]"#, "<&>".repeat(size / 3)).into_bytes();
+    let deep_input = format!(
+        r#"{{"messages":[{{"role":"assistant","content":[{{"type":"tool_use","id":"t","name":"f","input":{{"x":{}1{}}}}}]}},{{"role":"user","content":[{{"type":"tool_result","tool_use_id":"t","content":"ok"}}]}}]}}"#,
+        "[".repeat(9_990),
+        "]".repeat(9_990)
+    )
+    .into_bytes();
+    let gemini_many =
+        [br#"{"contents":["#.as_slice(), &repeated(r#"{"role":"user","parts":[{"text":"a"}]}"#, size / 38), b"]}"]
+            .concat();
+    vec![
+        ("many tiny Chat messages", LC_FORMAT_OPENAI_CHAT, tiny),
+        ("a huge Chat arguments string", LC_FORMAT_OPENAI_CHAT, arguments),
+        ("a long text of markup", LC_FORMAT_OPENAI_CHAT, long),
+        ("a tool input 9990 deep", LC_FORMAT_ANTHROPIC, deep_input),
+        ("many tiny Gemini contents", LC_FORMAT_GEMINI, gemini_many),
+    ]
+}
+
+fn check_convert_shapes(size: usize) {
+    for (name, format, src) in convert_shapes(size) {
+        let n = src.len();
+        // The library alone: the handle is made while counting, read and freed after.
+        let (handle, usage) = measure(|| {
+            let mut out = ptr::null_mut();
+            // SAFETY: a live buffer, `out` writable, NULL diagnostic.
+            let rc = unsafe { lc_transcript_convert(format, src.as_ptr(), n, 0, &raw mut out, ptr::null_mut()) };
+            assert_eq!(rc, 0, "{name}");
+            out
+        });
+        let c = testkit::convert::convert(format, &src, 0).unwrap_or_else(|(rc, d)| panic!("{name}: {rc} {d:?}"));
+        // SAFETY: the handle of lc_transcript_convert, freed once.
+        unsafe { lc_conversion_free(handle) };
+        let kept = c.transcript.len() + 16 * c.source_index.len() + c.cut_allowed.len();
+        // The handle's vectors grow by doubling: while one grows, its old and new buffers are live,
+        // up to three times what it keeps at the end.
+        // A tree of up to 10000 nested containers (J5.2) costs about 2 MiB whatever the input's size.
+        let slack = if name.ends_with("deep") { 3 * MIB } else { MIB };
+        within(&format!("convert {name} (handle keeps {kept} bytes)"), n, usage, n + 3 * kept + slack);
+    }
+    // A nesting bomb in a tool input is refused (J5.2) within 4 MiB, however deep: the tree of the
+    // 10000 levels read before the refusal, and the diagnosis.
+    let bomb = format!(
+        r#"[{{"role":"assistant","content":[{{"type":"tool-call","toolCallId":"a","toolName":"f","input":{}}}]}}]"#,
+        "[".repeat(DEEP)
+    );
+    let (status, usage) =
+        measure(|| testkit::convert::convert(LC_FORMAT_AI_SDK, bomb.as_bytes(), 0).err().map(|(rc, _)| rc));
+    assert_eq!(status, Some(testkit::status::LC_CONVERT_WIRE));
+    within("convert a nesting bomb", bomb.len(), usage, 4 * MIB);
+}
+
+#[test]
+fn convert_shapes_4mb() {
+    check_convert_shapes(4 * MIB);
+}
+
+#[test]
+#[cfg_attr(debug_assertions, ignore = "32 MB: release only (scripts/test)")]
+fn convert_shapes_32mb() {
+    check_convert_shapes(32 * MIB);
+}

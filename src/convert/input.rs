@@ -4,10 +4,12 @@
 //! kept as a JSON string and reported.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
+use std::collections::hash_map::DefaultHasher;
+use std::collections::{HashMap, HashSet};
+use std::hash::{Hash, Hasher};
 
 use crate::json::write::put_str;
-use crate::json::{JStr, Parser};
+use crate::json::{Event, JStr, Parser};
 
 use super::tree::{NodeId, Tree, Value};
 use super::{Conv, Cx, LossCode};
@@ -29,6 +31,11 @@ pub(crate) fn from_value<'a>(cx: &mut Cx<'a>, id: NodeId) -> Conv<Cow<'a, [u8]>>
 /// holds, or the text as a JSON string when it holds none.
 pub(crate) fn from_text<'a>(cx: &mut Cx<'a>, text: JStr<'a>, at: NodeId) -> Conv<Cow<'a, [u8]>> {
     let decoded = text.decode_bytes().unwrap_or_default();
+    // Most arguments repeat no key: checked with the pull parser, they are the text as it is,
+    // without a tree (a tree costs tens of bytes per token of a string of any length).
+    if may_repeat_a_key(&decoded) == Some(false) {
+        return Ok(decoded);
+    }
     let parsed = parse_one(&decoded);
     match parsed {
         Some((resolved, duplicates)) => {
@@ -44,6 +51,43 @@ pub(crate) fn from_text<'a>(cx: &mut Cx<'a>, text: JStr<'a>, at: NodeId) -> Conv
             Ok(Cow::Owned(out))
         }
     }
+}
+
+/// Whether `text` is one JSON value with optional surrounding whitespace (J5.1–J5.3) in which an
+/// object may repeat a key: `None` when it is not one, `Some(false)` when no object repeats a key
+/// (each object's decoded keys hashed into a set while it is open), `Some(true)` when two keys of
+/// an object hash alike ([`parse_one`], the tree, then decides). The fast check of [`parse_one`]:
+/// the same verdict without a node per token (`tests` below compares them).
+fn may_repeat_a_key(text: &[u8]) -> Option<bool> {
+    let mut p = Parser::new(text);
+    // One entry per open container: the key hashes of an object, `None` for an array.
+    let mut open: Vec<Option<HashSet<u64>>> = Vec::new();
+    let mut repeated = false;
+    loop {
+        match p.next().ok()? {
+            Event::ObjectStart => open.push(Some(HashSet::new())),
+            Event::ArrayStart => open.push(None),
+            Event::ObjectEnd | Event::ArrayEnd => {
+                open.pop();
+            }
+            Event::Key(k) => {
+                k.check_utf8().ok()?;
+                let key = k.decode_bytes().ok()?;
+                if let Some(Some(keys)) = open.last_mut() {
+                    let mut h = DefaultHasher::new();
+                    key.hash(&mut h);
+                    repeated |= !keys.insert(h.finish());
+                }
+            }
+            Event::String(s) => s.check_utf8().ok()?,
+            Event::Number(_) | Event::Bool(_) | Event::Null => {}
+        }
+        if open.is_empty() {
+            break;
+        }
+    }
+    p.finish().ok()?;
+    Some(repeated)
 }
 
 /// One JSON value with optional surrounding whitespace (J5.1–J5.3): its text with repeated keys
@@ -133,6 +177,65 @@ fn resolve(tree: &Tree<'_>, id: NodeId, out: &mut Vec<u8>) {
                 Value::Bool(b) => out.extend_from_slice(if b { b"true" } else { b"false" }),
                 Value::Null => out.extend_from_slice(b"null"),
             },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The tree's verdict: not JSON (`None`), or whether some object repeats a key.
+    fn tree_verdict(text: &[u8]) -> Option<bool> {
+        parse_one(text).map(|(_, duplicates)| duplicates)
+    }
+
+    /// `may_repeat_a_key` against the tree on documents built from keys, values, nesting and
+    /// broken pieces: the same parse verdict, and `Some(false)` only where the tree finds no
+    /// repeated key.
+    #[test]
+    fn the_fast_check_agrees_with_the_tree() {
+        let pieces: [&[u8]; 16] = [
+            b"{",
+            b"}",
+            b"[",
+            b"]",
+            b"\"a\":",
+            b"\"b\":",
+            b"\"\\u0061\":",
+            b"1",
+            b"\"x\"",
+            b",",
+            b" ",
+            b"null",
+            b"\"\xff\"",
+            b"{\"a\":1,\"a\":2}",
+            b"[{\"k\":[]},{\"k\":{}}]",
+            b"\"\\n\"",
+        ];
+        let mut state = 0x9E37_79B9_7F4A_7C15u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for _ in 0..200_000 {
+            let len = (next() % 9) as usize;
+            let doc: Vec<u8> = (0..len).flat_map(|_| pieces[(next() % 16) as usize].iter().copied()).collect();
+            let (fast, tree) = (may_repeat_a_key(&doc), tree_verdict(&doc));
+            assert_eq!(fast.is_some(), tree.is_some(), "parse verdicts differ on {:?}", String::from_utf8_lossy(&doc));
+            if fast == Some(false) {
+                assert_eq!(
+                    tree,
+                    Some(false),
+                    "the fast check missed a repeated key in {:?}",
+                    String::from_utf8_lossy(&doc)
+                );
+            }
+            if tree == Some(true) {
+                assert_eq!(fast, Some(true), "{:?}", String::from_utf8_lossy(&doc));
+            }
         }
     }
 }
