@@ -233,9 +233,27 @@ fn line_column(text: &[u8], offset: usize) -> (u64, u64) {
     let before = text.get(..offset).unwrap_or(text);
     let line_start = memchr::memrchr(b'\n', before).map_or(0, |nl| nl + 1);
     let line = 1 + memchr::memchr_iter(b'\n', before).count() as u64;
-    let column =
-        1 + before.get(line_start..).unwrap_or_default().iter().filter(|&&b| (b & 0xC0) != 0x80).count() as u64;
+    let column = 1 + scalar_values(before.get(line_start..).unwrap_or_default());
     (line, column)
+}
+
+/// The number of Unicode scalar values in `text` (UTF-8): its bytes that are not continuation
+/// bytes (`10xxxxxx`). Eight bytes at a time: a line can be the whole document (JSON on one
+/// line), and a byte-by-byte count of it took longer than the check that failed.
+fn scalar_values(text: &[u8]) -> u64 {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    let mut words = text.chunks_exact(8);
+    let mut continuations = 0u64;
+    for word in &mut words {
+        let mut bytes = [0u8; 8];
+        bytes.copy_from_slice(word);
+        let w = u64::from_le_bytes(bytes);
+        // Bit 7 of each byte set with bit 6 clear: `w << 1` moves bit 6 into bit 7's place, and
+        // `HIGH` keeps bit 7 only, so no bit carries in from a neighbouring byte.
+        continuations += u64::from((w & !(w << 1) & HIGH).count_ones());
+    }
+    continuations += words.remainder().iter().filter(|&&b| b & 0xC0 == 0x80).count() as u64;
+    text.len() as u64 - continuations
 }
 
 /// A path of layout names and indices in a fixed buffer (C13.2): `transcript[3].blocks[0].type`.
@@ -738,5 +756,24 @@ fn what_was_wrong(status: Status, rule: &str, expected: &str) -> &'static str {
         (_, "X4.12") => "an end tag does not match the element it closes",
         (_, "X4.16") => "the summary ended before every element was closed",
         _ => "the XML is not well-formed",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::scalar_values;
+
+    #[test]
+    fn scalar_values_count_chars() {
+        // Every split of multi-byte characters across the eight-byte words, and the remainders.
+        let base = "aé€😀\u{7f}\u{80}\u{7ff}\u{800}\u{ffff}\u{10000}\u{10ffff}bc";
+        for start in 0..base.len() {
+            let Some(text) = base.get(start..) else { continue };
+            for repeat in [1, 2, 3, 7] {
+                let text = text.repeat(repeat);
+                assert_eq!(scalar_values(text.as_bytes()), text.chars().count() as u64, "{text:?}");
+            }
+        }
+        assert_eq!(scalar_values(b""), 0);
     }
 }

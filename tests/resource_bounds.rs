@@ -22,6 +22,9 @@
 //! - output validation: peak ≤ n + 1 MiB (the decoded summary, when it has escapes, is at most the
 //!   reply's length);
 //! - policy, observation, context config and fingerprint documents: peak ≤ n + 1 MiB;
+//! - every `_diagnose` sibling on a failing document: its plain function's bound (the fingerprint's
+//!   0.5n + 1 MiB, the input's 1 MiB, ...), for a JSON error after the last byte and for a field rule
+//!   broken after the whole document was read;
 //! - every rejection of a nesting bomb: peak ≤ 1 MiB in the input wire, 2 MiB in the other
 //!   documents, and the same at 10^6 levels as at 20000 (J5.2 stops at 10001, so the depth of the
 //!   bomb does not matter).
@@ -966,4 +969,211 @@ fn convert_shapes_4mb() {
 #[cfg_attr(debug_assertions, ignore = "32 MB: release only (scripts/test)")]
 fn convert_shapes_32mb() {
     check_convert_shapes(32 * MIB);
+}
+
+// Diagnoses (SPEC C13.4): every `_diagnose` sibling runs its plain function, then, on a failure,
+// looks again for where and why. That second look stays within the plain function's bound: a host
+// binding diagnoses every failure, so the diagnosis is what its users pay. Each shape above is made
+// to fail in two ways: a JSON error after the last byte (the whole document is read first) and a
+// field rule broken near the start (the whole document is read and then judged).
+
+/// A diagnostic with only `struct_size` set, allocated outside the measurement.
+fn blank_diagnostic() -> lc_diagnostic {
+    // SAFETY: every field of `lc_diagnostic` is an integer, a raw pointer or an array of `c_char`,
+    // for which all-zero bytes are a valid value.
+    let mut d: lc_diagnostic = unsafe { std::mem::zeroed() };
+    d.struct_size = size_of::<lc_diagnostic>();
+    d
+}
+
+/// `doc` with one byte after it: a J5.1 error at its very end.
+fn trailing(doc: &[u8]) -> Vec<u8> {
+    [doc, b"x"].concat()
+}
+
+fn fingerprint_diagnose(json: &[u8]) -> i32 {
+    let mut out = [0u8; 32];
+    let mut d = blank_diagnostic();
+    // SAFETY: live buffers, 32 writable bytes and a diagnostic of `struct_size` bytes.
+    unsafe { lc_request_fingerprint_diagnose(json.as_ptr(), json.len(), out.as_mut_ptr(), &mut d) }
+}
+
+fn policy_diagnose(json: &[u8]) -> i32 {
+    let mut d = blank_diagnostic();
+    // SAFETY: a live buffer and diagnostic.
+    unsafe { lc_compaction_policy_diagnose(json.as_ptr(), json.len(), 2, &mut d) }
+}
+
+fn observation_diagnose(json: &[u8]) -> i32 {
+    let mut d = blank_diagnostic();
+    // SAFETY: a live buffer and diagnostic.
+    unsafe { lc_context_observation_diagnose(json.as_ptr(), json.len(), 2, &mut d) }
+}
+
+fn config_diagnose(json: &[u8]) -> i32 {
+    let mut d = blank_diagnostic();
+    // SAFETY: a live buffer and diagnostic.
+    unsafe { lc_context_config_diagnose(json.as_ptr(), json.len(), &mut d) }
+}
+
+fn input_diagnose(wire: &[u8]) -> i32 {
+    let mut d = blank_diagnostic();
+    // SAFETY: a live buffer and diagnostic.
+    unsafe { lc_compaction_input_diagnose(wire.as_ptr(), wire.len(), &mut d) }
+}
+
+/// The plain call and its `_diagnose` sibling on a failing `doc`: the same status, not 0, and the
+/// diagnosis's peak within `bound`.
+fn check_diagnosis(what: &str, doc: &[u8], plain: fn(&[u8]) -> i32, diagnose: fn(&[u8]) -> i32, bound: usize) {
+    let (rc, plain_usage) = measure(|| plain(doc));
+    assert_ne!(rc, 0, "{what}: the shape must fail");
+    let (diagnosed, usage) = measure(|| diagnose(doc));
+    assert_eq!(diagnosed, rc, "{what}: the diagnosis gives the plain status");
+    println!("{what}: plain peak {} bytes", plain_usage.peak);
+    within(&format!("{what} (diagnose, status {rc})"), doc.len(), usage, bound);
+}
+
+fn check_fingerprint_diagnoses(size: usize) {
+    for (name, doc, _) in fingerprint_shapes(size) {
+        let n = doc.len() + 1;
+        let zero_revision = replace_once(std::str::from_utf8(&doc).unwrap(), r#""revision":1"#, br#""revision":0"#);
+        check_diagnosis(
+            &format!("{name}, JSON error at the end"),
+            &trailing(&doc),
+            fingerprint,
+            fingerprint_diagnose,
+            n / 2 + MIB,
+        );
+        check_diagnosis(&format!("{name}, revision 0"), &zero_revision, fingerprint, fingerprint_diagnose, n / 2 + MIB);
+    }
+}
+
+/// A failing document, its plain call and that call's `_diagnose` sibling.
+type Failing = (&'static str, Vec<u8>, fn(&[u8]) -> i32, fn(&[u8]) -> i32);
+/// The same with a flag.
+type FailingLong = (&'static str, Vec<u8>, fn(&[u8]) -> i32, fn(&[u8]) -> i32, bool);
+
+fn check_document_diagnoses(size: usize) {
+    // Long strings (the bounds of `check_long_strings`): a JSON error after them.
+    let long = format!(r#""{}""#, "a".repeat(size));
+    let escaped = format!(r#""{}""#, r"\u00e9".repeat(size / 6));
+    // The last field: whether the long string is escaped (read one character at a time: 1 MiB).
+    let cases: [FailingLong; 6] = [
+        (
+            "policy Hustle",
+            replace_once(POLICY, r#""context.compact""#, long.as_bytes()),
+            policy,
+            policy_diagnose,
+            false,
+        ),
+        (
+            "policy Hustle (escaped)",
+            replace_once(POLICY, r#""context.compact""#, escaped.as_bytes()),
+            policy,
+            policy_diagnose,
+            true,
+        ),
+        (
+            "fingerprint Model.Name",
+            replace_once(FINGERPRINT, r#""Name":"m""#, format!(r#""Name":{long}"#).as_bytes()),
+            fingerprint,
+            fingerprint_diagnose,
+            false,
+        ),
+        (
+            "fingerprint Effort (escaped)",
+            replace_once(FINGERPRINT, r#""Effort":"""#, format!(r#""Effort":{escaped}"#).as_bytes()),
+            fingerprint,
+            fingerprint_diagnose,
+            false,
+        ),
+        (
+            "context config Hustle",
+            [br#"{"Compaction":"#.as_slice(), &replace_once(POLICY, r#""context.compact""#, long.as_bytes()), b"}"]
+                .concat(),
+            config,
+            config_diagnose,
+            false,
+        ),
+        (
+            "context config Hustle (escaped)",
+            [br#"{"Compaction":"#.as_slice(), &replace_once(POLICY, r#""context.compact""#, escaped.as_bytes()), b"}"]
+                .concat(),
+            config,
+            config_diagnose,
+            true,
+        ),
+    ];
+    for (what, doc, plain, diagnose, escaped) in cases {
+        let n = doc.len() + 1;
+        let bound = if escaped { MIB } else { n / 2 + MIB };
+        check_diagnosis(
+            &format!("long string: {what}, JSON error at the end"),
+            &trailing(&doc),
+            plain,
+            diagnose,
+            bound,
+        );
+    }
+    // A policy whose field rule fails after a long Hustle was read (RearmBelow above CompactAt).
+    let rearm = |hustle: &str| {
+        POLICY.replace(r#""RearmBelow":6000"#, r#""RearmBelow":9000"#).replace(r#""context.compact""#, hustle)
+    };
+    check_diagnosis(
+        "long string: policy Hustle, RearmBelow",
+        rearm(&long).as_bytes(),
+        policy,
+        policy_diagnose,
+        (long.len() + 300) / 2 + MIB,
+    );
+    check_diagnosis(
+        "long string: policy Hustle (escaped), RearmBelow",
+        rearm(&escaped).as_bytes(),
+        policy,
+        policy_diagnose,
+        MIB,
+    );
+
+    // 10^5 unknown keys (the bounds of `many_keys_in_documents`): rejected at the first of them
+    // (J5.5), so the diagnosis must not read further either.
+    let keys = many_keys(size / 12, false);
+    let unknown = |doc: &str| [&keys[..keys.len() - 1], b",", &doc.as_bytes()[1..]].concat();
+    let cases: [Failing; 4] = [
+        ("policy", unknown(POLICY), policy, policy_diagnose),
+        ("observation", unknown(OBSERVATION), observation, observation_diagnose),
+        ("context config", keys.clone(), config, config_diagnose),
+        ("fingerprint", unknown(FINGERPRINT), fingerprint, fingerprint_diagnose),
+    ];
+    for (what, doc, plain, diagnose) in cases {
+        let doc = trailing(&doc);
+        check_diagnosis(&format!("many keys: {what}"), &doc, plain, diagnose, doc.len() + MIB);
+    }
+}
+
+fn check_input_diagnoses(size: usize) {
+    for (name, doc) in transcript_shapes(size) {
+        let text = std::str::from_utf8(&doc).unwrap();
+        let version = replace_once(text, r#""version":1"#, br#""version":2"#);
+        let tokens = replace_once(text, r#""max_summary_tokens":32"#, br#""max_summary_tokens":0"#);
+        for (how, doc) in
+            [("JSON error at the end", trailing(&doc)), ("version 2", version), ("max_summary_tokens 0", tokens)]
+        {
+            check_diagnosis(&format!("shape {name}, {how}"), &doc, validate, input_diagnose, WIRE_SLACK);
+        }
+    }
+}
+
+#[test]
+fn diagnoses_within_their_plain_bounds_4mb() {
+    check_fingerprint_diagnoses(4 * MIB);
+    check_document_diagnoses(4 * MIB);
+    check_input_diagnoses(4 * MIB);
+}
+
+#[test]
+#[cfg_attr(debug_assertions, ignore = "32 MB: release only (scripts/test)")]
+fn diagnoses_within_their_plain_bounds_32mb() {
+    check_fingerprint_diagnoses(32 * MIB);
+    check_document_diagnoses(32 * MIB);
+    check_input_diagnoses(32 * MIB);
 }

@@ -164,16 +164,19 @@ impl RequestFingerprint {
     /// the rule; for a JSON error the offset, line and column too.
     #[must_use]
     pub fn diagnose(json: &[u8]) -> Diagnostic {
-        let input = match FingerprintInput::from_json(json) {
-            Ok(input) => input,
+        // Decoded as the digest path decodes it, with the string fields and `Stop` left in the
+        // document: the diagnosis stays within the plain call's memory.
+        let (input, spans) = match decode_in_place(json) {
+            Ok(decoded) => decoded,
             Err(e) => return json_diagnostic(e.status(), e.offset(), json, c"R10.1", false),
         };
-        let Err(error) = input.validate().and_then(|()| input.check_encodable()) else {
+        let strings = Strings::in_document(json, &spans);
+        let Err(error) = input.validate_with(&strings).and_then(|()| input.check_encodable()) else {
             return Diagnostic::ok();
         };
         let status = error.status();
         let (location, rule) = match status {
-            Status::FingerprintModel => input.model.first_invalid(&Strings::of(&input)).unwrap_or(("Model", c"R10.3")),
+            Status::FingerprintModel => input.model.first_invalid(&strings).unwrap_or(("Model", c"R10.3")),
             Status::FingerprintBasis if input.basis.revision == 0 => ("Basis.revision", c"R10.2"),
             Status::FingerprintBasis => ("Basis.through_event_id", c"R10.2"),
             Status::FingerprintCounterCapability => ("CounterCapability", c"P8.9"),
@@ -208,12 +211,7 @@ impl RequestFingerprint {
     /// [`RequestFingerprint::digest_of`] for any document: decoded, validated, and hashed while the
     /// canonical bytes are written.
     fn digest_decoded(json: &[u8]) -> Result<[u8; LEN]> {
-        // Every string field and `Stop` stay in the document (any of them can be as large as it),
-        // so nothing of the document's size is decoded or kept.
-        let mut spans = decode::Spans::default();
-        let mut p = Parser::new_utf8_checked(json);
-        let input =
-            decode::document(&mut p, Some(&mut spans)).map_err(|e| Error::at(Status::FingerprintWire, e.offset))?;
+        let (input, spans) = decode_in_place(json)?;
         input.validate_with(&Strings::in_document(json, &spans))?;
         input.check_encodable()?;
         let mut hash = encode::HashSink::new();
@@ -246,6 +244,15 @@ impl RequestFingerprint {
     pub fn canonical_bytes(&self) -> &[u8] {
         &self.canonical
     }
+}
+
+/// Decodes a document with every string field and `Stop` left in it (any of them can be as large
+/// as the document), so nothing of the document's size is decoded or kept.
+fn decode_in_place(json: &[u8]) -> Result<(FingerprintInput, decode::Spans)> {
+    let mut spans = decode::Spans::default();
+    let mut p = Parser::new_utf8_checked(json);
+    let input = decode::document(&mut p, Some(&mut spans)).map_err(|e| Error::at(Status::FingerprintWire, e.offset))?;
+    Ok((input, spans))
 }
 
 /// R10.1: 36 bytes, `-` at offsets 8, 13, 18 and 23, ASCII hex digits of either case elsewhere.

@@ -48,7 +48,9 @@ enum Frame {
 
 /// The path to `offset` in `src`, naming keys only by the layout names in `names`.
 pub(crate) fn locate(src: &[u8], offset: usize, names: &[&'static str]) -> Found {
-    let mut p = Parser::new(src);
+    // One UTF-8 check of the whole document rather than one per string: the same errors at the
+    // same offsets (`Parser::new_utf8_checked`).
+    let mut p = Parser::new_utf8_checked(src);
     let mut frames: Vec<Frame> = Vec::new();
     loop {
         let event = match p.next() {
@@ -70,7 +72,8 @@ pub(crate) fn locate(src: &[u8], offset: usize, names: &[&'static str]) -> Found
         let here = offset < end.max(start + 1);
         match event {
             Event::Key(key) => {
-                let name = names.iter().copied().find(|n| key.decode().is_ok_and(|k| k == *n));
+                // Decoded once, then compared with each name (not decoded once per name).
+                let name = key.decode().ok().and_then(|k| names.iter().copied().find(|n| *n == k));
                 if let Some(Frame::Object(slot)) = frames.last_mut() {
                     *slot = Some(name);
                 }

@@ -73,8 +73,8 @@ impl CompactionPolicy {
     /// the field (`CompactAt`) or of a JSON error, and the rule.
     #[must_use]
     pub fn diagnose(json: &[u8], counter_quality: i32) -> Diagnostic {
-        let result = CompactionPolicy::from_json(json).and_then(|p| p.validate(counter_quality));
-        diagnose_policy(json, result, c"P8.3", None)
+        // The plain call's own path: `Hustle` is read in place, never copied.
+        diagnose_policy(json, CompactionPolicy::validate_json(json, counter_quality), c"P8.3", None)
     }
 }
 
@@ -93,8 +93,8 @@ impl ContextConfig {
     /// fails (`CounterCapability`), or the nested policy's field (`Compaction.RearmBelow`).
     #[must_use]
     pub fn diagnose(json: &[u8]) -> Diagnostic {
-        let result = ContextConfig::from_json(json).and_then(|c| c.validate());
-        let Err(error) = result else {
+        // The plain call's own path: the strings are read in place, never copied.
+        let Err(error) = ContextConfig::validate_json(json) else {
             return Diagnostic::ok();
         };
         let status = error.status();
