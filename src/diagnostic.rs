@@ -10,7 +10,7 @@ use core::fmt::Write as _;
 
 pub use crate::json::path::LOCATION_CAP;
 pub(crate) use crate::json::path::{Location, PathBuilder};
-use crate::summary::Section;
+use crate::section::Section;
 use crate::status::{Status, StatusClass};
 
 /// Where a check failed and what it expected there (C13.2). Built by the `diagnose` functions of

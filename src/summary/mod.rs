@@ -21,8 +21,9 @@ mod diagnose;
 mod name_chars;
 mod tokenizer;
 
+pub use crate::section::Section;
 pub(crate) use chars::{is_white_space, utf8_char};
-pub use diagnose::{Section, SectionSpans, diagnose, section_text, sections};
+pub use diagnose::{SectionSpans, diagnose, section_text, sections};
 
 use crate::error::{Error, Result};
 use crate::status::Status;
