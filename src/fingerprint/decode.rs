@@ -140,7 +140,7 @@ fn string(p: &mut Parser<'_>, spans: &mut Option<&mut Spans>, field: Str, owned:
 
 /// `null` or an array of strings (no `null` element). With `spans`, the strings are checked but
 /// not kept: the array is recorded as a span and `Some(vec![])` stands for it; an array already as
-/// R10.5 writes it is checked in one scan ([`super::canonical::stop_array_end`]) and skipped.
+/// R10.5 writes it is checked in one scan ([`super::stop::stop_array_end`]) and skipped.
 fn stop(p: &mut Parser<'_>, spans: Option<&mut Spans>) -> JResult<Option<Vec<String>>> {
     let first = p.next()?;
     if first == Event::Null {
@@ -156,7 +156,7 @@ fn stop(p: &mut Parser<'_>, spans: Option<&mut Spans>) -> JResult<Option<Vec<Str
         return Ok(Some(out));
     };
     let skipped = first == Event::ArrayStart
-        && super::canonical::stop_array_end(p.src(), start).is_some_and(|end| p.skip_checked_array(end));
+        && super::stop::stop_array_end(p.src(), start).is_some_and(|end| p.skip_checked_array(end));
     if !skipped {
         p.read_array(first, |p, e| p.str_of(e)?.check_utf8())?;
     }

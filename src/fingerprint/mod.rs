@@ -11,10 +11,11 @@ mod canonical;
 mod decode;
 mod encode;
 mod float;
+mod stop;
 mod url;
 
 #[cfg(any(test, fuzzing))]
-pub(crate) use canonical::stop_array_end;
+pub(crate) use stop::stop_array_end;
 
 #[cfg(test)]
 mod tests;
