@@ -9,7 +9,7 @@ use super::media::{self, DataUrl};
 use super::out::{Role, Str};
 use super::tree::{NodeId, Value};
 use super::{Conv, Cx, LossCode, open_array};
-use crate::json::{JStr, Parser};
+use crate::json::{Parser, StringToken};
 
 pub(super) fn convert<'a>(cx: &mut Cx<'a>, p: &mut Parser<'a>) -> Conv<u64> {
     open_array(cx, p, c"a JSON array of ModelMessage objects")?;
@@ -114,7 +114,7 @@ fn parts<'a>(cx: &mut Cx<'a>, content: NodeId, role: Role) -> Conv<()> {
 }
 
 /// The member `name` of the namespace object `ns` of a `providerOptions`.
-fn option<'a>(cx: &Cx<'a>, part: NodeId, ns: &str, name: &str) -> Option<JStr<'a>> {
+fn option<'a>(cx: &Cx<'a>, part: NodeId, ns: &str, name: &str) -> Option<StringToken<'a>> {
     let o = cx.tree.get(part, "providerOptions")?;
     let n = cx.tree.get(o, ns)?;
     match cx.tree.value(cx.tree.get(n, name)?) {

@@ -93,7 +93,7 @@ fn message<'a>(cx: &mut Cx<'a>, i: u64, open_function: &mut Option<String>) -> C
 }
 
 /// Whether a key is one of `names`.
-pub(super) fn known(key: &crate::json::JStr<'_>, names: &[&str]) -> bool {
+pub(super) fn known(key: &crate::json::StringToken<'_>, names: &[&str]) -> bool {
     let decoded = key.decode_bytes().unwrap_or_default();
     names.iter().any(|n| n.as_bytes() == decoded.as_ref())
 }

@@ -8,7 +8,7 @@ use super::media;
 use super::out::{NOT_A_MESSAGE, Role, Str};
 use super::tree::{NodeId, Value};
 use super::{Conv, Cx, LossCode, object_members};
-use crate::json::{JStr, Parser};
+use crate::json::{Parser, StringToken};
 
 /// The member of `id` under either spelling (`inlineData` / `inline_data`); both at once is a
 /// repeated field.
@@ -19,7 +19,7 @@ fn field<'a>(cx: &mut Cx<'a>, id: NodeId, camel: &'static str, snake: &'static s
     }
 }
 
-fn str_of<'a>(cx: &mut Cx<'a>, id: NodeId, camel: &'static str, snake: &'static str) -> Conv<Option<JStr<'a>>> {
+fn str_of<'a>(cx: &mut Cx<'a>, id: NodeId, camel: &'static str, snake: &'static str) -> Conv<Option<StringToken<'a>>> {
     match field(cx, id, camel, snake)?.map(|n| (n, cx.tree.value(n))) {
         None | Some((_, Value::Null)) => Ok(None),
         Some((_, Value::String(s))) => Ok(Some(s)),
@@ -271,7 +271,7 @@ fn part<'a>(
 
 /// A thought signature on a part that is not a thought: an empty thinking block carrying it, right
 /// before the part's own block (G16.3: a signature never moves to another part).
-fn signed(cx: &mut Cx<'_>, signature: Option<JStr<'_>>) {
+fn signed(cx: &mut Cx<'_>, signature: Option<StringToken<'_>>) {
     if let Some(s) = signature {
         cx.out.thinking(Str::Text(""), Str::Json(s), "gemini.thought_signature", None);
     }

@@ -11,7 +11,7 @@ use super::media::{self, DataUrl};
 use super::out::{Role, Str, Usage};
 use super::tree::{NodeId, Value};
 use super::{Conv, Cx, LossCode, open_array};
-use crate::json::{JStr, Parser};
+use crate::json::{Parser, StringToken};
 
 pub(super) fn convert<'a>(cx: &mut Cx<'a>, p: &mut Parser<'a>) -> Conv<u64> {
     open_array(cx, p, c"a JSON array of serialised LangChain messages")?;
@@ -334,7 +334,7 @@ fn block<'a>(cx: &mut Cx<'a>, b: NodeId, role: Role, provider: &[u8], called: &m
     Ok(())
 }
 
-fn member(out: &mut Vec<u8>, key: JStr<'_>, value: &[u8]) {
+fn member(out: &mut Vec<u8>, key: StringToken<'_>, value: &[u8]) {
     if out.len() > 1 {
         out.push(b',');
     }

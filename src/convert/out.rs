@@ -1,7 +1,7 @@
 //! The wire transcript a converter writes (SPEC §16, E7.3–E7.6): messages and blocks in canonical
 //! bytes, with each wire message's source index and whether a cut may fall before it.
 
-use crate::json::JStr;
+use crate::json::StringToken;
 use crate::json::write::{Sink, put_json_str, put_raw, put_str};
 
 use super::{Loss, LossCode};
@@ -9,7 +9,7 @@ use super::{Loss, LossCode};
 /// A string to write: a source string token (decoded and re-escaped as it is written) or text.
 #[derive(Debug, Clone, Copy)]
 pub(crate) enum Str<'a> {
-    Json(JStr<'a>),
+    Json(StringToken<'a>),
     Text(&'a str),
 }
 

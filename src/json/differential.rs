@@ -16,7 +16,7 @@
 
 use super::fast::{CheckedArray, Key, PlainRun};
 use super::parser::State;
-use super::{Event, JResult, JStr, Names, Parser};
+use super::{Event, JResult, Names, Parser, StringToken};
 
 /// The names the script can hand to `next_key` and `next_if_name`: keys of the input wire, one
 /// that shares its first 16 bytes with another (`Names::find` reads 16 bytes, then the rest), the
@@ -138,7 +138,7 @@ struct Pair<'a> {
 }
 
 /// An event as a reader sees it: a string or key by its span, its escape flag and its UTF-8
-/// verdict (J5.3). Not by its hint that it may hold a non-ASCII byte ([`JStr::is_unchecked`]):
+/// verdict (J5.3). Not by its hint that it may hold a non-ASCII byte ([`StringToken::is_unchecked`]):
 /// the scan's blocks may see bytes past the closing quote, so two correct scans that start at
 /// different bytes of one string can differ in the hint, never in the verdict.
 #[derive(Debug, PartialEq)]
@@ -158,7 +158,7 @@ fn seen(event: JResult<Event<'_>>) -> JResult<Seen<'_>> {
 
 /// Whether `token` is one of `names` as written, where [`Names::find`] sees it (16 bytes of the
 /// document from its body on): then the fast entries must take it by its index.
-fn findable(doc: &[u8], names: &[&str], token: &JStr<'_>) -> bool {
+fn findable(doc: &[u8], names: &[&str], token: &StringToken<'_>) -> bool {
     !token.has_escapes()
         && names.iter().any(|name| name.as_bytes() == token.raw())
         && token.span().start + 16 <= doc.len()

@@ -10,7 +10,7 @@
 
 use super::parser::State;
 use super::string::TaggedOffset;
-use super::{Event, JResult, JStr, JsonError, Names, Parser};
+use super::{Event, JResult, JsonError, Names, Parser, StringToken};
 
 /// A key as [`Parser::next_key`] reads it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -18,7 +18,7 @@ pub(crate) enum Key<'a> {
     /// The name of index `.0` in the layout's [`Names`], as written; its body starts at `.1`.
     Field(usize, usize),
     /// Any other key.
-    Token(JStr<'a>),
+    Token(StringToken<'a>),
 }
 
 /// A scanner of string bodies the parser may trust to skip its own scan (see
@@ -162,7 +162,7 @@ impl<'a> Parser<'a> {
     /// string's index in `names` and its token, as [`Parser::next`] would give it, without a scan.
     /// `None` (nothing consumed but whitespace) for anything else.
     #[cfg_attr(not(debug_assertions), inline(always))]
-    pub(crate) fn next_if_name(&mut self, names: &Names) -> Option<(usize, JStr<'a>)> {
+    pub(crate) fn next_if_name(&mut self, names: &Names) -> Option<(usize, StringToken<'a>)> {
         self.skip_ws();
         let start = self.pos();
         if !matches!(self.state(), State::Value | State::ValueOrEnd) || self.byte(start) != Some(b'"') {
@@ -179,7 +179,7 @@ impl<'a> Parser<'a> {
     /// it in an [`Event::String`], without the event. `None` (nothing consumed but whitespace) for
     /// anything else, which the caller then pulls with `next`.
     #[inline(always)]
-    pub(crate) fn next_if_string(&mut self) -> JResult<Option<JStr<'a>>> {
+    pub(crate) fn next_if_string(&mut self) -> JResult<Option<StringToken<'a>>> {
         self.skip_ws();
         let start = self.pos();
         if !matches!(self.state(), State::Value | State::ValueOrEnd) || self.byte(start) != Some(b'"') {

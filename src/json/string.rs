@@ -7,7 +7,7 @@ use super::{JResult, JsonError, Span};
 /// A string token as it appears in the document, between its quotes, escapes not yet decoded.
 /// The grammar of its escapes has been checked by the parser.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct JStr<'a> {
+pub(crate) struct StringToken<'a> {
     raw: &'a [u8],
     /// Offset of the body in the document (the body is `raw`, so it ends at `start + raw.len()`),
     /// with its two flags: escaped, UTF-8 unchecked. Packed so that events stay 32 bytes: they are
@@ -17,7 +17,7 @@ pub(crate) struct JStr<'a> {
 
 /// An offset of a document and the two facts a string scan learns about a body, in one `u64`:
 /// the offset in the low 62 bits, [`TaggedOffset::ESCAPED`] and [`TaggedOffset::UNCHECKED`] in the
-/// top two. One word, so that a scan returns it in a register and a [`JStr`] stays three words.
+/// top two. One word, so that a scan returns it in a register and a [`StringToken`] stays three words.
 ///
 /// A `u64` on every target, not a `usize`: in a 32-bit `usize` (wasm) the top two bits are offsets
 /// from 1 GiB (2^30) on, and a reader that kept its flags there jumped back 2^30 in longer
@@ -68,10 +68,10 @@ impl TaggedOffset {
 /// be had through [`DeferredUtf8::decode_checked`], which runs that check and, when it fails, makes
 /// the J5.3 check too so that a UTF-8 error is reported first, as the rule order wants.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct DeferredUtf8<'a>(JStr<'a>);
+pub(crate) struct DeferredUtf8<'a>(StringToken<'a>);
 
 impl<'a> DeferredUtf8<'a> {
-    pub(crate) const fn new(token: JStr<'a>) -> DeferredUtf8<'a> {
+    pub(crate) const fn new(token: StringToken<'a>) -> DeferredUtf8<'a> {
         DeferredUtf8(token)
     }
 
@@ -158,8 +158,8 @@ impl Text {
     }
 
     /// The string token again, to decode it (J5.4).
-    pub(crate) fn token(self, src: &[u8]) -> JStr<'_> {
-        JStr::new(self.start, self.of(src), self.has_escapes(), false)
+    pub(crate) fn token(self, src: &[u8]) -> StringToken<'_> {
+        StringToken::new(self.start, self.of(src), self.has_escapes(), false)
     }
 }
 
@@ -201,10 +201,10 @@ pub(crate) enum Piece<'a> {
     Char(char),
 }
 
-impl<'a> JStr<'a> {
+impl<'a> StringToken<'a> {
     /// The body `raw`, found at offset `start` of its document.
-    pub(crate) fn new(start: usize, raw: &'a [u8], escaped: bool, unchecked: bool) -> JStr<'a> {
-        JStr { raw, start: TaggedOffset::new(start, escaped, unchecked) }
+    pub(crate) fn new(start: usize, raw: &'a [u8], escaped: bool, unchecked: bool) -> StringToken<'a> {
+        StringToken { raw, start: TaggedOffset::new(start, escaped, unchecked) }
     }
 
     fn start(&self) -> usize {
@@ -232,7 +232,7 @@ impl<'a> JStr<'a> {
         self.start.escaped()
     }
 
-    /// Whether the body's UTF-8 is still to be checked ([`JStr::check_utf8`] does it).
+    /// Whether the body's UTF-8 is still to be checked ([`StringToken::check_utf8`] does it).
     pub(crate) fn is_unchecked(&self) -> bool {
         self.start.unchecked()
     }
@@ -449,7 +449,7 @@ mod tests {
     }
 
     /// Every offset around the boundaries, with every pair of flags, comes back whole, with its
-    /// flags, from a [`TaggedOffset`] and from a [`JStr`] (the offsets are given, not read from a
+    /// flags, from a [`TaggedOffset`] and from a [`StringToken`] (the offsets are given, not read from a
     /// document of that size, so the test is cheap on every target; on a 32-bit one, the flags
     /// once took bits 30 and 31 of the offset).
     #[test]
@@ -459,7 +459,7 @@ mod tests {
                 for unchecked in [false, true] {
                     let tagged = TaggedOffset::new(offset, escaped, unchecked);
                     assert_eq!((tagged.offset(), tagged.escaped(), tagged.unchecked()), (offset, escaped, unchecked));
-                    let token = JStr::new(offset, b"x", escaped, unchecked);
+                    let token = StringToken::new(offset, b"x", escaped, unchecked);
                     let span = token.span();
                     assert_eq!((span.start, span.end), (offset, offset + 1), "{offset:#x}");
                     assert_eq!((token.has_escapes(), token.is_unchecked()), (escaped, unchecked), "{offset:#x}");

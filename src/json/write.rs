@@ -574,7 +574,7 @@ mod tests {
         let mut next = crate::testing::xorshift(0xBB67_AE85_84CA_A73B);
         for _ in 0..3_000 {
             let body: String = (0..next() % 200).map(|_| pieces[(next() % 14) as usize]).collect();
-            let decoded = crate::json::JStr::new(0, body.as_bytes(), true, false).decode().unwrap();
+            let decoded = crate::json::StringToken::new(0, body.as_bytes(), true, false).decode().unwrap();
             let want: String = decoded.chars().map(model_escape).collect();
             let mut got = Vec::new();
             put_json_str(&mut got, body.as_bytes(), true);

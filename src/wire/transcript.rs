@@ -7,7 +7,7 @@
 //! messages and blocks.
 
 use super::base64;
-use crate::json::{Event, JResult, JStr, JsonError, KeyFrames, Layout, Parser, RawValue, Seen, layout};
+use crate::json::{Event, JResult, JsonError, KeyFrames, Layout, Parser, RawValue, Seen, StringToken, layout};
 
 /// T5.3: block lists nest at most this deep (the message's own list is depth 0).
 pub(crate) const MAX_BLOCK_DEPTH: usize = 128;
@@ -76,7 +76,7 @@ layout! {
 impl RoleName {
     /// Pulls a `role` value: its token (UTF-8 checked) and the role it names, if any.
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn read<'a>(p: &mut Parser<'a>) -> JResult<(JStr<'a>, Option<RoleName>)> {
+    fn read<'a>(p: &mut Parser<'a>) -> JResult<(StringToken<'a>, Option<RoleName>)> {
         let (token, name) = p.str_named::<RoleName>()?;
         // Role names are ASCII: an unescaped token is its own text.
         Ok((token, name.or_else(|| RoleName::named(&token.decode_bytes().ok()?))))
@@ -273,7 +273,7 @@ layout! {
 
 fn message<'a, V: Visit>(p: &mut Parser<'a>, first: Event<'a>, i: usize, w: &mut Walk<'_, '_, V>) -> JResult<RoleName> {
     let start = p.token_start();
-    let mut role: Option<(JStr<'a>, Option<RoleName>)> = None;
+    let mut role: Option<(StringToken<'a>, Option<RoleName>)> = None;
     let mut late_role = None;
     let mut usage = None;
     let mut tool_use_id = Text::default();
@@ -418,7 +418,7 @@ layout! {
 /// and needs is checked once the whole object has been read (keys may come in any order).
 #[derive(Default)]
 struct BlockFields<'a> {
-    kind: Option<(JStr<'a>, Option<Kind>)>,
+    kind: Option<(StringToken<'a>, Option<Kind>)>,
     text: Text,
     media_type: Text,
     url: Text,
