@@ -16,7 +16,7 @@ use super::float::put_f64;
 use super::stop::{canonical_escape_len, stop_array_end};
 use super::{Basis, Caps, FingerprintInput, Limits, Model, Sampling};
 use crate::json::write::{SliceSink, plain_run};
-use crate::json::{CheckedArray, Span, Text};
+use crate::json::{CheckedArray, Span, StringSpan};
 use crate::policy::capability::{CounterCapability, InferenceCapability};
 
 /// The fields of `json` and the spans of its strings, as `decode::document` with spans gives
@@ -53,7 +53,7 @@ impl Cursor<'_> {
     /// A string as E7.6 writes it: raw text with no character the writer escapes, and escapes
     /// that are exactly the writer's (the short ones, `\u00xx` in lower case for the other
     /// controls and `<`, `>`, `&`, and `\u2028`, `\u2029`).
-    fn text(&mut self) -> Option<Text> {
+    fn text(&mut self) -> Option<StringSpan> {
         self.lit(b"\"")?;
         let start = self.pos;
         let mut escaped = false;
@@ -74,7 +74,7 @@ impl Cursor<'_> {
         }
         let span = Span { start, end: self.pos };
         self.pos += 1;
-        Some(if escaped { Text::escaped(span) } else { Text::plain(span) })
+        Some(if escaped { StringSpan::escaped(span) } else { StringSpan::plain(span) })
     }
 
     /// Decimal digits as Go writes an unsigned integer: `0`, or no leading zero; within u64.

@@ -3,7 +3,7 @@
 //! 400 `wire`, reported by the caller with its offset.
 
 use super::{Basis, Caps, FingerprintInput, Limits, Model, Sampling, is_uuid};
-use crate::json::{Event, JResult, JsonError, Parser, Span, Text, layout};
+use crate::json::{Event, JResult, JsonError, Parser, Span, StringSpan, layout};
 use crate::policy::capability::{read_counter, read_inference, read_string};
 
 layout! {
@@ -106,7 +106,7 @@ const _: () = assert!(Str::InferenceProvider as usize + 1 == Str::COUNT);
 /// of its size.
 #[derive(Debug, Default)]
 pub(super) struct Spans {
-    texts: [Text; Str::COUNT],
+    texts: [StringSpan; Str::COUNT],
     /// `Model.Sampling.Stop` when it is an array: the array's text, checked.
     pub(super) stop: Option<Span>,
     /// Whether that text is already as R10.5 writes it (then it is hashed as it is).
@@ -114,20 +114,20 @@ pub(super) struct Spans {
 }
 
 impl Spans {
-    pub(super) fn text(&self, field: Str) -> Text {
+    pub(super) fn text(&self, field: Str) -> StringSpan {
         self.text_at(field as usize)
     }
 
-    pub(super) fn text_at(&self, index: usize) -> Text {
+    pub(super) fn text_at(&self, index: usize) -> StringSpan {
         self.texts.get(index).copied().unwrap_or_default()
     }
 
-    pub(super) fn slot(&mut self, field: Str) -> Option<&mut Text> {
+    pub(super) fn slot(&mut self, field: Str) -> Option<&mut StringSpan> {
         self.texts.get_mut(field as usize)
     }
 
     /// `CounterCapability`'s `Provider` and `TokenizerRev`, next to each other in `Str`.
-    fn counter_slots(&mut self) -> Option<&mut [Text; 2]> {
+    fn counter_slots(&mut self) -> Option<&mut [StringSpan; 2]> {
         let at = Str::CounterProvider as usize;
         self.texts.get_mut(at..at + 2)?.try_into().ok()
     }

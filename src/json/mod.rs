@@ -26,7 +26,7 @@ pub(crate) use keys::KeyFrames;
 pub(crate) use layout::{Layout, Names, Seen, layout};
 pub(crate) use parser::{Event, Parser};
 pub(crate) use read::RawValue;
-pub(crate) use string::{DeferredUtf8, StringToken, Text};
+pub(crate) use string::{DeferredUtf8, StringSpan, StringToken};
 
 /// What went wrong, and where.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

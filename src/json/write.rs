@@ -323,7 +323,7 @@ pub(crate) fn put_json_str<S: Sink>(out: &mut S, body: &[u8], escaped: bool) {
         });
         chars.flush(out);
     } else {
-        // No escape to decode: the body is plain text (the parser said so, see `json::Text`).
+        // No escape to decode: the body is plain text (the parser said so, see `json::StringSpan`).
         put_text_body(out, body);
     }
     out.put(b"\"");

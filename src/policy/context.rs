@@ -5,7 +5,7 @@ use super::capability::{self, CounterCapability, InferenceCapability};
 use super::{CompactionPolicy, ContextObservationPolicy, compaction, decode_document, observation};
 use crate::error::Result;
 
-use crate::json::{JResult, Parser, Text};
+use crate::json::{JResult, Parser, StringSpan};
 use crate::status::Status;
 
 /// The context part of a loop definition (P8.7). `None` is an option that was not given (`null`
@@ -133,10 +133,10 @@ fn read(p: &mut Parser<'_>) -> JResult<Option<ContextConfig>> {
 /// The strings of a context configuration that its C path keeps as spans.
 #[derive(Default)]
 struct Spans {
-    hustle: Text,
+    hustle: StringSpan,
     /// The counter's `Provider` and `TokenizerRev`.
-    counter: [Text; 2],
-    inference: Text,
+    counter: [StringSpan; 2],
+    inference: StringSpan,
 }
 
 /// What validation asks of the strings, answered from the typed value or in place from the

@@ -3,7 +3,7 @@
 use super::pairing::{Pairing, Pairs};
 use super::transcript::{self, Nothing, Transcript};
 use crate::error::{Error, Result};
-use crate::json::{ErrorKind, Event, JResult, JsonError, KeyFrames, Parser, StringToken, Text, layout};
+use crate::json::{ErrorKind, Event, JResult, JsonError, KeyFrames, Parser, StringSpan, StringToken, layout};
 use crate::status::Status;
 
 /// The decoded document: identity, budget and transcript, as spans of the wire bytes.
@@ -13,8 +13,8 @@ pub(crate) struct Document {
     /// W5.3 canonical UUID (ASCII).
     pub(crate) through_event_id: [u8; 36],
     /// Bodies of the `provider` and `model` string tokens.
-    pub(crate) provider: Text,
-    pub(crate) model: Text,
+    pub(crate) provider: StringSpan,
+    pub(crate) model: StringSpan,
     /// 64 lower-case hex characters.
     pub(crate) request_fingerprint: [u8; 64],
     pub(crate) transcript: Transcript,

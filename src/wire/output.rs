@@ -87,7 +87,7 @@ fn read(output: &[u8]) -> Result<Reply<'_>> {
 /// and where its value starts in the reply (C13.4: inside the quotes of a string).
 fn mismatch(input: &CompactionInput, reply: &Reply<'_>) -> Option<(&'static str, usize)> {
     let doc = &input.doc;
-    let same_text = |ours: crate::json::Text, theirs: StringToken<'_>| -> bool {
+    let same_text = |ours: crate::json::StringSpan, theirs: StringToken<'_>| -> bool {
         matches!((ours.token(&input.src).decode(), theirs.decode()), (Ok(a), Ok(b)) if a == b)
     };
     if reply.revision != doc.revision {
