@@ -11,7 +11,7 @@
 //! that the general one accepts with the same values, and whose canonical bytes are the document:
 //! `tests.rs` checks both on every document it accepts.
 
-use super::decode::{Spans, Str};
+use super::decode::{Spans, StringField};
 use super::float::put_f64;
 use super::stop::{canonical_escape_len, stop_array_end};
 use super::{Basis, Caps, FingerprintInput, Limits, Model, Sampling};
@@ -44,7 +44,7 @@ impl Cursor<'_> {
     }
 
     /// A string as E7.6 writes it; its span is recorded under `field`.
-    fn string(&mut self, field: Str) -> Option<()> {
+    fn string(&mut self, field: StringField) -> Option<()> {
         let text = self.text()?;
         *self.spans.slot(field)? = text;
         Some(())
@@ -191,9 +191,9 @@ impl Cursor<'_> {
     /// R10.5's template, key by key.
     fn document(&mut self) -> Option<FingerprintInput> {
         self.lit(br#"{"SystemRevision":"#)?;
-        self.string(Str::SystemRevision)?;
+        self.string(StringField::SystemRevision)?;
         self.lit(br#","ToolPolicyRevision":"#)?;
-        self.string(Str::ToolPolicyRevision)?;
+        self.string(StringField::ToolPolicyRevision)?;
         self.lit(br#","Model":"#)?;
         let model = self.model()?;
         self.lit(br#","Basis":{"revision":"#)?;
@@ -201,17 +201,17 @@ impl Cursor<'_> {
         self.lit(br#","through_event_id":"#)?;
         let through_event_id = self.uuid()?;
         self.lit(br#"},"RuntimeContextRevision":"#)?;
-        self.string(Str::RuntimeContextRevision)?;
+        self.string(StringField::RuntimeContextRevision)?;
         self.lit(br#","CounterCapability":"#)?;
-        let (transport, security_identity, retention) = self.capability(Str::CounterProvider)?;
+        let (transport, security_identity, retention) = self.capability(StringField::CounterProvider)?;
         self.lit(br#","TokenizerRev":"#)?;
-        self.string(Str::TokenizerRev)?;
+        self.string(StringField::TokenizerRev)?;
         self.lit(br#","Quality":"#)?;
         let quality = self.u8()?;
         let counter =
             CounterCapability { transport, security_identity, retention, quality, ..CounterCapability::default() };
         self.lit(br#"},"InferenceCapability":"#)?;
-        let (transport, security_identity, retention) = self.capability(Str::InferenceProvider)?;
+        let (transport, security_identity, retention) = self.capability(StringField::InferenceProvider)?;
         self.lit(b"}}")?;
         let inference =
             InferenceCapability { transport, security_identity, retention, ..InferenceCapability::default() };
@@ -226,7 +226,7 @@ impl Cursor<'_> {
 
     /// The keys both capabilities start with (P8.7): `Provider` (recorded under `provider`),
     /// `Transport`, `SecurityIdentity`, `Retention`.
-    fn capability(&mut self, provider: Str) -> Option<(u8, [u8; 32], u8)> {
+    fn capability(&mut self, provider: StringField) -> Option<(u8, [u8; 32], u8)> {
         self.lit(br#"{"Provider":"#)?;
         self.string(provider)?;
         self.lit(br#","Transport":"#)?;
@@ -240,13 +240,13 @@ impl Cursor<'_> {
 
     fn model(&mut self) -> Option<Model> {
         self.lit(br#"{"Provider":"#)?;
-        self.string(Str::Provider)?;
+        self.string(StringField::Provider)?;
         self.lit(br#","APIFormat":"#)?;
-        self.string(Str::ApiFormat)?;
+        self.string(StringField::ApiFormat)?;
         self.lit(br#","BaseURL":"#)?;
-        self.string(Str::BaseUrl)?;
+        self.string(StringField::BaseUrl)?;
         self.lit(br#","Name":"#)?;
-        self.string(Str::Name)?;
+        self.string(StringField::Name)?;
         self.lit(br#","Origin":"#)?;
         let origin = self.u8()?;
         self.lit(br#","Caps":{"AcceptsImages":"#)?;
@@ -260,7 +260,7 @@ impl Cursor<'_> {
         self.lit(br#","StructuredOutputWithTools":"#)?;
         let structured_output_with_tools = self.bool()?;
         self.lit(br#","ThinkingDialect":"#)?;
-        self.string(Str::ThinkingDialect)?;
+        self.string(StringField::ThinkingDialect)?;
         self.lit(br#","PromptCaching":"#)?;
         let prompt_caching = self.bool()?;
         let caps = Caps {
@@ -288,7 +288,7 @@ impl Cursor<'_> {
         self.lit(br#","Stop":"#)?;
         let stop = self.stop()?;
         self.lit(br#","Effort":"#)?;
-        self.string(Str::Effort)?;
+        self.string(StringField::Effort)?;
         self.lit(b"}}")?;
         let sampling = Sampling { temperature, top_p, max_tokens, stop, ..Sampling::default() };
         Some(Model { origin, caps, limits, sampling, ..Model::default() })

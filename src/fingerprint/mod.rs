@@ -27,7 +27,7 @@ use std::borrow::Cow;
 use crate::json::Parser;
 use crate::policy::capability::{CounterCapability, InferenceCapability};
 use crate::status::Status;
-use decode::Str;
+use decode::StringField;
 
 /// Length of a fingerprint in bytes, `LC_FINGERPRINT_LEN` in C (private: cbindgen exports every
 /// public constant).
@@ -289,16 +289,19 @@ impl FingerprintInput {
         let empty = |field| strings.is_empty(field);
         let checks = [
             (!is_uuid(id), Status::FingerprintWire),
-            (empty(Str::SystemRevision), Status::FingerprintSystemRevision),
-            (empty(Str::ToolPolicyRevision), Status::FingerprintToolPolicyRevision),
-            (empty(Str::RuntimeContextRevision), Status::FingerprintRuntimeContextRevision),
+            (empty(StringField::SystemRevision), Status::FingerprintSystemRevision),
+            (empty(StringField::ToolPolicyRevision), Status::FingerprintToolPolicyRevision),
+            (empty(StringField::RuntimeContextRevision), Status::FingerprintRuntimeContextRevision),
             (self.model.first_invalid(strings).is_some(), Status::FingerprintModel),
             (self.basis.revision == 0 || id.bytes().all(|b| b == b'0' || b == b'-'), Status::FingerprintBasis),
             (
-                !self.counter.is_valid_with(empty(Str::CounterProvider), empty(Str::TokenizerRev)),
+                !self.counter.is_valid_with(empty(StringField::CounterProvider), empty(StringField::TokenizerRev)),
                 Status::FingerprintCounterCapability,
             ),
-            (!self.inference.is_valid_with(empty(Str::InferenceProvider)), Status::FingerprintInferenceCapability),
+            (
+                !self.inference.is_valid_with(empty(StringField::InferenceProvider)),
+                Status::FingerprintInferenceCapability,
+            ),
         ];
         match checks.into_iter().find(|(failed, _)| *failed) {
             Some((_, status)) => Err(Error::new(status)),
@@ -343,7 +346,7 @@ impl Model {
         let base_url = &*strings.base_url;
         let dialect = &*strings.thinking_dialect;
         let checks = [
-            (strings.is_empty(Str::Name), "Model.Name", c"R10.3"),
+            (strings.is_empty(StringField::Name), "Model.Name", c"R10.3"),
             (
                 c.structured_output_with_tools && !(c.tools && c.structured_output),
                 "Model.Caps.StructuredOutputWithTools",
@@ -354,7 +357,7 @@ impl Model {
             (l.window_tokens != 0 && l.max_input_tokens > l.window_tokens, "Model.Limits.MaxInputTokens", c"R10.3"),
             (l.window_tokens != 0 && l.max_output_tokens > l.window_tokens, "Model.Limits.MaxOutputTokens", c"R10.3"),
             (!base_url.is_empty() && !url::base_url_is_valid(base_url), "Model.BaseURL", c"R10.4"),
-            (strings.is_empty(Str::Provider), "Model.Provider", c"R10.3"),
+            (strings.is_empty(StringField::Provider), "Model.Provider", c"R10.3"),
         ];
         checks.into_iter().find(|(failed, _, _)| *failed).map(|(_, location, rule)| (location, rule))
     }
@@ -364,7 +367,7 @@ impl Model {
 /// whose value is checked (`BaseURL`, R10.4; `ThinkingDialect`, R10.3). From a typed input, or read
 /// in place from a document (the digest path).
 struct Strings<'s> {
-    empty: [bool; Str::COUNT],
+    empty: [bool; StringField::COUNT],
     base_url: Cow<'s, str>,
     thinking_dialect: Cow<'s, str>,
 }
@@ -373,7 +376,7 @@ impl<'s> Strings<'s> {
     fn of(input: &'s FingerprintInput) -> Strings<'s> {
         let m = &input.model;
         let k = &input.counter;
-        let texts: [&str; Str::COUNT] = [
+        let texts: [&str; StringField::COUNT] = [
             &input.system_revision,
             &input.tool_policy_revision,
             &input.runtime_context_revision,
@@ -396,8 +399,8 @@ impl<'s> Strings<'s> {
 
     /// The model's own strings (R10.3 reads no other).
     fn of_model(m: &'s Model) -> Strings<'s> {
-        let mut empty = [true; Str::COUNT];
-        for (field, text) in [(Str::Provider, &m.provider), (Str::Name, &m.name)] {
+        let mut empty = [true; StringField::COUNT];
+        for (field, text) in [(StringField::Provider, &m.provider), (StringField::Name, &m.name)] {
             if let Some(slot) = empty.get_mut(field as usize) {
                 *slot = text.is_empty();
             }
@@ -410,23 +413,23 @@ impl<'s> Strings<'s> {
     }
 
     fn in_document(src: &'s [u8], spans: &decode::Spans) -> Strings<'s> {
-        let mut empty = [true; Str::COUNT];
+        let mut empty = [true; StringField::COUNT];
         for (i, slot) in empty.iter_mut().enumerate() {
             // A string token's body is empty exactly when its text is (an escape is never empty).
             *slot = spans.text_at(i).is_empty();
         }
         let text = |field| spans.text(field).token(src).decode().unwrap_or_default();
         // Longer than any escaped `adaptive` or `budget`: not one of them, and not decoded.
-        let dialect = spans.text(Str::ThinkingDialect);
+        let dialect = spans.text(StringField::ThinkingDialect);
         let thinking_dialect = if dialect.span().end - dialect.span().start > 6 * 8 {
             Cow::Borrowed("\u{0}")
         } else {
-            text(Str::ThinkingDialect)
+            text(StringField::ThinkingDialect)
         };
-        Strings { empty, base_url: text(Str::BaseUrl), thinking_dialect }
+        Strings { empty, base_url: text(StringField::BaseUrl), thinking_dialect }
     }
 
-    fn is_empty(&self, field: Str) -> bool {
+    fn is_empty(&self, field: StringField) -> bool {
         self.empty.get(field as usize).copied().unwrap_or(true)
     }
 }
