@@ -174,7 +174,9 @@ impl RequestFingerprint {
         };
         let status = error.status();
         let (location, rule) = match status {
-            Status::FingerprintModel => input.model.first_invalid(&Strings::of(&input)).unwrap_or(("Model", c"R10.3")),
+            Status::FingerprintModel => {
+                input.model.first_invalid(&StringFacts::of(&input)).unwrap_or(("Model", c"R10.3"))
+            }
             Status::FingerprintBasis if input.basis.revision == 0 => ("Basis.revision", c"R10.2"),
             Status::FingerprintBasis => ("Basis.through_event_id", c"R10.2"),
             Status::FingerprintCounterCapability => ("CounterCapability", c"P8.9"),
@@ -199,7 +201,7 @@ impl RequestFingerprint {
         // The common case, a document that is its own canonical bytes: read against the template
         // and hashed as it is.
         if let Some((input, spans)) = canonical::read(json) {
-            input.validate_with(&Strings::in_document(json, &spans))?;
+            input.validate_with(&StringFacts::in_document(json, &spans))?;
             input.check_encodable()?;
             return Ok(encode::sha256(json));
         }
@@ -215,7 +217,7 @@ impl RequestFingerprint {
         let mut p = Parser::new_utf8_checked(json);
         let input =
             decode::document(&mut p, Some(&mut spans)).map_err(|e| Error::at(Status::FingerprintWire, e.offset))?;
-        input.validate_with(&Strings::in_document(json, &spans))?;
+        input.validate_with(&StringFacts::in_document(json, &spans))?;
         input.check_encodable()?;
         let mut hash = encode::HashSink::new();
         input.write_from(&mut hash, Some((json, &spans)));
@@ -280,11 +282,11 @@ impl FingerprintInput {
     /// 401 `SystemRevision`, 402 `ToolPolicyRevision`, 403 `RuntimeContextRevision`, 404 `Model`
     /// (R10.3), 405 `Basis`, 406 `CounterCapability` (P8.9), 407 `InferenceCapability` (P8.10).
     pub fn validate(&self) -> Result<()> {
-        self.validate_with(&Strings::of(self))
+        self.validate_with(&StringFacts::of(self))
     }
 
     /// [`FingerprintInput::validate`] with the string fields as `strings` gives them.
-    fn validate_with(&self, strings: &Strings<'_>) -> Result<()> {
+    fn validate_with(&self, strings: &StringFacts<'_>) -> Result<()> {
         let id = &self.basis.through_event_id;
         let empty = |field| strings.is_empty(field);
         let checks = [
@@ -335,12 +337,12 @@ impl Model {
     /// are not checked).
     #[must_use]
     pub fn is_valid(&self) -> bool {
-        self.first_invalid(&Strings::of_model(self)).is_none()
+        self.first_invalid(&StringFacts::of_model(self)).is_none()
     }
 
     /// The first R10.3 check that fails, as the location of its field and its rule, with the string
     /// fields as `strings` gives them.
-    fn first_invalid(&self, strings: &Strings<'_>) -> Option<(&'static str, &'static core::ffi::CStr)> {
+    fn first_invalid(&self, strings: &StringFacts<'_>) -> Option<(&'static str, &'static core::ffi::CStr)> {
         let c = &self.caps;
         let l = &self.limits;
         let base_url = &*strings.base_url;
@@ -366,14 +368,14 @@ impl Model {
 /// What validation reads of the string fields: whether each is empty, and the text of the two
 /// whose value is checked (`BaseURL`, R10.4; `ThinkingDialect`, R10.3). From a typed input, or read
 /// in place from a document (the digest path).
-struct Strings<'s> {
+struct StringFacts<'s> {
     empty: [bool; StringField::COUNT],
     base_url: Cow<'s, str>,
     thinking_dialect: Cow<'s, str>,
 }
 
-impl<'s> Strings<'s> {
-    fn of(input: &'s FingerprintInput) -> Strings<'s> {
+impl<'s> StringFacts<'s> {
+    fn of(input: &'s FingerprintInput) -> StringFacts<'s> {
         let m = &input.model;
         let k = &input.counter;
         let texts: [&str; StringField::COUNT] = [
@@ -390,7 +392,7 @@ impl<'s> Strings<'s> {
             &k.tokenizer_rev,
             &input.inference.provider,
         ];
-        Strings {
+        StringFacts {
             empty: texts.map(str::is_empty),
             base_url: Cow::Borrowed(&m.base_url),
             thinking_dialect: Cow::Borrowed(&m.caps.thinking_dialect),
@@ -398,21 +400,21 @@ impl<'s> Strings<'s> {
     }
 
     /// The model's own strings (R10.3 reads no other).
-    fn of_model(m: &'s Model) -> Strings<'s> {
+    fn of_model(m: &'s Model) -> StringFacts<'s> {
         let mut empty = [true; StringField::COUNT];
         for (field, text) in [(StringField::Provider, &m.provider), (StringField::Name, &m.name)] {
             if let Some(slot) = empty.get_mut(field as usize) {
                 *slot = text.is_empty();
             }
         }
-        Strings {
+        StringFacts {
             empty,
             base_url: Cow::Borrowed(&m.base_url),
             thinking_dialect: Cow::Borrowed(&m.caps.thinking_dialect),
         }
     }
 
-    fn in_document(src: &'s [u8], spans: &decode::Spans) -> Strings<'s> {
+    fn in_document(src: &'s [u8], spans: &decode::Spans) -> StringFacts<'s> {
         let mut empty = [true; StringField::COUNT];
         for (i, slot) in empty.iter_mut().enumerate() {
             // A string token's body is empty exactly when its text is (an escape is never empty).
@@ -426,7 +428,7 @@ impl<'s> Strings<'s> {
         } else {
             text(StringField::ThinkingDialect)
         };
-        Strings { empty, base_url: text(StringField::BaseUrl), thinking_dialect }
+        StringFacts { empty, base_url: text(StringField::BaseUrl), thinking_dialect }
     }
 
     fn is_empty(&self, field: StringField) -> bool {

@@ -44,7 +44,7 @@ impl ContextConfig {
     pub fn validate(&self) -> Result<()> {
         let counter_provider = self.counter.as_ref().map_or("", |c| c.provider.as_str());
         let inference_provider = self.inference.as_ref().map_or("", |c| c.provider.as_str());
-        let strings = Strings {
+        let strings = StringChecks {
             hustle_valid: compaction::is_valid_hustle(
                 self.compaction.as_ref().map_or("", |c| c.hustle.as_str()).chars(),
             ),
@@ -66,7 +66,7 @@ impl ContextConfig {
         let mut spans = Spans::default();
         let config = decode_document(json, Status::ContextWire, |p| read_with(p, Some(&mut spans)))?;
         let [counter_provider, tokenizer_rev] = spans.counter;
-        let strings = Strings {
+        let strings = StringChecks {
             hustle_valid: compaction::is_valid_hustle(spans.hustle.chars(json)),
             counter_provider_empty: counter_provider.is_empty(),
             tokenizer_rev_empty: tokenizer_rev.is_empty(),
@@ -77,7 +77,7 @@ impl ContextConfig {
     }
 
     /// [`ContextConfig::validate`] with the strings as `strings` gives them.
-    fn validate_with(&self, strings: &Strings) -> Result<()> {
+    fn validate_with(&self, strings: &StringChecks) -> Result<()> {
         if self.compaction.is_some() && self.context_observation.is_some() {
             return Err(Status::ContextConflictingPolicy.into());
         }
@@ -142,7 +142,7 @@ struct Spans {
 /// What validation asks of the strings, answered from the typed value or in place from the
 /// document (nothing of their size is decoded): P8.5 on `Hustle`, which are empty, and whether the
 /// two providers are equal (P8.11).
-struct Strings {
+struct StringChecks {
     hustle_valid: bool,
     counter_provider_empty: bool,
     tokenizer_rev_empty: bool,
