@@ -100,7 +100,7 @@ mod tests {
         prop::collection::vec(body_piece(), 0..6).prop_map(|pieces| quoted(&pieces.concat())).boxed()
     }
 
-    /// Keys: mostly names as written, some escaped (the same key to `next`, not to `Names::find`),
+    /// Keys: mostly names as written, some escaped (the same key to `next`, not to `NameTable::find`),
     /// some anything.
     fn key_token() -> BoxedStrategy<Vec<u8>> {
         prop_oneof![

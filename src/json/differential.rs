@@ -7,7 +7,7 @@
 //!
 //! For each entry, "the same" means what its documentation promises: `next_key` gives the key or
 //! `}` that `next` gives (a key that is a layout name as written, by its index, whenever
-//! [`Names::find`] can see it); `next_if_name`, `next_if_string` and `next_if_small_unsigned` give
+//! [`NameTable::find`] can see it); `next_if_name`, `next_if_string` and `next_if_small_unsigned` give
 //! the event `next` gives, or `None` and leave the parser where `next` reads on to the same event
 //! (which must then not be one they should have taken); `skip_checked_array` lands where `next`
 //! lands after pulling every element and the `]`; the runs (`numbers_after_number`,
@@ -16,10 +16,10 @@
 
 use super::fast::{CheckedArray, Key, PlainRun};
 use super::parser::State;
-use super::{Event, JResult, Names, Parser, StringToken};
+use super::{Event, JResult, NameTable, Parser, StringToken};
 
 /// The names the script can hand to `next_key` and `next_if_name`: keys of the input wire, one
-/// that shares its first 16 bytes with another (`Names::find` reads 16 bytes, then the rest), the
+/// that shares its first 16 bytes with another (`NameTable::find` reads 16 bytes, then the rest), the
 /// shortest, and role names.
 const LISTS: [&[&str]; 3] = [
     &[
@@ -39,7 +39,7 @@ const LISTS: [&[&str]; 3] = [
     &["k", "key", "a_key_of_more_than_sixteen_bytes"],
 ];
 
-static TABLES: [Names; 3] = [Names::new(LISTS[0]), Names::new(LISTS[1]), Names::new(LISTS[2])];
+static TABLES: [NameTable; 3] = [NameTable::new(LISTS[0]), NameTable::new(LISTS[1]), NameTable::new(LISTS[2])];
 
 /// The entries a script byte chooses (the byte modulo their number; the rest of the byte is an
 /// argument).
@@ -156,7 +156,7 @@ fn seen(event: JResult<Event<'_>>) -> JResult<Seen<'_>> {
     })
 }
 
-/// Whether `token` is one of `names` as written, where [`Names::find`] sees it (16 bytes of the
+/// Whether `token` is one of `names` as written, where [`NameTable::find`] sees it (16 bytes of the
 /// document from its body on): then the fast entries must take it by its index.
 fn findable(doc: &[u8], names: &[&str], token: &StringToken<'_>) -> bool {
     !token.has_escapes()
@@ -243,7 +243,7 @@ impl<'a> Pair<'a> {
         }
     }
 
-    fn next_key(&mut self, names: &Names, list: &[&str]) -> Result<Flow, String> {
+    fn next_key(&mut self, names: &NameTable, list: &[&str]) -> Result<Flow, String> {
         let fast = self.fast.next_key(names);
         let plain = self.plain.next();
         let agreed = match (fast, plain) {
@@ -272,7 +272,7 @@ impl<'a> Pair<'a> {
         self.same().map(|()| Flow::Go)
     }
 
-    fn next_if_name(&mut self, names: &Names, list: &[&str]) -> Result<Flow, String> {
+    fn next_if_name(&mut self, names: &NameTable, list: &[&str]) -> Result<Flow, String> {
         let expected = self.value_expected();
         match self.fast.next_if_name(names) {
             Some((index, token)) => {

@@ -10,12 +10,12 @@
 
 use super::parser::State;
 use super::string::TaggedOffset;
-use super::{Event, JResult, JsonError, Names, Parser, StringToken};
+use super::{Event, JResult, JsonError, NameTable, Parser, StringToken};
 
 /// A key as [`Parser::next_key`] reads it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Key<'a> {
-    /// The name of index `.0` in the layout's [`Names`], as written; its body starts at `.1`.
+    /// The name of index `.0` in the layout's [`NameTable`], as written; its body starts at `.1`.
     Field(usize, usize),
     /// Any other key.
     Token(StringToken<'a>),
@@ -49,7 +49,7 @@ impl<'a> Parser<'a> {
     /// [`Event::ObjectEnd`] with [`Parser::next`], without the event: readers of objects (every
     /// typed field of every document) call this once per member. A key that is one of `keys` as
     /// written comes as its index, without a scan (when at least 16 bytes of the document are left
-    /// from its body on, [`Names::find`]); any other as its token. Anything else, errors included,
+    /// from its body on, [`NameTable::find`]); any other as its token. Anything else, errors included,
     /// goes through `next`, so offsets and verdicts are its own; an event other than a key or the
     /// `}` is an [`super::ErrorKind::Invalid`] error at its token.
     ///
@@ -58,7 +58,7 @@ impl<'a> Parser<'a> {
     /// several paths made the compiler move them through the stack in pieces, and the reader then
     /// stalled on reading them back. Keep the one `token` call.
     #[inline(always)]
-    pub(crate) fn next_key(&mut self, keys: &Names) -> JResult<Option<Key<'a>>> {
+    pub(crate) fn next_key(&mut self, keys: &NameTable) -> JResult<Option<Key<'a>>> {
         self.skip_ws();
         let start = self.pos();
         let b = self.byte(start);
@@ -104,10 +104,10 @@ impl<'a> Parser<'a> {
     }
 
     /// The key whose `"` is under `start` (= `pos`) when its text is one of `keys` as written
-    /// ([`Names::find`]): read with its `:`, as [`Parser::next`] reads it, and its index.
+    /// ([`NameTable::find`]): read with its `:`, as [`Parser::next`] reads it, and its index.
     /// `None`, nothing consumed, for any other key.
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn known_key(&mut self, start: usize, keys: &Names) -> JResult<Option<usize>> {
+    fn known_key(&mut self, start: usize, keys: &NameTable) -> JResult<Option<usize>> {
         let Some((index, len)) = keys.find(self.src(), start + 1) else {
             return Ok(None);
         };
@@ -158,11 +158,11 @@ impl<'a> Parser<'a> {
     }
 
     /// Where a value is expected and a string starts that is one of `names` as written
-    /// ([`Names::find`], so at least 16 bytes of the document are left from its body on): that
+    /// ([`NameTable::find`], so at least 16 bytes of the document are left from its body on): that
     /// string's index in `names` and its token, as [`Parser::next`] would give it, without a scan.
     /// `None` (nothing consumed but whitespace) for anything else.
     #[cfg_attr(not(debug_assertions), inline(always))]
-    pub(crate) fn next_if_name(&mut self, names: &Names) -> Option<(usize, StringToken<'a>)> {
+    pub(crate) fn next_if_name(&mut self, names: &NameTable) -> Option<(usize, StringToken<'a>)> {
         self.skip_ws();
         let start = self.pos();
         if !matches!(self.state(), State::Value | State::ValueOrEnd) || self.byte(start) != Some(b'"') {

@@ -23,7 +23,7 @@ pub(crate) mod write;
 
 pub(crate) use fast::{CheckedArray, Key, PlainRun};
 pub(crate) use keys::KeyFrames;
-pub(crate) use layout::{Layout, Names, Seen, layout};
+pub(crate) use layout::{Layout, NameTable, Seen, layout};
 pub(crate) use parser::{Event, Parser};
 pub(crate) use read::RawValue;
 pub(crate) use string::{DeferredUtf8, StringSpan, StringToken};
