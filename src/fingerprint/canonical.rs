@@ -24,18 +24,18 @@ use crate::policy::capability::{CounterCapability, InferenceCapability};
 pub(super) fn read(json: &[u8]) -> Option<(FingerprintInput, Spans)> {
     // Keys and separators are ASCII; string bodies are checked here once, all together.
     simdutf8::basic::from_utf8(json).ok()?;
-    let mut c = Cursor { src: json, pos: 0, spans: Spans::default() };
+    let mut c = TemplateReader { src: json, pos: 0, spans: Spans::default() };
     let input = c.document()?;
     (c.pos == json.len()).then_some((input, c.spans))
 }
 
-struct Cursor<'a> {
+struct TemplateReader<'a> {
     src: &'a [u8],
     pos: usize,
     spans: Spans,
 }
 
-impl Cursor<'_> {
+impl TemplateReader<'_> {
     /// The exact bytes `s` next.
     #[inline(always)]
     fn lit(&mut self, s: &[u8]) -> Option<()> {
