@@ -743,7 +743,7 @@ pub(crate) fn check_rebuilt(input: &CompactionInput, cut: usize, rebuilt: &[u8])
     // The rebuilt transcript must be a transcript (T5.1–T5.8); any failure there is 620.
     let mut p = Parser::new(rebuilt);
     let mut keys = KeyFrames::default();
-    let checked = transcript::check(&mut p, &mut keys, true, &mut transcript::Nothing).and_then(|t| {
+    let checked = transcript::check(&mut p, &mut keys, true, &mut transcript::ValidateOnly).and_then(|t| {
         p.finish()?;
         Ok(t)
     });

@@ -1,7 +1,7 @@
 //! The compaction input wire v1 (SPEC W5.1–W5.4): decoding in the exact order of W5.2.
 
 use super::pairing::{Pairing, Pairs};
-use super::transcript::{self, Nothing, Transcript};
+use super::transcript::{self, Transcript, ValidateOnly};
 use crate::error::{Error, Result};
 use crate::json::{ErrorKind, Event, JResult, JsonError, KeyFrames, Parser, StringSpan, StringToken, layout};
 use crate::status::Status;
@@ -192,7 +192,7 @@ pub(crate) fn decode(src: &[u8], keep: bool) -> Result<Document> {
                     pairs = pairing.finish();
                     checked
                 } else {
-                    transcript::check(p, &mut keys, false, &mut Nothing)
+                    transcript::check(p, &mut keys, false, &mut ValidateOnly)
                 };
                 transcript = Some(match checked {
                     Ok(t) => Ok(t),

@@ -142,9 +142,9 @@ pub(crate) trait Visit {
 }
 
 /// A visitor that only lets the walk validate.
-pub(crate) struct Nothing;
+pub(crate) struct ValidateOnly;
 
-impl Visit for Nothing {}
+impl Visit for ValidateOnly {}
 
 /// What the canonical order needs before the input gives it, in document order: the role of each
 /// message whose `blocks` come before its `role`, and the id of each `tool_result` block whose
