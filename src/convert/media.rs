@@ -9,9 +9,9 @@ use super::{Conv, Cx, tree::NodeId};
 /// allows them); `None` for anything else (a space, a mixed alphabet, padding in the middle, a
 /// length no padding explains). Text already canonical (what providers send) is copied as it is.
 pub(crate) fn canonical_base64(text: &[u8]) -> Option<Vec<u8>> {
-    use crate::json::PlainRun;
-    use crate::wire::base64::{self, AlphabetRun};
-    if let Some(checked) = base64::check(text, AlphabetRun::scan(text)) {
+    use crate::json::PlainPrefix;
+    use crate::wire::base64::{self, AlphabetPrefix};
+    if let Some(checked) = base64::check(text, AlphabetPrefix::scan(text)) {
         if checked.canonical {
             return Some(text.to_vec());
         }

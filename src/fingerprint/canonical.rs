@@ -15,7 +15,7 @@ use super::decode::{Spans, StringField};
 use super::float::put_f64;
 use super::stop::{canonical_escape_len, stop_array_end};
 use super::{Basis, Caps, FingerprintInput, Limits, Model, Sampling};
-use crate::json::write::{SliceSink, plain_run};
+use crate::json::write::{SliceSink, unescaped_len};
 use crate::json::{CheckedArray, Span, StringSpan};
 use crate::policy::capability::{CounterCapability, InferenceCapability};
 
@@ -58,7 +58,7 @@ impl TemplateReader<'_> {
         let start = self.pos;
         let mut escaped = false;
         loop {
-            self.pos += plain_run(self.src.get(self.pos..)?);
+            self.pos += unescaped_len(self.src.get(self.pos..)?);
             match *self.src.get(self.pos)? {
                 b'"' => break,
                 b'\\' => {

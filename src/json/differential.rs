@@ -14,7 +14,7 @@
 //! `arrays_after_array`, `ends_after_array_end`) read what `next` reads while their condition
 //! holds.
 
-use super::fast::{CheckedArray, Key, PlainRun};
+use super::fast::{CheckedArray, Key, PlainPrefix};
 use super::parser::State;
 use super::{Event, JResult, NameTable, Parser, StringToken};
 
@@ -82,7 +82,7 @@ impl Start {
 /// Reads `doc` twice, through the fast entries that `script` chooses and through `next`, and
 /// returns what first differs. `scan` makes the proofs for `skip_checked_array` (a checked scan of
 /// the array whose `[` is at the offset it is given); `R` is the run for `next_with_plain_prefix`.
-pub(crate) fn check<A: CheckedArray, R: PlainRun>(
+pub(crate) fn check<A: CheckedArray, R: PlainPrefix>(
     doc: &[u8],
     start: Start,
     script: &[u8],
@@ -204,7 +204,7 @@ impl<'a> Pair<'a> {
         (self.fast.next(), self.plain.next())
     }
 
-    fn step<A: CheckedArray, R: PlainRun>(
+    fn step<A: CheckedArray, R: PlainPrefix>(
         &mut self,
         byte: u8,
         scan: &impl Fn(&[u8], usize) -> Option<A>,
@@ -376,7 +376,7 @@ impl<'a> Pair<'a> {
         }
     }
 
-    fn next_with_plain_prefix<R: PlainRun>(&mut self) -> Result<Flow, String> {
+    fn next_with_plain_prefix<R: PlainPrefix>(&mut self) -> Result<Flow, String> {
         let fast = self.fast.next_with_plain_prefix::<R>();
         let plain = self.plain.next();
         let (event, run) = match fast {
@@ -494,14 +494,14 @@ impl CheckedArray for PulledArray {
     }
 }
 
-/// A [`PlainRun`] for [`check`]: the ASCII letters and digits at the start of a body, which end
+/// A [`PlainPrefix`] for [`check`]: the ASCII letters and digits at the start of a body, which end
 /// anywhere (before a quote, an escape, a space, a non-ASCII byte or the end of the document).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct AlphanumericRun(usize);
+pub(crate) struct AlphanumericPrefix(usize);
 
-impl PlainRun for AlphanumericRun {
-    fn scan(body: &[u8]) -> AlphanumericRun {
-        AlphanumericRun(body.iter().take_while(|b| b.is_ascii_alphanumeric()).count())
+impl PlainPrefix for AlphanumericPrefix {
+    fn scan(body: &[u8]) -> AlphanumericPrefix {
+        AlphanumericPrefix(body.iter().take_while(|b| b.is_ascii_alphanumeric()).count())
     }
 
     fn len(self) -> usize {

@@ -22,13 +22,13 @@ pub(crate) enum Key<'a> {
 }
 
 /// A scanner of string bodies the parser may trust to skip its own scan (see
-/// [`Parser::next_with_plain_prefix`]): the run it reports holds only plain JSON string bytes
+/// [`Parser::next_with_plain_prefix`]): the prefix it reports holds only plain JSON string bytes
 /// (ASCII, none of `"`, `\\` or a control byte, J5.1). The implementing type is the proof: only its
-/// own [`PlainRun::scan`] makes a value, so a run handed back with a string is that string's.
-pub(crate) trait PlainRun: Copy {
-    /// The run at the start of `body` (the rest of the document from the body's first byte).
+/// own [`PlainPrefix::scan`] makes a value, so a prefix handed back with a string is that string's.
+pub(crate) trait PlainPrefix: Copy {
+    /// The prefix at the start of `body` (the rest of the document from the body's first byte).
     fn scan(body: &[u8]) -> Self;
-    /// The run's length in bytes.
+    /// The prefix's length in bytes.
     fn len(self) -> usize;
 }
 
@@ -246,10 +246,10 @@ impl<'a> Parser<'a> {
 
     /// [`Parser::next`] for a value whose strings are expected to start with a long run of bytes
     /// that `R` recognises faster than the generic string scan (base64 text, say). When the value
-    /// is a string, [`PlainRun::scan`] gets the rest of the document from the body's first byte;
+    /// is a string, [`PlainPrefix::scan`] gets the rest of the document from the body's first byte;
     /// the parser's own scan resumes after the run. Returns the event and, for a string, the run
     /// (which then also proves what it counts to whoever reads the string next).
-    pub(crate) fn next_with_plain_prefix<R: PlainRun>(&mut self) -> JResult<(Event<'a>, Option<R>)> {
+    pub(crate) fn next_with_plain_prefix<R: PlainPrefix>(&mut self) -> JResult<(Event<'a>, Option<R>)> {
         self.skip_ws();
         // An array's next element: past its `,` first, so that a string there has its run too.
         if self.state() == State::AfterValue && self.top_is_array() && self.byte(self.pos()) == Some(b',') {

@@ -21,7 +21,7 @@ mod read;
 pub(crate) mod string;
 pub(crate) mod write;
 
-pub(crate) use fast::{CheckedArray, Key, PlainRun};
+pub(crate) use fast::{CheckedArray, Key, PlainPrefix};
 pub(crate) use keys::KeyFrames;
 pub(crate) use layout::{Layout, NameTable, Seen, layout};
 pub(crate) use parser::{Event, Parser};

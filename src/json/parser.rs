@@ -243,7 +243,7 @@ impl<'a> Parser<'a> {
     }
 
     /// The next string's first `len` body bytes are plain (J5.1): its scan starts after them. Only
-    /// for a [`super::PlainRun`]'s count, and undone (0) once that string is read.
+    /// for a [`super::PlainPrefix`]'s count, and undone (0) once that string is read.
     #[inline(always)]
     pub(super) fn set_plain_prefix(&mut self, len: usize) {
         self.plain_prefix = len;

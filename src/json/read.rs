@@ -1,7 +1,7 @@
 //! Typed reading on top of the parser: objects with a fixed set of keys, scalars with the J5.6–J5.8
 //! rules, and raw values with the J5.9 checks.
 
-use super::{Event, JResult, JsonError, Key, KeyFrames, Layout, Parser, PlainRun, Seen, Span, StringToken};
+use super::{Event, JResult, JsonError, Key, KeyFrames, Layout, Parser, PlainPrefix, Seen, Span, StringToken};
 
 /// A raw JSON value kept as text (J5.9): its span in the document.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -261,7 +261,7 @@ impl<'a> Parser<'a> {
 
     /// [`Parser::str_or_null`] with a fast scanner for the start of the string (see
     /// [`Parser::next_with_plain_prefix`]); also returns the run `R` found at its start.
-    pub(crate) fn str_or_null_with_plain_prefix<R: PlainRun>(&mut self) -> JResult<Option<(StringToken<'a>, R)>> {
+    pub(crate) fn str_or_null_with_plain_prefix<R: PlainPrefix>(&mut self) -> JResult<Option<(StringToken<'a>, R)>> {
         match self.next_with_plain_prefix::<R>()? {
             (Event::Null, _) => Ok(None),
             (e, run) => {

@@ -97,7 +97,7 @@ pub(crate) fn escape_mask(block: &[u8; 32]) -> u32 {
 /// Length of the leading run of `bytes` that is copied verbatim: 32 bytes per step as one bit mask,
 /// then sixteen (SWAR) for the rest, which is all of most strings.
 #[inline]
-pub(crate) fn plain_run(bytes: &[u8]) -> usize {
+pub(crate) fn unescaped_len(bytes: &[u8]) -> usize {
     let mut done = 0;
     let mut rest = bytes;
     while let Some((block, tail)) = rest.split_first_chunk::<32>() {
@@ -127,7 +127,7 @@ pub(crate) fn plain_run(bytes: &[u8]) -> usize {
 /// bytes out per byte in) costs one sink call per few dozen characters, not one per character.
 fn put_text_body<S: Sink>(out: &mut S, text: &[u8]) {
     // Most strings need no escape at all: no buffer for them.
-    let first = plain_run(text);
+    let first = unescaped_len(text);
     if first >= text.len() {
         out.put(text);
         return;
@@ -135,7 +135,7 @@ fn put_text_body<S: Sink>(out: &mut S, text: &[u8]) {
     let mut escapes = Escapes { buf: [0; 256], len: 0 };
     let mut rest = text;
     loop {
-        let run = plain_run(rest);
+        let run = unescaped_len(rest);
         let (plain, tail) = rest.split_at(run.min(rest.len()));
         if !plain.is_empty() {
             escapes.flush(out);
@@ -163,8 +163,8 @@ fn put_text_body<S: Sink>(out: &mut S, text: &[u8]) {
                 // The run of this byte: a long one (a text of `<`) goes out 32 escapes at a time.
                 // Mostly one alone (a `\n`, a `<`): the block search is for the long runs.
                 let n = if rest.get(1) == Some(&b) { crate::lanes::run_of(rest, b) } else { 1 };
-                if n >= RUN {
-                    put_run(out, &mut escapes, b, n);
+                if n >= REPEAT_BLOCK {
+                    put_repeated_escape(out, &mut escapes, b, n);
                 } else {
                     for _ in 0..n {
                         escapes.push_ascii(out, b);
@@ -180,23 +180,23 @@ fn put_text_body<S: Sink>(out: &mut S, text: &[u8]) {
     }
 }
 
-/// Bytes of one escaped ASCII byte in a row from which [`put_run`] takes over.
-const RUN: usize = 32;
+/// Bytes of one escaped ASCII byte in a row from which [`put_repeated_escape`] takes over.
+const REPEAT_BLOCK: usize = 32;
 
 /// Writes the escapes of `n` copies of the ASCII byte `b` (one that needs an escape): whole blocks of
-/// [`RUN`] escapes per sink call, the rest through `escapes`.
+/// [`REPEAT_BLOCK`] escapes per sink call, the rest through `escapes`.
 #[cold]
-fn put_run<S: Sink>(out: &mut S, escapes: &mut Escapes, b: u8, n: usize) {
+fn put_repeated_escape<S: Sink>(out: &mut S, escapes: &mut Escapes, b: u8, n: usize) {
     let Some(escape) = ESCAPES.get(usize::from(b)) else { return };
     let len = usize::from(escape[7]).max(1);
-    let mut block = [0u8; 8 * RUN];
-    for chunk in block.chunks_exact_mut(len).take(RUN) {
+    let mut block = [0u8; 8 * REPEAT_BLOCK];
+    for chunk in block.chunks_exact_mut(len).take(REPEAT_BLOCK) {
         chunk.copy_from_slice(escape.get(..len).unwrap_or_default());
     }
-    let block = block.get(..len * RUN).unwrap_or_default();
+    let block = block.get(..len * REPEAT_BLOCK).unwrap_or_default();
     escapes.flush(out);
-    out.put_repeated(block, n / RUN);
-    for _ in 0..n % RUN {
+    out.put_repeated(block, n / REPEAT_BLOCK);
+    for _ in 0..n % REPEAT_BLOCK {
         escapes.push_ascii(out, b);
     }
 }
@@ -526,10 +526,10 @@ mod tests {
                         let mut text = vec![filler; len];
                         text[at] = b;
                         let want = text.iter().position(|&c| needs_escape(c)).unwrap_or(len);
-                        assert_eq!(plain_run(&text), want, "filler {filler:#x} byte {b:#x} at {at} of {len}");
+                        assert_eq!(unescaped_len(&text), want, "filler {filler:#x} byte {b:#x} at {at} of {len}");
                     }
                 }
-                assert_eq!(plain_run(&vec![filler; len]), if needs_escape(filler) && len > 0 { 0 } else { len });
+                assert_eq!(unescaped_len(&vec![filler; len]), if needs_escape(filler) && len > 0 { 0 } else { len });
             }
         }
     }
@@ -583,7 +583,7 @@ mod tests {
     }
 
     /// Runs of one escaped character of every length around the run path's block (the escape
-    /// written [`RUN`] at a time) and its threshold, between plain text and other escapes, into
+    /// written [`REPEAT_BLOCK`] at a time) and its threshold, between plain text and other escapes, into
     /// each kind of sink, against the character model.
     #[test]
     fn runs_of_escapes_are_written_as_each_character() {

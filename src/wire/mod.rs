@@ -16,7 +16,7 @@ mod repair;
 pub(crate) mod transcript;
 
 #[cfg(any(test, fuzzing))]
-pub(crate) use base64::AlphabetRun;
+pub(crate) use base64::AlphabetPrefix;
 
 use std::borrow::Cow;
 

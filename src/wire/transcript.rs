@@ -608,7 +608,7 @@ layout! {
 fn read_bytes(p: &mut Parser<'_>, again: bool) -> JResult<Option<Bytes>> {
     // The parser takes the leading whole chunks of alphabet characters from base64's own scan, and
     // the check starts after them: the bulk of a byte field is looked at once.
-    let Some((s, run)) = p.str_or_null_with_plain_prefix::<base64::AlphabetRun>()? else {
+    let Some((s, run)) = p.str_or_null_with_plain_prefix::<base64::AlphabetPrefix>()? else {
         return Ok(None);
     };
     if again && s.has_escapes() {
