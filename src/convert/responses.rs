@@ -74,15 +74,15 @@ pub(super) fn convert<'a>(cx: &mut Cx<'a>, p: &mut Parser<'a>) -> Conv<u64> {
                 cx.out.end();
                 count = 1;
             } else if first == Event::ArrayStart {
-                let mut run = false;
+                let mut assistant_open = false;
                 while cx.next_element(p)? {
                     cx.path.index(count as usize);
-                    let r = item(cx, count, &mut run);
+                    let r = item(cx, count, &mut assistant_open);
                     cx.path.pop(1);
                     r?;
                     count += 1;
                 }
-                if run {
+                if assistant_open {
                     cx.out.end_assistant();
                 }
             } else {
@@ -101,24 +101,24 @@ pub(super) fn convert<'a>(cx: &mut Cx<'a>, p: &mut Parser<'a>) -> Conv<u64> {
     Ok(count)
 }
 
-/// Opens the assistant run if none is open, or joins item `i` to it.
-fn assistant_side(cx: &mut Cx<'_>, i: u64, run: &mut bool) {
-    if *run {
+/// Opens the assistant message if none is open, or joins item `i` to it.
+fn assistant_side(cx: &mut Cx<'_>, i: u64, assistant_open: &mut bool) {
+    if *assistant_open {
         cx.out.join(i);
     } else {
         cx.out.source(i);
         cx.out.begin(Role::Assistant);
-        *run = true;
+        *assistant_open = true;
     }
 }
 
-fn end_run(cx: &mut Cx<'_>, run: &mut bool) {
-    if core::mem::take(run) {
+fn close_assistant(cx: &mut Cx<'_>, assistant_open: &mut bool) {
+    if core::mem::take(assistant_open) {
         cx.out.end_assistant();
     }
 }
 
-fn item<'a>(cx: &mut Cx<'a>, i: u64, run: &mut bool) -> Conv<()> {
+fn item<'a>(cx: &mut Cx<'a>, i: u64, assistant_open: &mut bool) -> Conv<()> {
     let it = 0;
     if cx.tree.value(it) != Value::Object {
         return Err(cx.shape(it, c"an item object"));
@@ -128,7 +128,7 @@ fn item<'a>(cx: &mut Cx<'a>, i: u64, run: &mut bool) -> Conv<()> {
     let role = cx.str_field(it, "role")?.map(|r| r.decode_bytes().unwrap_or_default().into_owned());
     match (kind.as_deref(), role.as_deref()) {
         (None | Some(b"message"), Some(b"assistant")) => {
-            assistant_side(cx, i, run);
+            assistant_side(cx, i, assistant_open);
             output_message(cx, it)
         }
         (None | Some(b"message"), Some(role)) => {
@@ -137,7 +137,7 @@ fn item<'a>(cx: &mut Cx<'a>, i: u64, run: &mut bool) -> Conv<()> {
                 b"system" | b"developer" => Role::System,
                 _ => return Err(cx.field_error(it, "role", c"user, system, developer or assistant")),
             };
-            end_run(cx, run);
+            close_assistant(cx, assistant_open);
             cx.out.source(i);
             cx.out.begin(wire);
             input_content(cx, it)?;
@@ -145,11 +145,11 @@ fn item<'a>(cx: &mut Cx<'a>, i: u64, run: &mut bool) -> Conv<()> {
             Ok(())
         }
         (Some(b"reasoning"), _) => {
-            assistant_side(cx, i, run);
+            assistant_side(cx, i, assistant_open);
             reasoning(cx, it)
         }
         (Some(b"function_call"), _) => {
-            assistant_side(cx, i, run);
+            assistant_side(cx, i, assistant_open);
             let id = cx.required_str(it, "call_id")?;
             let name = cx.required_str(it, "name")?;
             if cx.tree.get(it, "namespace").is_some() || cx.tree.get(it, "caller").is_some() {
@@ -165,7 +165,7 @@ fn item<'a>(cx: &mut Cx<'a>, i: u64, run: &mut bool) -> Conv<()> {
             Ok(())
         }
         (Some(b"custom_tool_call"), _) => {
-            assistant_side(cx, i, run);
+            assistant_side(cx, i, assistant_open);
             let id = cx.required_str(it, "call_id")?;
             let name = cx.required_str(it, "name")?;
             let text = cx.required_str(it, "input")?;
@@ -181,7 +181,7 @@ fn item<'a>(cx: &mut Cx<'a>, i: u64, run: &mut bool) -> Conv<()> {
         }
         (Some(kind), _) if CLIENT_CALLS.iter().any(|(k, ..)| *k == kind) => {
             let Some(&(_, name, field)) = CLIENT_CALLS.iter().find(|(k, ..)| *k == kind) else { return Ok(()) };
-            assistant_side(cx, i, run);
+            assistant_side(cx, i, assistant_open);
             let id = cx.required_str(it, "call_id")?;
             let at = cx.tree.get(it, field).or_else(|| cx.tree.get(it, "actions"));
             let at = at.ok_or_else(|| cx.field_error(it, "action", c"a JSON value"))?;
@@ -190,7 +190,7 @@ fn item<'a>(cx: &mut Cx<'a>, i: u64, run: &mut bool) -> Conv<()> {
             Ok(())
         }
         (Some(kind), _) if OUTPUTS.contains(&kind) => {
-            end_run(cx, run);
+            close_assistant(cx, assistant_open);
             cx.out.source(i);
             output(cx, it, kind)
         }
@@ -200,7 +200,7 @@ fn item<'a>(cx: &mut Cx<'a>, i: u64, run: &mut bool) -> Conv<()> {
         }
         (Some(b"compaction" | b"compaction_trigger"), _) => {
             // A server-side summary of what came before: no cut may summarise it away (G16.8).
-            end_run(cx, run);
+            close_assistant(cx, assistant_open);
             cx.out.drop_item(i);
             cx.last_cut = cx.last_cut.min(cx.out.source_index.len());
             cx.loss(LossCode::CompactionItemUnrepresentable, it)
