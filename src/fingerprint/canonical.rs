@@ -13,9 +13,9 @@
 
 use super::decode::{Spans, StringField};
 use super::float::put_f64;
-use super::stop::{canonical_escape_len, stop_array_end};
+use super::stop::stop_array_end;
 use super::{Basis, Caps, FingerprintInput, Limits, Model, Sampling};
-use crate::json::write::{SliceSink, unescaped_len};
+use crate::json::write::{SEPARATOR_LEAD, SliceSink, canonical_escape_len, starts_with_separator, unescaped_len};
 use crate::json::{CheckedArray, Span, StringSpan};
 use crate::policy::capability::{CounterCapability, InferenceCapability};
 
@@ -67,7 +67,7 @@ impl TemplateReader<'_> {
                 }
                 // 0xE2 starts U+2028 and U+2029, which the writer escapes, and other characters,
                 // which it copies.
-                0xE2 if !matches!(self.src.get(self.pos + 1..self.pos + 3), Some([0x80, 0xA8 | 0xA9])) => self.pos += 1,
+                SEPARATOR_LEAD if !starts_with_separator(self.src.get(self.pos..)?) => self.pos += 1,
                 // A raw character the writer escapes.
                 _ => return None,
             }

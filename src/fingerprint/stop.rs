@@ -2,26 +2,7 @@
 //! (`canonical`) and the general decoder (`decode`) use to pass over the array on its word.
 
 use crate::json::CheckedArray;
-use crate::json::write::escape_mask;
-
-/// The length of the escape at the start of `s` (a `\\`) when it is the one E7.6 writes for its
-/// character; `None` otherwise.
-pub(super) fn canonical_escape_len(s: &[u8]) -> Option<usize> {
-    match s.get(1)? {
-        b'"' | b'\\' | b'n' | b'r' | b't' | b'b' | b'f' => Some(2),
-        // The `\u` escapes E7.6 writes, in lower-case hex: the controls without a short form
-        // (0x00–0x07, 0x0B, 0x0E–0x1F), `&`, `<`, `>`, U+2028 and U+2029.
-        b'u' => match s.get(2..6)? {
-            [b'0', b'0', b'0', b'0'..=b'7' | b'b' | b'e' | b'f']
-            | [b'0', b'0', b'1', b'0'..=b'9' | b'a'..=b'f']
-            | [b'0', b'0', b'2', b'6']
-            | [b'0', b'0', b'3', b'c' | b'e']
-            | [b'2', b'0', b'2', b'8' | b'9'] => Some(6),
-            _ => None,
-        },
-        _ => None,
-    }
-}
+use crate::json::write::{SEPARATOR_LEAD, canonical_escape_len, escape_mask, starts_with_separator};
 
 /// A `Stop` array as R10.5 writes it, found by [`stop_array_end`]: only that scan makes one, so
 /// the parser may skip the array on its word ([`crate::json::Parser::skip_checked_array`]). Its
@@ -96,7 +77,7 @@ pub(crate) fn stop_array_end(src: &[u8], start: usize) -> Option<CanonicalStop> 
                         done = p + canonical_escape_len(src.get(p..)?)?;
                         mask &= after(done.saturating_sub(at));
                     }
-                    0xE2 if !matches!(src.get(p + 1..p + 3), Some([0x80, 0xA8 | 0xA9])) => {}
+                    SEPARATOR_LEAD if !starts_with_separator(src.get(p..)?) => {}
                     _ => return None,
                 },
             }
