@@ -8,11 +8,10 @@
 use core::ffi::CStr;
 use core::fmt::Write as _;
 
+pub use crate::json::path::LOCATION_CAP;
+pub(crate) use crate::json::path::{Location, PathBuilder};
+use crate::section::Section;
 use crate::status::{Status, StatusClass};
-use crate::summary::Section;
-
-/// Capacity of [`Diagnostic::location`] with its NUL (`LC_LOCATION_CAP` in C).
-pub const LOCATION_CAP: usize = 128;
 
 /// Where a check failed and what it expected there (C13.2). Built by the `diagnose` functions of
 /// each document ([`crate::summary::diagnose`], [`crate::wire::CompactionInput::diagnose`], ...).
@@ -254,75 +253,6 @@ fn scalar_values(text: &[u8]) -> u64 {
     }
     continuations += words.remainder().iter().filter(|&&b| b & 0xC0 == 0x80).count() as u64;
     text.len() as u64 - continuations
-}
-
-/// A path of layout names and indices in a fixed buffer (C13.2): `transcript[3].blocks[0].type`.
-/// Built only from static names and numbers; a path longer than the buffer keeps its start and
-/// ends in `...`.
-#[derive(Clone, PartialEq, Eq)]
-pub(crate) struct Location {
-    buf: [u8; LOCATION_CAP - 1],
-    len: usize,
-}
-
-impl core::fmt::Debug for Location {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        self.as_str().fmt(f)
-    }
-}
-
-impl Location {
-    pub(crate) const EMPTY: Location = Location { buf: [0; LOCATION_CAP - 1], len: 0 };
-
-    /// A location of one static name.
-    pub(crate) fn name(name: &'static str) -> Location {
-        Location::path(name)
-    }
-
-    /// The location of a whole path (`basis.revision`), cut to the buffer with `...` at the end.
-    pub(crate) fn path(path: &str) -> Location {
-        const ELLIPSIS: &[u8] = b"...";
-        let mut location = Location::EMPTY;
-        let bytes = path.as_bytes();
-        let (head, tail): (&[u8], &[u8]) = if bytes.len() <= location.buf.len() {
-            (bytes, b"")
-        } else {
-            (bytes.get(..location.buf.len() - ELLIPSIS.len()).unwrap_or_default(), ELLIPSIS)
-        };
-        for (slot, &b) in location.buf.iter_mut().zip(head.iter().chain(tail)) {
-            *slot = b;
-        }
-        location.len = head.len() + tail.len();
-        location
-    }
-
-    pub(crate) fn as_str(&self) -> &str {
-        core::str::from_utf8(self.buf.get(..self.len).unwrap_or_default()).unwrap_or_default()
-    }
-}
-
-/// Builds a [`Location`]: layout names joined by `.`, indices as `[i]`, in a string first so that
-/// the cut to the buffer happens once, at the end.
-#[derive(Default)]
-pub(crate) struct PathBuilder(String);
-
-impl PathBuilder {
-    /// Appends `.name` (or `name` at the start).
-    pub(crate) fn push_name(&mut self, name: &'static str) {
-        if !self.0.is_empty() {
-            self.0.push('.');
-        }
-        self.0.push_str(name);
-    }
-
-    /// Appends `[index]`.
-    pub(crate) fn push_index(&mut self, index: usize) {
-        let _ = write!(self.0, "[{index}]");
-    }
-
-    pub(crate) fn finish(&self) -> Location {
-        Location::path(&self.0)
-    }
 }
 
 /// The layout names of every JSON document (W5.1, T5.2–T5.6, O6.1, P8.2–P8.7, R10.1) with what

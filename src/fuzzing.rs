@@ -4,7 +4,7 @@
 //! base64 alphabet run) and with general ones. Not an API: the module exists only in the fuzz
 //! crate's build (`cfg(fuzzing)`, which cargo-fuzz sets) and in this crate's tests.
 
-use crate::json::differential::{self, AlphanumericRun, PulledArray, Start};
+use crate::json::differential::{self, AlphanumericPrefix, PulledArray, Start};
 
 /// One fuzz input: byte 0 chooses the parser both sides start with, byte 1 is the length `k` of
 /// the script, the next `k` bytes are the script (one byte per step: the entry, then its argument;
@@ -15,8 +15,8 @@ pub fn json_fast_paths(data: &[u8]) -> Result<(), String> {
     let (&len, rest) = rest.split_first().unwrap_or((&0, &[]));
     let (script, doc) = rest.split_at_checked(usize::from(len)).unwrap_or((rest, &[]));
     let start = Start::of(start);
-    differential::check::<_, AlphanumericRun>(doc, start, script, PulledArray::scan)?;
-    differential::check::<_, crate::wire::AlphabetRun>(doc, start, script, crate::fingerprint::stop_array_end)
+    differential::check::<_, AlphanumericPrefix>(doc, start, script, PulledArray::scan)?;
+    differential::check::<_, crate::wire::AlphabetPrefix>(doc, start, script, crate::fingerprint::stop_array_end)
 }
 
 #[cfg(test)]
@@ -100,7 +100,7 @@ mod tests {
         prop::collection::vec(body_piece(), 0..6).prop_map(|pieces| quoted(&pieces.concat())).boxed()
     }
 
-    /// Keys: mostly names as written, some escaped (the same key to `next`, not to `Names::find`),
+    /// Keys: mostly names as written, some escaped (the same key to `next`, not to `NameTable::find`),
     /// some anything.
     fn key_token() -> BoxedStrategy<Vec<u8>> {
         prop_oneof![

@@ -87,6 +87,7 @@ mod lanes;
 pub mod limits;
 pub mod policy;
 pub mod round;
+mod section;
 pub mod status;
 pub mod summary;
 pub mod wire;

@@ -6,10 +6,10 @@
 use super::chat::known;
 use super::input;
 use super::media::{self, DataUrl};
-use super::out::{Role, Str};
+use super::out::{Role, StringToWrite};
 use super::tree::{NodeId, Value};
 use super::{Conv, Cx, LossCode, open_array};
-use crate::json::{JStr, Parser};
+use crate::json::{Parser, StringToken};
 
 pub(super) fn convert<'a>(cx: &mut Cx<'a>, p: &mut Parser<'a>) -> Conv<u64> {
     open_array(cx, p, c"a JSON array of ModelMessage objects")?;
@@ -43,7 +43,7 @@ fn message<'a>(cx: &mut Cx<'a>) -> Conv<()> {
         b"system" => match cx.tree.value(content) {
             Value::String(s) => {
                 cx.out.begin(Role::System);
-                cx.out.text(Str::Json(s));
+                cx.out.text(StringToWrite::Json(s));
                 cx.out.end();
                 Ok(())
             }
@@ -95,7 +95,7 @@ fn options<'a>(cx: &mut Cx<'a>, id: NodeId, used: &[&str]) -> Conv<()> {
 fn parts<'a>(cx: &mut Cx<'a>, content: NodeId, role: Role) -> Conv<()> {
     match cx.tree.value(content) {
         Value::String(s) => {
-            cx.out.text(Str::Json(s));
+            cx.out.text(StringToWrite::Json(s));
             Ok(())
         }
         Value::Array => {
@@ -114,7 +114,7 @@ fn parts<'a>(cx: &mut Cx<'a>, content: NodeId, role: Role) -> Conv<()> {
 }
 
 /// The member `name` of the namespace object `ns` of a `providerOptions`.
-fn option<'a>(cx: &Cx<'a>, part: NodeId, ns: &str, name: &str) -> Option<JStr<'a>> {
+fn option<'a>(cx: &Cx<'a>, part: NodeId, ns: &str, name: &str) -> Option<StringToken<'a>> {
     let o = cx.tree.get(part, "providerOptions")?;
     let n = cx.tree.get(o, ns)?;
     match cx.tree.value(cx.tree.get(n, name)?) {
@@ -176,9 +176,9 @@ fn part<'a>(cx: &mut Cx<'a>, part: NodeId, role: Role) -> Conv<()> {
             let signature = GOOGLE.iter().find_map(|ns| option(cx, part, ns, "thoughtSignature"));
             options(cx, part, &["thoughtSignature"])?;
             if let Some(s) = signature {
-                cx.out.thinking(Str::Text(""), Str::Json(s), "gemini.thought_signature", None);
+                cx.out.thinking(StringToWrite::Text(""), StringToWrite::Json(s), "gemini.thought_signature", None);
             }
-            cx.out.text(Str::Json(text));
+            cx.out.text(StringToWrite::Json(text));
         }
         (b"reasoning", Role::Assistant) => {
             let text = cx.required_str(part, "text")?;
@@ -197,12 +197,22 @@ fn part<'a>(cx: &mut Cx<'a>, part: NodeId, role: Role) -> Conv<()> {
                 let mut state = Vec::from(&b"{\"data\":"[..]);
                 crate::json::write::put_json_str(&mut state, data.raw(), data.has_escapes());
                 state.push(b'}');
-                cx.out.thinking(Str::Text(""), Str::Text(""), "", Some((&state, "anthropic.redacted_thinking")));
+                cx.out.thinking(
+                    StringToWrite::Text(""),
+                    StringToWrite::Text(""),
+                    "",
+                    Some((&state, "anthropic.redacted_thinking")),
+                );
                 return Ok(());
             }
             let rest = options_without(cx, part, used);
             let state = rest.as_deref().map(|s| (s, "ai_sdk.provider_options"));
-            cx.out.thinking(Str::Json(text), signature.map_or(Str::Text(""), Str::Json), format, state);
+            cx.out.thinking(
+                StringToWrite::Json(text),
+                signature.map_or(StringToWrite::Text(""), StringToWrite::Json),
+                format,
+                state,
+            );
         }
         (b"tool-call", Role::Assistant) => {
             if cx.bool_field(part, "providerExecuted")? {
@@ -222,7 +232,7 @@ fn part<'a>(cx: &mut Cx<'a>, part: NodeId, role: Role) -> Conv<()> {
             let input = input?;
             let state = options_without(cx, part, None);
             let state = state.as_deref().map(|s| (s, "ai_sdk.provider_options"));
-            cx.out.tool_use(Str::Json(id), Str::Json(name), &input, state);
+            cx.out.tool_use(StringToWrite::Json(id), StringToWrite::Json(name), &input, state);
         }
         (b"tool-result", Role::Assistant) => cx.loss(LossCode::ServerToolUnrepresentable, part)?,
         (b"tool-approval-request", _) | (b"tool-approval-response", _) => {
@@ -253,8 +263,8 @@ fn media_part<'a>(cx: &mut Cx<'a>, part: NodeId, kind: &[u8]) -> Conv<()> {
     let data = cx.tree.get(part, field).ok_or_else(|| cx.field_error(part, field, c"bytes, a URL or a reference"))?;
     let media_type = cx.str_field(part, "mediaType")?.or(cx.str_field(part, "mimeType")?);
     let is_image = kind == b"image" || media_type.is_some_and(|m| m.raw().starts_with(b"image"));
-    let mt = media_type.map_or(Str::Text(""), Str::Json);
-    let name = cx.str_field(part, "filename")?.map_or(Str::Text(""), Str::Json);
+    let mt = media_type.map_or(StringToWrite::Text(""), StringToWrite::Json);
+    let name = cx.str_field(part, "filename")?.map_or(StringToWrite::Text(""), StringToWrite::Json);
     cx.path.name(if kind == b"image" { "image" } else { "data" });
     let r = (|| {
         match cx.tree.value(data) {
@@ -262,20 +272,20 @@ fn media_part<'a>(cx: &mut Cx<'a>, part: NodeId, kind: &[u8]) -> Conv<()> {
                 let raw = s.decode_bytes().unwrap_or_default();
                 match media::data_url(&raw) {
                     Some(Ok(DataUrl::Bytes { media_type, bytes })) => {
-                        media::put_bytes(cx, Str::Text(&media_type), &bytes, name)
+                        media::put_bytes(cx, StringToWrite::Text(&media_type), &bytes, name)
                     }
                     Some(Ok(DataUrl::Text { media_type, text })) => {
-                        cx.out.document(Str::Text(&media_type), name, None, Str::Text(&text))
+                        cx.out.document(StringToWrite::Text(&media_type), name, None, StringToWrite::Text(&text))
                     }
                     Some(Err(())) => return Err(cx.shape(data, c"base64, a URL or a base64 data URL")),
                     None if media::has_url_scheme(&raw) => {
-                        media::put_reference(cx, mt, Str::Json(s), is_image, data)?;
+                        media::put_reference(cx, mt, StringToWrite::Json(s), is_image, data)?;
                     }
                     None => {
                         let bytes = media::canonical_base64(&raw)
                             .ok_or_else(|| cx.shape(data, c"base64, a URL or a base64 data URL"))?;
                         if is_image && media_type.is_none() {
-                            cx.out.image(Str::Text(""), Str::Text(""), Some(&bytes));
+                            cx.out.image(StringToWrite::Text(""), StringToWrite::Text(""), Some(&bytes));
                         } else {
                             media::put_bytes(cx, mt, &bytes, name);
                         }
@@ -293,7 +303,7 @@ fn media_part<'a>(cx: &mut Cx<'a>, part: NodeId, kind: &[u8]) -> Conv<()> {
                     }
                     b"url" => {
                         let url = cx.required_str(data, "url")?;
-                        media::put_reference(cx, mt, Str::Json(url), is_image, data)?;
+                        media::put_reference(cx, mt, StringToWrite::Json(url), is_image, data)?;
                     }
                     b"reference" => {
                         let reference = cx
@@ -301,15 +311,15 @@ fn media_part<'a>(cx: &mut Cx<'a>, part: NodeId, kind: &[u8]) -> Conv<()> {
                             .get(data, "reference")
                             .ok_or_else(|| cx.field_error(data, "reference", c"an object"))?;
                         let url = file_id_url(cx, reference);
-                        media::put_reference(cx, mt, Str::Text(&url), is_image, data)?;
+                        media::put_reference(cx, mt, StringToWrite::Text(&url), is_image, data)?;
                     }
                     b"text" => {
                         let text = cx.required_str(data, "text")?;
                         cx.out.document(
-                            media_type.map_or(Str::Text("text/plain"), Str::Json),
+                            media_type.map_or(StringToWrite::Text("text/plain"), StringToWrite::Json),
                             name,
                             None,
-                            Str::Json(text),
+                            StringToWrite::Json(text),
                         );
                     }
                     _ => return Err(cx.field_error(data, "type", c"data, url, reference or text")),
@@ -382,16 +392,16 @@ fn tool_result<'a>(cx: &mut Cx<'a>, part: NodeId) -> Conv<()> {
             match tag.as_slice() {
                 b"text" | b"error-text" => {
                     let v = cx.required_str(o, "value")?;
-                    cx.out.text(Str::Json(v));
+                    cx.out.text(StringToWrite::Json(v));
                 }
                 b"json" | b"error-json" => {
                     let v = cx.tree.get(o, "value").ok_or_else(|| cx.field_error(o, "value", c"a JSON value"))?;
                     let text = cx.json_text(v);
-                    cx.out.text(Str::Text(&text));
+                    cx.out.text(StringToWrite::Text(&text));
                 }
                 b"execution-denied" => {
                     let reason = cx.str_field(o, "reason")?;
-                    cx.out.text(reason.map_or(Str::Text("Tool execution denied."), Str::Json));
+                    cx.out.text(reason.map_or(StringToWrite::Text("Tool execution denied."), StringToWrite::Json));
                 }
                 b"content" => {
                     let v = cx
@@ -403,12 +413,14 @@ fn tool_result<'a>(cx: &mut Cx<'a>, part: NodeId) -> Conv<()> {
                         match t.as_slice() {
                             b"text" => {
                                 let text = cx.required_str(item, "text")?;
-                                cx.out.text(Str::Json(text));
+                                cx.out.text(StringToWrite::Json(text));
                             }
                             b"media" | b"image-data" | b"file-data" => {
-                                let mt = cx.str_field(item, "mediaType")?.map_or(Str::Text(""), Str::Json);
+                                let mt = cx
+                                    .str_field(item, "mediaType")?
+                                    .map_or(StringToWrite::Text(""), StringToWrite::Json);
                                 let bytes = super::anthropic::base64_field(cx, item, "data")?;
-                                media::put_bytes(cx, mt, &bytes, Str::Text(""));
+                                media::put_bytes(cx, mt, &bytes, StringToWrite::Text(""));
                             }
                             b"file-url" | b"image-url" => {
                                 let url = cx.required_str(item, "url")?;
@@ -417,8 +429,8 @@ fn tool_result<'a>(cx: &mut Cx<'a>, part: NodeId) -> Conv<()> {
                                     t.as_slice() == b"image-url" || mt.is_some_and(|m| m.raw().starts_with(b"image"));
                                 media::put_reference(
                                     cx,
-                                    mt.map_or(Str::Text(""), Str::Json),
-                                    Str::Json(url),
+                                    mt.map_or(StringToWrite::Text(""), StringToWrite::Json),
+                                    StringToWrite::Json(url),
                                     image,
                                     item,
                                 )?;
@@ -430,7 +442,13 @@ fn tool_result<'a>(cx: &mut Cx<'a>, part: NodeId) -> Conv<()> {
                                 };
                                 let url = file_id_url(cx, id);
                                 let image = t.as_slice() == b"image-file-id";
-                                media::put_reference(cx, Str::Text(""), Str::Text(&url), image, item)?;
+                                media::put_reference(
+                                    cx,
+                                    StringToWrite::Text(""),
+                                    StringToWrite::Text(&url),
+                                    image,
+                                    item,
+                                )?;
                             }
                             b"file" | b"image" => {
                                 media_part(cx, item, if t.as_slice() == b"image" { b"image" } else { b"file" })?
@@ -447,9 +465,9 @@ fn tool_result<'a>(cx: &mut Cx<'a>, part: NodeId) -> Conv<()> {
         is_error = r?;
     } else if let Some(v) = cx.tree.get(part, "result") {
         let text = cx.json_text(v);
-        cx.out.text(Str::Text(&text));
+        cx.out.text(StringToWrite::Text(&text));
         is_error = cx.bool_field(part, "isError")?;
     }
-    cx.out.end_tool(Str::Json(id), is_error);
+    cx.out.end_tool(StringToWrite::Json(id), is_error);
     Ok(())
 }

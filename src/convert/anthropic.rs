@@ -6,7 +6,7 @@
 use super::chat::known;
 use super::input;
 use super::media;
-use super::out::{NOT_A_MESSAGE, Role, Str};
+use super::out::{NOT_A_MESSAGE, Role, StringToWrite};
 use super::tree::{NodeId, Value};
 use super::{Conv, Cx, LossCode, object_members};
 use crate::json::Parser;
@@ -46,7 +46,7 @@ fn system_blocks<'a>(cx: &mut Cx<'a>, id: NodeId) -> Conv<()> {
     cx.out.source(NOT_A_MESSAGE);
     cx.out.begin(Role::System);
     match cx.tree.value(id) {
-        Value::String(s) => cx.out.text(Str::Json(s)),
+        Value::String(s) => cx.out.text(StringToWrite::Json(s)),
         Value::Array => {
             let blocks: Vec<NodeId> = cx.tree.children(id).collect();
             for (k, b) in blocks.into_iter().enumerate() {
@@ -94,7 +94,7 @@ fn message<'a>(cx: &mut Cx<'a>, m: NodeId) -> Conv<()> {
         match cx.tree.value(content) {
             Value::String(s) => {
                 cx.out.begin(wire_role);
-                cx.out.text(Str::Json(s));
+                cx.out.text(StringToWrite::Json(s));
             }
             Value::Array => {
                 let blocks: Vec<NodeId> = cx.tree.children(content).collect();
@@ -155,7 +155,7 @@ fn tool_result<'a>(cx: &mut Cx<'a>, b: NodeId) -> Conv<()> {
         cx.path.name("content");
         let r = (|| {
             match cx.tree.value(content) {
-                Value::String(s) => cx.out.text(Str::Json(s)),
+                Value::String(s) => cx.out.text(StringToWrite::Json(s)),
                 Value::Array => {
                     let blocks: Vec<NodeId> = cx.tree.children(content).collect();
                     for (k, c) in blocks.into_iter().enumerate() {
@@ -173,7 +173,7 @@ fn tool_result<'a>(cx: &mut Cx<'a>, b: NodeId) -> Conv<()> {
         cx.path.pop(1);
         r?;
     }
-    cx.out.end_tool(Str::Json(id), is_error);
+    cx.out.end_tool(StringToWrite::Json(id), is_error);
     Ok(())
 }
 
@@ -206,7 +206,7 @@ fn block<'a>(cx: &mut Cx<'a>, b: NodeId, side: Side) -> Conv<()> {
             if cx.tree.get(b, "citations").is_some_and(|c| cx.tree.len(c) > 0) {
                 cx.loss(LossCode::DroppedCitations, b)?;
             }
-            cx.out.text(Str::Json(text));
+            cx.out.text(StringToWrite::Json(text));
         }
         b"image" if side != Side::System => image(cx, b)?,
         b"document" if side != Side::System => document(cx, b)?,
@@ -224,19 +224,29 @@ fn block<'a>(cx: &mut Cx<'a>, b: NodeId, side: Side) -> Conv<()> {
                 }
             }
             cx.loss(LossCode::DroppedCitations, b)?;
-            cx.out.document(Str::Text("text/plain"), title.map_or(Str::Text(""), Str::Json), None, Str::Text(&text));
+            cx.out.document(
+                StringToWrite::Text("text/plain"),
+                title.map_or(StringToWrite::Text(""), StringToWrite::Json),
+                None,
+                StringToWrite::Text(&text),
+            );
         }
         b"thinking" if side == Side::Assistant => {
             let thinking = cx.required_str(b, "thinking")?;
             let signature = cx.required_str(b, "signature")?;
-            cx.out.thinking(Str::Json(thinking), Str::Json(signature), "anthropic", None);
+            cx.out.thinking(StringToWrite::Json(thinking), StringToWrite::Json(signature), "anthropic", None);
         }
         b"redacted_thinking" if side == Side::Assistant => {
             let data = cx.required_str(b, "data")?;
             let mut state = Vec::from(&b"{\"data\":"[..]);
             crate::json::write::put_json_str(&mut state, data.raw(), data.has_escapes());
             state.push(b'}');
-            cx.out.thinking(Str::Text(""), Str::Text(""), "", Some((&state, "anthropic.redacted_thinking")));
+            cx.out.thinking(
+                StringToWrite::Text(""),
+                StringToWrite::Text(""),
+                "",
+                Some((&state, "anthropic.redacted_thinking")),
+            );
         }
         b"tool_use" if side == Side::Assistant => {
             let id = cx.required_str(b, "id")?;
@@ -249,7 +259,7 @@ fn block<'a>(cx: &mut Cx<'a>, b: NodeId, side: Side) -> Conv<()> {
             let input = input::from_value(cx, at);
             cx.path.pop(1);
             let input = input?;
-            cx.out.tool_use(Str::Json(id), Str::Json(name), &input, None);
+            cx.out.tool_use(StringToWrite::Json(id), StringToWrite::Json(name), &input, None);
         }
         kind if SERVER_BLOCKS.contains(&kind) => cx.loss(LossCode::ServerToolUnrepresentable, b)?,
         b"compaction" => {
@@ -275,16 +285,16 @@ fn image<'a>(cx: &mut Cx<'a>, b: NodeId) -> Conv<()> {
             b"base64" => {
                 let media_type = cx.required_str(source, "media_type")?;
                 let bytes = base64_field(cx, source, "data")?;
-                cx.out.image(Str::Json(media_type), Str::Text(""), Some(&bytes));
+                cx.out.image(StringToWrite::Json(media_type), StringToWrite::Text(""), Some(&bytes));
             }
             b"url" => {
                 let url = cx.required_str(source, "url")?;
-                cx.out.image(Str::Text(""), Str::Json(url), None);
+                cx.out.image(StringToWrite::Text(""), StringToWrite::Json(url), None);
             }
             b"file" => {
                 let id = cx.required_str(source, "file_id")?;
                 let url = format!("file-id:anthropic:{}", id.decode().unwrap_or_default());
-                cx.out.image(Str::Text(""), Str::Text(&url), None);
+                cx.out.image(StringToWrite::Text(""), StringToWrite::Text(&url), None);
             }
             _ => return Err(cx.field_error(source, "type", c"base64, url or file")),
         }
@@ -303,7 +313,7 @@ fn document<'a>(cx: &mut Cx<'a>, b: NodeId) -> Conv<()> {
         cx.loss(LossCode::DroppedCitations, b)?;
     }
     let title = cx.str_field(b, "title")?;
-    let name = title.map_or(Str::Text(""), Str::Json);
+    let name = title.map_or(StringToWrite::Text(""), StringToWrite::Json);
     let source = cx.tree.get(b, "source").ok_or_else(|| cx.field_error(b, "source", c"an object"))?;
     cx.path.name("source");
     let r = (|| {
@@ -312,12 +322,13 @@ fn document<'a>(cx: &mut Cx<'a>, b: NodeId) -> Conv<()> {
             b"base64" => {
                 let media_type = cx.required_str(source, "media_type")?;
                 let bytes = base64_field(cx, source, "data")?;
-                cx.out.document(Str::Json(media_type), name, Some(&bytes), Str::Text(""));
+                cx.out.document(StringToWrite::Json(media_type), name, Some(&bytes), StringToWrite::Text(""));
             }
             b"text" => {
-                let media_type = cx.str_field(source, "media_type")?.map_or(Str::Text("text/plain"), Str::Json);
+                let media_type =
+                    cx.str_field(source, "media_type")?.map_or(StringToWrite::Text("text/plain"), StringToWrite::Json);
                 let text = cx.required_str(source, "data")?;
-                cx.out.document(media_type, name, None, Str::Json(text));
+                cx.out.document(media_type, name, None, StringToWrite::Json(text));
             }
             b"content" => {
                 let mut text = String::new();
@@ -335,18 +346,18 @@ fn document<'a>(cx: &mut Cx<'a>, b: NodeId) -> Conv<()> {
                     }
                     _ => return Err(cx.field_error(source, "content", c"a string or an array of text blocks")),
                 }
-                cx.out.document(Str::Text("text/plain"), name, None, Str::Text(&text));
+                cx.out.document(StringToWrite::Text("text/plain"), name, None, StringToWrite::Text(&text));
             }
             b"url" => {
                 let url = cx.required_str(source, "url")?;
-                let name = title.map_or(Str::Json(url), Str::Json);
-                media::put_reference(cx, Str::Text(""), name, false, source)?;
+                let name = title.map_or(StringToWrite::Json(url), StringToWrite::Json);
+                media::put_reference(cx, StringToWrite::Text(""), name, false, source)?;
             }
             b"file" => {
                 let id = cx.required_str(source, "file_id")?;
                 let url = format!("file-id:anthropic:{}", id.decode().unwrap_or_default());
                 let label = title.map(|t| t.decode().unwrap_or_default().into_owned()).unwrap_or(url);
-                media::put_reference(cx, Str::Text(""), Str::Text(&label), false, source)?;
+                media::put_reference(cx, StringToWrite::Text(""), StringToWrite::Text(&label), false, source)?;
             }
             _ => return Err(cx.field_error(source, "type", c"base64, text, content, url or file")),
         }

@@ -4,7 +4,7 @@
 
 use super::input;
 use super::media::{self, DataUrl};
-use super::out::{Role, Str};
+use super::out::{Role, StringToWrite};
 use super::tree::{NodeId, Value};
 use super::{Conv, Cx, LossCode, open_array};
 use crate::json::Parser;
@@ -77,7 +77,7 @@ fn message<'a>(cx: &mut Cx<'a>, i: u64, open_function: &mut Option<String>) -> C
             let id = cx.required_str(m, "tool_call_id")?;
             cx.out.begin_tool();
             content(cx, m, false)?;
-            cx.out.end_tool(Str::Json(id), false);
+            cx.out.end_tool(StringToWrite::Json(id), false);
         }
         b"function" => {
             // The deprecated function result answers the latest legacy call (by position).
@@ -85,7 +85,7 @@ fn message<'a>(cx: &mut Cx<'a>, i: u64, open_function: &mut Option<String>) -> C
             cx.loss(LossCode::SynthesizedToolId, m)?;
             cx.out.begin_tool();
             content(cx, m, false)?;
-            cx.out.end_tool(Str::Text(&id), false);
+            cx.out.end_tool(StringToWrite::Text(&id), false);
         }
         _ => return Err(cx.field_error(m, "role", c"system, developer, user, assistant, tool or function")),
     }
@@ -93,7 +93,7 @@ fn message<'a>(cx: &mut Cx<'a>, i: u64, open_function: &mut Option<String>) -> C
 }
 
 /// Whether a key is one of `names`.
-pub(super) fn known(key: &crate::json::JStr<'_>, names: &[&str]) -> bool {
+pub(super) fn known(key: &crate::json::StringToken<'_>, names: &[&str]) -> bool {
     let decoded = key.decode_bytes().unwrap_or_default();
     names.iter().any(|n| n.as_bytes() == decoded.as_ref())
 }
@@ -106,7 +106,7 @@ fn content<'a>(cx: &mut Cx<'a>, m: NodeId, assistant: bool) -> Conv<()> {
     let result = match cx.tree.value(c) {
         Value::Null => Ok(()),
         Value::String(s) => {
-            cx.out.text(Str::Json(s));
+            cx.out.text(StringToWrite::Json(s));
             Ok(())
         }
         Value::Array => {
@@ -144,11 +144,11 @@ fn part<'a>(cx: &mut Cx<'a>, part: NodeId, assistant: bool) -> Conv<()> {
     match kind.decode_bytes().unwrap_or_default().as_ref() {
         b"text" => {
             let text = cx.required_str(part, "text")?;
-            cx.out.text(Str::Json(text));
+            cx.out.text(StringToWrite::Json(text));
         }
         b"refusal" if assistant => {
             let text = cx.required_str(part, "refusal")?;
-            cx.out.refusal(Str::Json(text));
+            cx.out.refusal(StringToWrite::Json(text));
         }
         b"image_url" => image_url(cx, part)?,
         b"input_audio" => {
@@ -170,7 +170,7 @@ fn part<'a>(cx: &mut Cx<'a>, part: NodeId, assistant: bool) -> Conv<()> {
                 Some(f) => format!("audio/{}", String::from_utf8_lossy(&f)),
                 None => String::new(),
             };
-            cx.out.audio(Str::Text(&media_type), Some(&bytes));
+            cx.out.audio(StringToWrite::Text(&media_type), Some(&bytes));
         }
         b"file" => file(cx, part)?,
         _ => cx.loss(LossCode::UnknownContentDropped, part)?,
@@ -193,13 +193,18 @@ fn image_url<'a>(cx: &mut Cx<'a>, part: NodeId) -> Conv<()> {
         let raw = url.decode_bytes().unwrap_or_default();
         match media::data_url(&raw) {
             Some(Ok(DataUrl::Bytes { media_type, bytes })) => {
-                cx.out.image(Str::Text(&media_type), Str::Text(""), Some(&bytes));
+                cx.out.image(StringToWrite::Text(&media_type), StringToWrite::Text(""), Some(&bytes));
             }
             Some(Ok(DataUrl::Text { media_type, text })) => {
-                cx.out.document(Str::Text(&media_type), Str::Text(""), None, Str::Text(&text));
+                cx.out.document(
+                    StringToWrite::Text(&media_type),
+                    StringToWrite::Text(""),
+                    None,
+                    StringToWrite::Text(&text),
+                );
             }
             Some(Err(())) => return Err(cx.field_error(image, "url", c"a URL or a base64 data URL")),
-            None => cx.out.image(Str::Text(""), Str::Json(url), None),
+            None => cx.out.image(StringToWrite::Text(""), StringToWrite::Json(url), None),
         }
         Ok(())
     })();
@@ -215,25 +220,27 @@ fn file<'a>(cx: &mut Cx<'a>, part: NodeId) -> Conv<()> {
         if cx.tree.value(file) != Value::Object {
             return Err(cx.shape(file, c"an object with file_data or file_id"));
         }
-        let name = cx.str_field(file, "filename")?.map_or(Str::Text(""), Str::Json);
+        let name = cx.str_field(file, "filename")?.map_or(StringToWrite::Text(""), StringToWrite::Json);
         if let Some(data) = cx.str_field(file, "file_data")? {
             let raw = data.decode_bytes().unwrap_or_default();
             match media::data_url(&raw) {
                 Some(Ok(DataUrl::Bytes { media_type, bytes })) => {
-                    media::put_bytes(cx, Str::Text(&media_type), &bytes, name)
+                    media::put_bytes(cx, StringToWrite::Text(&media_type), &bytes, name)
                 }
                 Some(Ok(DataUrl::Text { media_type, text })) => {
-                    cx.out.document(Str::Text(&media_type), name, None, Str::Text(&text));
+                    cx.out.document(StringToWrite::Text(&media_type), name, None, StringToWrite::Text(&text));
                 }
                 Some(Err(())) => return Err(cx.field_error(file, "file_data", c"a base64 data URL or base64")),
                 None => match media::canonical_base64(&raw) {
-                    Some(bytes) => cx.out.document(Str::Text(""), name, Some(&bytes), Str::Text("")),
+                    Some(bytes) => {
+                        cx.out.document(StringToWrite::Text(""), name, Some(&bytes), StringToWrite::Text(""))
+                    }
                     None => return Err(cx.field_error(file, "file_data", c"a base64 data URL or base64")),
                 },
             }
         } else if let Some(id) = cx.str_field(file, "file_id")? {
             let url = format!("file-id:openai:{}", String::from_utf8_lossy(&id.decode_bytes().unwrap_or_default()));
-            media::put_reference(cx, Str::Text(""), Str::Text(&url), false, file)?;
+            media::put_reference(cx, StringToWrite::Text(""), StringToWrite::Text(&url), false, file)?;
         } else {
             return Err(cx.shape(file, c"an object with file_data or file_id"));
         }
@@ -247,7 +254,7 @@ fn assistant<'a>(cx: &mut Cx<'a>, m: NodeId, i: u64, open_function: &mut Option<
     cx.out.begin(Role::Assistant);
     reasoning(cx, m)?;
     if let Some(refusal) = cx.str_field(m, "refusal")? {
-        cx.out.refusal(Str::Json(refusal));
+        cx.out.refusal(StringToWrite::Json(refusal));
     }
     content(cx, m, true)?;
     if let Some(a) = cx.tree.get(m, "annotations")
@@ -287,7 +294,7 @@ fn assistant<'a>(cx: &mut Cx<'a>, m: NodeId, i: u64, open_function: &mut Option<
             let input = input::from_text(cx, arguments, at)?;
             let id = format!("function_call:{i}");
             cx.loss(LossCode::SynthesizedToolId, f)?;
-            cx.out.tool_use(Str::Text(&id), Str::Json(name), &input, None);
+            cx.out.tool_use(StringToWrite::Text(&id), StringToWrite::Json(name), &input, None);
             *open_function = Some(id);
             Ok(())
         })();
@@ -323,7 +330,7 @@ fn tool_call<'a>(cx: &mut Cx<'a>, call: NodeId) -> Conv<()> {
                 };
                 cx.path.pop(1);
                 let input = input?;
-                cx.out.tool_use(Str::Json(id), Str::Json(name), &input, None);
+                cx.out.tool_use(StringToWrite::Json(id), StringToWrite::Json(name), &input, None);
                 Ok(())
             })();
             cx.path.pop(1);
@@ -337,7 +344,12 @@ fn tool_call<'a>(cx: &mut Cx<'a>, call: NodeId) -> Conv<()> {
                 let text = cx.required_str(c, "input")?;
                 let mut input = Vec::new();
                 crate::json::write::put_json_str(&mut input, text.raw(), text.has_escapes());
-                cx.out.tool_use(Str::Json(id), Str::Json(name), &input, Some((b"{}", "openai.custom_tool_call")));
+                cx.out.tool_use(
+                    StringToWrite::Json(id),
+                    StringToWrite::Json(name),
+                    &input,
+                    Some((b"{}", "openai.custom_tool_call")),
+                );
                 Ok(())
             })();
             cx.path.pop(1);
@@ -369,7 +381,7 @@ fn reasoning<'a>(cx: &mut Cx<'a>, m: NodeId) -> Conv<()> {
     }
     for key in ["reasoning_content", "reasoning"] {
         if let Some(text) = cx.str_field(m, key)? {
-            cx.out.thinking(Str::Json(text), Str::Text(""), "", None);
+            cx.out.thinking(StringToWrite::Json(text), StringToWrite::Text(""), "", None);
             return Ok(());
         }
     }
@@ -408,8 +420,8 @@ fn reasoning_detail<'a>(cx: &mut Cx<'a>, d: NodeId) -> Conv<()> {
     }
     state.push(b'}');
     cx.out.thinking(
-        text.map_or(Str::Text(""), Str::Json),
-        signature.map_or(Str::Text(""), Str::Json),
+        text.map_or(StringToWrite::Text(""), StringToWrite::Json),
+        signature.map_or(StringToWrite::Text(""), StringToWrite::Json),
         &signature_format,
         Some((&state, "openrouter.reasoning_details")),
     );
@@ -431,11 +443,11 @@ fn audio<'a>(cx: &mut Cx<'a>, m: NodeId) -> Conv<()> {
         let transcript = cx.str_field(a, "transcript")?;
         let data = cx.str_field(a, "data")?;
         if let Some(t) = transcript {
-            cx.out.text(Str::Json(t));
+            cx.out.text(StringToWrite::Json(t));
         }
         match data {
             Some(d) => match media::canonical_base64(&d.decode_bytes().unwrap_or_default()) {
-                Some(bytes) => cx.out.audio(Str::Text(""), Some(&bytes)),
+                Some(bytes) => cx.out.audio(StringToWrite::Text(""), Some(&bytes)),
                 None => return Err(cx.field_error(a, "data", c"base64")),
             },
             None if transcript.is_none() => cx.loss(LossCode::AudioReferenceUnresolvable, a)?,

@@ -5,10 +5,10 @@
 
 use super::input;
 use super::media;
-use super::out::{NOT_A_MESSAGE, Role, Str};
+use super::out::{NOT_A_MESSAGE, Role, StringToWrite};
 use super::tree::{NodeId, Value};
 use super::{Conv, Cx, LossCode, object_members};
-use crate::json::{JStr, Parser};
+use crate::json::{Parser, StringToken};
 
 /// The member of `id` under either spelling (`inlineData` / `inline_data`); both at once is a
 /// repeated field.
@@ -19,7 +19,7 @@ fn field<'a>(cx: &mut Cx<'a>, id: NodeId, camel: &'static str, snake: &'static s
     }
 }
 
-fn str_of<'a>(cx: &mut Cx<'a>, id: NodeId, camel: &'static str, snake: &'static str) -> Conv<Option<JStr<'a>>> {
+fn str_of<'a>(cx: &mut Cx<'a>, id: NodeId, camel: &'static str, snake: &'static str) -> Conv<Option<StringToken<'a>>> {
     match field(cx, id, camel, snake)?.map(|n| (n, cx.tree.value(n))) {
         None | Some((_, Value::Null)) => Ok(None),
         Some((_, Value::String(s))) => Ok(Some(s)),
@@ -47,7 +47,7 @@ pub(super) fn convert<'a>(cx: &mut Cx<'a>, p: &mut Parser<'a>) -> Conv<u64> {
                 cx.out.begin(Role::System);
                 let r = match cx.tree.value(0) {
                     Value::String(s) => {
-                        cx.out.text(Str::Json(s));
+                        cx.out.text(StringToWrite::Json(s));
                         Ok(())
                     }
                     Value::Object => content_parts(cx, 0, Role::System, count, &mut Vec::new()),
@@ -178,14 +178,14 @@ fn part<'a>(
     if let Some(text) = cx.str_field(part, "text")? {
         if thought {
             cx.out.thinking(
-                Str::Json(text),
-                signature.map_or(Str::Text(""), Str::Json),
+                StringToWrite::Json(text),
+                signature.map_or(StringToWrite::Text(""), StringToWrite::Json),
                 "gemini.thought_signature",
                 None,
             );
         } else {
             signed(cx, signature);
-            cx.out.text(Str::Json(text));
+            cx.out.text(StringToWrite::Json(text));
         }
         return Ok(());
     }
@@ -215,11 +215,11 @@ fn part<'a>(
             });
             let state = state.as_deref().map(|s| (s, "gemini.part"));
             match cx.str_field(call, "id")? {
-                Some(id) => cx.out.tool_use(Str::Json(id), Str::Json(name), &input, state),
+                Some(id) => cx.out.tool_use(StringToWrite::Json(id), StringToWrite::Json(name), &input, state),
                 None => {
                     let id = format!("gemini:{i}:{k}");
                     cx.loss(LossCode::SynthesizedToolId, call)?;
-                    cx.out.tool_use(Str::Text(&id), Str::Json(name), &input, state);
+                    cx.out.tool_use(StringToWrite::Text(&id), StringToWrite::Json(name), &input, state);
                     open.push((name.decode_bytes().unwrap_or_default().into_owned(), id));
                 }
             }
@@ -232,11 +232,13 @@ fn part<'a>(
         signed(cx, signature);
         cx.path.name("inlineData");
         let r = (|| {
-            let media_type = str_of(cx, data, "mimeType", "mime_type")?.map_or(Str::Text(""), Str::Json);
+            let media_type =
+                str_of(cx, data, "mimeType", "mime_type")?.map_or(StringToWrite::Text(""), StringToWrite::Json);
             let text = cx.required_str(data, "data")?;
             let bytes = media::canonical_base64(&text.decode_bytes().unwrap_or_default())
                 .ok_or_else(|| cx.field_error(data, "data", c"base64"))?;
-            let name = str_of(cx, data, "displayName", "display_name")?.map_or(Str::Text(""), Str::Json);
+            let name =
+                str_of(cx, data, "displayName", "display_name")?.map_or(StringToWrite::Text(""), StringToWrite::Json);
             media::put_bytes(cx, media_type, &bytes, name);
             Ok(())
         })();
@@ -251,7 +253,13 @@ fn part<'a>(
             let uri = str_of(cx, file, "fileUri", "file_uri")?
                 .ok_or_else(|| cx.field_error(file, "fileUri", c"a JSON string"))?;
             let image = media_type.is_some_and(|m| m.raw().starts_with(b"image/"));
-            media::put_reference(cx, media_type.map_or(Str::Text(""), Str::Json), Str::Json(uri), image, file)
+            media::put_reference(
+                cx,
+                media_type.map_or(StringToWrite::Text(""), StringToWrite::Json),
+                StringToWrite::Json(uri),
+                image,
+                file,
+            )
         })();
         cx.path.pop(1);
         return r;
@@ -271,9 +279,9 @@ fn part<'a>(
 
 /// A thought signature on a part that is not a thought: an empty thinking block carrying it, right
 /// before the part's own block (G16.3: a signature never moves to another part).
-fn signed(cx: &mut Cx<'_>, signature: Option<JStr<'_>>) {
+fn signed(cx: &mut Cx<'_>, signature: Option<StringToken<'_>>) {
     if let Some(s) = signature {
-        cx.out.thinking(Str::Text(""), Str::Json(s), "gemini.thought_signature", None);
+        cx.out.thinking(StringToWrite::Text(""), StringToWrite::Json(s), "gemini.thought_signature", None);
     }
 }
 
@@ -298,28 +306,29 @@ fn function_response<'a>(cx: &mut Cx<'a>, r: NodeId, open: &mut Vec<(Vec<u8>, St
         if let Some(o) = response {
             // The response's JSON, as written, is the result's text.
             let text = cx.json_text(o);
-            cx.out.text(Str::Text(&text));
+            cx.out.text(StringToWrite::Text(&text));
         }
         if let Some(parts) = cx.tree.get(r, "parts") {
             for part in cx.tree.children(parts).collect::<Vec<_>>() {
                 if let Some(data) = field(cx, part, "inlineData", "inline_data")? {
-                    let media_type = str_of(cx, data, "mimeType", "mime_type")?.map_or(Str::Text(""), Str::Json);
+                    let media_type =
+                        str_of(cx, data, "mimeType", "mime_type")?.map_or(StringToWrite::Text(""), StringToWrite::Json);
                     let text = cx.required_str(data, "data")?;
                     let bytes = media::canonical_base64(&text.decode_bytes().unwrap_or_default())
                         .ok_or_else(|| cx.field_error(data, "data", c"base64"))?;
-                    media::put_bytes(cx, media_type, &bytes, Str::Text(""));
+                    media::put_bytes(cx, media_type, &bytes, StringToWrite::Text(""));
                 }
             }
         }
         match cx.str_field(r, "id")? {
-            Some(id) => cx.out.end_tool(Str::Json(id), is_error),
+            Some(id) => cx.out.end_tool(StringToWrite::Json(id), is_error),
             None => {
                 let key = name.decode_bytes().unwrap_or_default();
                 let id = match open.iter().position(|(n, _)| n.as_slice() == key.as_ref()) {
                     Some(at) => open.remove(at).1,
                     None => format!("gemini:?:{}", String::from_utf8_lossy(&key)),
                 };
-                cx.out.end_tool(Str::Text(&id), is_error);
+                cx.out.end_tool(StringToWrite::Text(&id), is_error);
             }
         }
         Ok(())

@@ -9,7 +9,7 @@ use std::collections::{HashMap, HashSet};
 use std::hash::{Hash, Hasher};
 
 use crate::json::write::put_str;
-use crate::json::{Event, JStr, Parser};
+use crate::json::{Event, Parser, StringToken};
 
 use super::tree::{NodeId, Tree, Value};
 use super::{Conv, Cx, LossCode};
@@ -29,7 +29,7 @@ pub(crate) fn from_value<'a>(cx: &mut Cx<'a>, id: NodeId) -> Conv<Cow<'a, [u8]>>
 
 /// The wire `input` of a call whose arguments are the string `text` (node `at`): the JSON value it
 /// holds, or the text as a JSON string when it holds none.
-pub(crate) fn from_text<'a>(cx: &mut Cx<'a>, text: JStr<'a>, at: NodeId) -> Conv<Cow<'a, [u8]>> {
+pub(crate) fn from_text<'a>(cx: &mut Cx<'a>, text: StringToken<'a>, at: NodeId) -> Conv<Cow<'a, [u8]>> {
     let decoded = text.decode_bytes().unwrap_or_default();
     // Most arguments repeat no key: checked with the pull parser, they are the text as it is,
     // without a tree (a tree costs tens of bytes per token of a string of any length).
@@ -112,7 +112,7 @@ fn parse_one(text: &[u8]) -> Option<(Vec<u8>, bool)> {
 enum Task<'a> {
     Value(NodeId),
     Bytes(&'static [u8]),
-    Key(JStr<'a>),
+    Key(StringToken<'a>),
 }
 
 /// Writes the value `id` as JSON text, every object with each key once: at its first place, with
@@ -143,7 +143,7 @@ fn resolve(tree: &Tree<'_>, id: NodeId, out: &mut Vec<u8>) {
                     out.push(b'{');
                     tasks.push(Task::Bytes(b"}"));
                     // Each key once, at its first place, with its last value.
-                    let mut order: Vec<(JStr<'_>, NodeId)> = Vec::new();
+                    let mut order: Vec<(StringToken<'_>, NodeId)> = Vec::new();
                     let mut at: HashMap<Cow<'_, [u8]>, usize> = HashMap::new();
                     for c in tree.children(n) {
                         let Some(key) = tree.key(c) else { continue };

@@ -8,10 +8,10 @@ use std::collections::HashSet;
 
 use super::input;
 use super::media::{self, DataUrl};
-use super::out::{Role, Str, Usage};
+use super::out::{Role, StringToWrite, Usage};
 use super::tree::{NodeId, Value};
 use super::{Conv, Cx, LossCode, open_array};
-use crate::json::{JStr, Parser};
+use crate::json::{Parser, StringToken};
 
 pub(super) fn convert<'a>(cx: &mut Cx<'a>, p: &mut Parser<'a>) -> Conv<u64> {
     open_array(cx, p, c"a JSON array of serialised LangChain messages")?;
@@ -97,7 +97,7 @@ fn message<'a>(cx: &mut Cx<'a>) -> Conv<()> {
             if let Some(refusal) = cx.tree.get(d, "additional_kwargs").and_then(|k| cx.tree.get(k, "refusal"))
                 && let Value::String(s) = cx.tree.value(refusal)
             {
-                cx.out.refusal(Str::Json(s));
+                cx.out.refusal(StringToWrite::Json(s));
             }
             content(cx, d, Role::Assistant, &provider, &mut called)?;
             calls(cx, d, &mut called)?;
@@ -109,7 +109,7 @@ fn message<'a>(cx: &mut Cx<'a>) -> Conv<()> {
             let error = cx.str_field(d, "status")?.is_some_and(|s| s.raw() == b"error");
             cx.out.begin_tool();
             content(cx, d, Role::User, &provider, &mut HashSet::new())?;
-            cx.out.end_tool(Str::Json(id), error);
+            cx.out.end_tool(StringToWrite::Json(id), error);
         }
         b"function" => {
             let name =
@@ -118,7 +118,7 @@ fn message<'a>(cx: &mut Cx<'a>) -> Conv<()> {
             cx.loss(LossCode::SynthesizedToolId, d)?;
             cx.out.begin_tool();
             content(cx, d, Role::User, &provider, &mut HashSet::new())?;
-            cx.out.end_tool(Str::Text(&id), false);
+            cx.out.end_tool(StringToWrite::Text(&id), false);
         }
         _ => return Err(cx.field_error(d, "type", c"human, ai, system, tool, function or chat")),
     }
@@ -167,7 +167,7 @@ fn calls<'a>(cx: &mut Cx<'a>, d: NodeId, called: &mut HashSet<Vec<u8>>) -> Conv<
                     Some((a, Value::Object)) => input::from_value(cx, a)?.into_owned(),
                     _ => b"{}".to_vec(),
                 };
-                cx.out.tool_use(Str::Json(id), Str::Json(name), &input, None);
+                cx.out.tool_use(StringToWrite::Json(id), StringToWrite::Json(name), &input, None);
                 Ok(())
             })();
             cx.path.pop(1);
@@ -185,7 +185,7 @@ fn content<'a>(cx: &mut Cx<'a>, d: NodeId, role: Role, provider: &[u8], called: 
         Value::String(s) => {
             // An AI message with only calls has content "": no empty text block for it.
             if !(s.is_empty() && role == Role::Assistant) {
-                cx.out.text(Str::Json(s));
+                cx.out.text(StringToWrite::Json(s));
             }
             Ok(())
         }
@@ -219,7 +219,7 @@ fn signature_format(provider: &[u8]) -> String {
 
 fn block<'a>(cx: &mut Cx<'a>, b: NodeId, role: Role, provider: &[u8], called: &mut HashSet<Vec<u8>>) -> Conv<()> {
     if let Value::String(s) = cx.tree.value(b) {
-        cx.out.text(Str::Json(s));
+        cx.out.text(StringToWrite::Json(s));
         return Ok(());
     }
     if cx.tree.value(b) != Value::Object {
@@ -236,7 +236,7 @@ fn block<'a>(cx: &mut Cx<'a>, b: NodeId, role: Role, provider: &[u8], called: &m
             {
                 cx.loss(LossCode::DroppedCitations, b)?;
             }
-            cx.out.text(Str::Json(text));
+            cx.out.text(StringToWrite::Json(text));
         }
         // A Responses reasoning item as LangChain keeps it.
         b"reasoning"
@@ -270,8 +270,8 @@ fn block<'a>(cx: &mut Cx<'a>, b: NodeId, role: Role, provider: &[u8], called: &m
             state.push(b'}');
             let state = (state.len() > 2).then_some(state);
             cx.out.thinking(
-                text.map_or(Str::Text(""), Str::Json),
-                signature.map_or(Str::Text(""), Str::Json),
+                text.map_or(StringToWrite::Text(""), StringToWrite::Json),
+                signature.map_or(StringToWrite::Text(""), StringToWrite::Json),
                 &signature_format(provider),
                 state.as_deref().map(|s| (s, "langchain.block")),
             );
@@ -279,14 +279,24 @@ fn block<'a>(cx: &mut Cx<'a>, b: NodeId, role: Role, provider: &[u8], called: &m
         b"thinking" if assistant => {
             let thinking = cx.required_str(b, "thinking")?;
             let signature = cx.str_field(b, "signature")?;
-            cx.out.thinking(Str::Json(thinking), signature.map_or(Str::Text(""), Str::Json), "anthropic", None);
+            cx.out.thinking(
+                StringToWrite::Json(thinking),
+                signature.map_or(StringToWrite::Text(""), StringToWrite::Json),
+                "anthropic",
+                None,
+            );
         }
         b"redacted_thinking" if assistant => {
             let data = cx.required_str(b, "data")?;
             let mut state = Vec::from(&b"{\"data\":"[..]);
             crate::json::write::put_json_str(&mut state, data.raw(), data.has_escapes());
             state.push(b'}');
-            cx.out.thinking(Str::Text(""), Str::Text(""), "", Some((&state, "anthropic.redacted_thinking")));
+            cx.out.thinking(
+                StringToWrite::Text(""),
+                StringToWrite::Text(""),
+                "",
+                Some((&state, "anthropic.redacted_thinking")),
+            );
         }
         b"tool_use" if assistant => {
             let id = cx.required_str(b, "id")?;
@@ -294,7 +304,7 @@ fn block<'a>(cx: &mut Cx<'a>, b: NodeId, role: Role, provider: &[u8], called: &m
             called.insert(id.decode_bytes().unwrap_or_default().into_owned());
             let at = cx.tree.get(b, "input").ok_or_else(|| cx.field_error(b, "input", c"a JSON value"))?;
             let input = input::from_value(cx, at)?;
-            cx.out.tool_use(Str::Json(id), Str::Json(name), &input, None);
+            cx.out.tool_use(StringToWrite::Json(id), StringToWrite::Json(name), &input, None);
         }
         b"function_call" if assistant => {
             let id = cx.required_str(b, "call_id")?;
@@ -303,7 +313,7 @@ fn block<'a>(cx: &mut Cx<'a>, b: NodeId, role: Role, provider: &[u8], called: &m
             let arguments = cx.required_str(b, "arguments")?;
             let at = cx.tree.get(b, "arguments").unwrap_or(b);
             let input = input::from_text(cx, arguments, at)?;
-            cx.out.tool_use(Str::Json(id), Str::Json(name), &input, None);
+            cx.out.tool_use(StringToWrite::Json(id), StringToWrite::Json(name), &input, None);
         }
         // `tool_calls` is the authoritative list of calls (added after the content).
         b"tool_call" | b"tool_call_chunk" | b"invalid_tool_call" => {}
@@ -317,10 +327,10 @@ fn block<'a>(cx: &mut Cx<'a>, b: NodeId, role: Role, provider: &[u8], called: &m
             let raw = url.decode_bytes().unwrap_or_default();
             match media::data_url(&raw) {
                 Some(Ok(DataUrl::Bytes { media_type, bytes })) => {
-                    cx.out.image(Str::Text(&media_type), Str::Text(""), Some(&bytes))
+                    cx.out.image(StringToWrite::Text(&media_type), StringToWrite::Text(""), Some(&bytes))
                 }
                 Some(_) => return Err(cx.field_error(b, "image_url", c"a URL or a base64 data URL")),
-                None => cx.out.image(Str::Text(""), Str::Json(url), None),
+                None => cx.out.image(StringToWrite::Text(""), StringToWrite::Json(url), None),
             }
         }
         b"server_tool_call"
@@ -334,7 +344,7 @@ fn block<'a>(cx: &mut Cx<'a>, b: NodeId, role: Role, provider: &[u8], called: &m
     Ok(())
 }
 
-fn member(out: &mut Vec<u8>, key: JStr<'_>, value: &[u8]) {
+fn member(out: &mut Vec<u8>, key: StringToken<'_>, value: &[u8]) {
     if out.len() > 1 {
         out.push(b',');
     }
@@ -367,8 +377,8 @@ fn responses_reasoning<'a>(cx: &mut Cx<'a>, b: NodeId) -> Conv<()> {
     }
     state.push(b'}');
     cx.out.thinking(
-        Str::Text(&text),
-        signature.map_or(Str::Text(""), Str::Json),
+        StringToWrite::Text(&text),
+        signature.map_or(StringToWrite::Text(""), StringToWrite::Json),
         "openai.encrypted_content",
         Some((&state, "openai.reasoning")),
     );
@@ -378,16 +388,17 @@ fn responses_reasoning<'a>(cx: &mut Cx<'a>, b: NodeId) -> Conv<()> {
 /// A standard (v1) media block: `base64` with `mime_type`, a `url`, a `file_id`, or text.
 fn standard_media<'a>(cx: &mut Cx<'a>, b: NodeId, kind: &[u8]) -> Conv<()> {
     let media_type = cx.str_field(b, "mime_type")?;
-    let mt = media_type.map_or(Str::Text(if kind == b"text-plain" { "text/plain" } else { "" }), Str::Json);
+    let mt = media_type
+        .map_or(StringToWrite::Text(if kind == b"text-plain" { "text/plain" } else { "" }), StringToWrite::Json);
     let name = match cx.tree.get(b, "extras").and_then(|e| cx.tree.get(e, "filename")).map(|f| cx.tree.value(f)) {
-        Some(Value::String(s)) => Str::Json(s),
-        _ => cx.str_field(b, "filename")?.map_or(Str::Text(""), Str::Json),
+        Some(Value::String(s)) => StringToWrite::Json(s),
+        _ => cx.str_field(b, "filename")?.map_or(StringToWrite::Text(""), StringToWrite::Json),
     };
     let image = kind == b"image";
     if kind == b"text-plain"
         && let Some(text) = cx.str_field(b, "text")?
     {
-        cx.out.document(mt, name, None, Str::Json(text));
+        cx.out.document(mt, name, None, StringToWrite::Json(text));
         return Ok(());
     }
     // The older form: `source_type` with `data`.
@@ -401,7 +412,7 @@ fn standard_media<'a>(cx: &mut Cx<'a>, b: NodeId, kind: &[u8]) -> Conv<()> {
         let bytes = media::canonical_base64(&data.decode_bytes().unwrap_or_default())
             .ok_or_else(|| cx.field_error(b, "base64", c"base64"))?;
         if image && media_type.is_none() {
-            cx.out.image(Str::Text(""), Str::Text(""), Some(&bytes));
+            cx.out.image(StringToWrite::Text(""), StringToWrite::Text(""), Some(&bytes));
         } else {
             media::put_bytes(cx, mt, &bytes, name);
         }
@@ -410,14 +421,14 @@ fn standard_media<'a>(cx: &mut Cx<'a>, b: NodeId, kind: &[u8]) -> Conv<()> {
     if let Some(url) = cx.str_field(b, "url")? {
         let raw = url.decode_bytes().unwrap_or_default();
         if let Some(Ok(DataUrl::Bytes { media_type, bytes })) = media::data_url(&raw) {
-            media::put_bytes(cx, Str::Text(&media_type), &bytes, name);
+            media::put_bytes(cx, StringToWrite::Text(&media_type), &bytes, name);
             return Ok(());
         }
-        return media::put_reference(cx, mt, Str::Json(url), image, b);
+        return media::put_reference(cx, mt, StringToWrite::Json(url), image, b);
     }
     if let Some(id) = cx.str_field(b, "file_id")? {
         let url = format!("file-id:langchain:{}", id.decode().unwrap_or_default());
-        return media::put_reference(cx, mt, Str::Text(&url), image, b);
+        return media::put_reference(cx, mt, StringToWrite::Text(&url), image, b);
     }
     Err(cx.shape(b, c"a media block with base64, url or file_id"))
 }

@@ -1,7 +1,7 @@
 //! Media in the sources (SPEC §16, G16.7): base64 in either alphabet, padded or not; data URLs;
 //! the wire block a media type becomes.
 
-use super::out::Str;
+use super::out::StringToWrite;
 use super::{Conv, Cx, tree::NodeId};
 
 /// The canonical form (E7.5: standard alphabet, padded, no line break, unused bits zero) of base64
@@ -9,9 +9,9 @@ use super::{Conv, Cx, tree::NodeId};
 /// allows them); `None` for anything else (a space, a mixed alphabet, padding in the middle, a
 /// length no padding explains). Text already canonical (what providers send) is copied as it is.
 pub(crate) fn canonical_base64(text: &[u8]) -> Option<Vec<u8>> {
-    use crate::json::PlainRun;
-    use crate::wire::base64::{self, AlphabetRun};
-    if let Some(checked) = base64::check(text, AlphabetRun::scan(text)) {
+    use crate::json::PlainPrefix;
+    use crate::wire::base64::{self, AlphabetPrefix};
+    if let Some(checked) = base64::check(text, AlphabetPrefix::scan(text)) {
         if checked.canonical {
             return Some(text.to_vec());
         }
@@ -159,27 +159,33 @@ pub(crate) fn kind_of(media_type: &[u8]) -> Kind {
 
 /// Writes inline bytes of `media_type` (as canonical base64) as the block its kind calls for;
 /// `name` names a document.
-pub(crate) fn put_bytes(cx: &mut Cx<'_>, media_type: Str<'_>, bytes: &[u8], name: Str<'_>) {
+pub(crate) fn put_bytes(cx: &mut Cx<'_>, media_type: StringToWrite<'_>, bytes: &[u8], name: StringToWrite<'_>) {
     let kind = match media_type {
-        Str::Json(s) => kind_of(&s.decode_bytes().unwrap_or_default()),
-        Str::Text(t) => kind_of(t.as_bytes()),
+        StringToWrite::Json(s) => kind_of(&s.decode_bytes().unwrap_or_default()),
+        StringToWrite::Text(t) => kind_of(t.as_bytes()),
     };
     match kind {
-        Kind::Image => cx.out.image(media_type, Str::Text(""), Some(bytes)),
+        Kind::Image => cx.out.image(media_type, StringToWrite::Text(""), Some(bytes)),
         Kind::Audio => cx.out.audio(media_type, Some(bytes)),
-        Kind::Document => cx.out.document(media_type, name, Some(bytes), Str::Text("")),
+        Kind::Document => cx.out.document(media_type, name, Some(bytes), StringToWrite::Text("")),
     }
 }
 
 /// Writes a media reference (a URL or a provider file id as `file-id:<provider>:<id>`): an image
 /// block with the URL, or a document named by it with the loss `document_not_inline`.
-pub(crate) fn put_reference(cx: &mut Cx<'_>, media_type: Str<'_>, url: Str<'_>, image: bool, at: NodeId) -> Conv<()> {
+pub(crate) fn put_reference(
+    cx: &mut Cx<'_>,
+    media_type: StringToWrite<'_>,
+    url: StringToWrite<'_>,
+    image: bool,
+    at: NodeId,
+) -> Conv<()> {
     if image {
         cx.out.image(media_type, url, None);
         return Ok(());
     }
     cx.loss(super::LossCode::DocumentNotInline, at)?;
-    cx.out.document(media_type, url, None, Str::Text(""));
+    cx.out.document(media_type, url, None, StringToWrite::Text(""));
     Ok(())
 }
 

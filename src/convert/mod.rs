@@ -389,7 +389,7 @@ impl<'a> Cx<'a> {
     }
 
     /// The member `name` of object `id`, which must be a string.
-    pub(crate) fn str_field(&mut self, id: NodeId, name: &'static str) -> Conv<Option<crate::json::JStr<'a>>> {
+    pub(crate) fn str_field(&mut self, id: NodeId, name: &'static str) -> Conv<Option<crate::json::StringToken<'a>>> {
         match self.tree.get(id, name).map(|c| self.tree.value(c)) {
             None | Some(Value::Null) => Ok(None),
             Some(Value::String(s)) => Ok(Some(s)),
@@ -398,7 +398,7 @@ impl<'a> Cx<'a> {
     }
 
     /// The member `name` of object `id`, which must be a string, required.
-    pub(crate) fn required_str(&mut self, id: NodeId, name: &'static str) -> Conv<crate::json::JStr<'a>> {
+    pub(crate) fn required_str(&mut self, id: NodeId, name: &'static str) -> Conv<crate::json::StringToken<'a>> {
         self.str_field(id, name)?.ok_or_else(|| self.field_error(id, name, c"a JSON string"))
     }
 

@@ -1,23 +1,23 @@
 //! The wire transcript a converter writes (SPEC §16, E7.3–E7.6): messages and blocks in canonical
 //! bytes, with each wire message's source index and whether a cut may fall before it.
 
-use crate::json::JStr;
+use crate::json::StringToken;
 use crate::json::write::{Sink, put_json_str, put_raw, put_str};
 
 use super::{Loss, LossCode};
 
 /// A string to write: a source string token (decoded and re-escaped as it is written) or text.
 #[derive(Debug, Clone, Copy)]
-pub(crate) enum Str<'a> {
-    Json(JStr<'a>),
+pub(crate) enum StringToWrite<'a> {
+    Json(StringToken<'a>),
     Text(&'a str),
 }
 
-impl Str<'_> {
+impl StringToWrite<'_> {
     pub(crate) fn put(&self, out: &mut Vec<u8>) {
         match self {
-            Str::Json(s) => put_json_str(out, s.raw(), s.has_escapes()),
-            Str::Text(t) => put_str(out, t),
+            StringToWrite::Json(s) => put_json_str(out, s.raw(), s.has_escapes()),
+            StringToWrite::Text(t) => put_str(out, t),
         }
     }
 }
@@ -199,7 +199,7 @@ impl Out {
     }
 
     /// Ends a tool message: the id of the call it answers, and whether it is an error.
-    pub(crate) fn end_tool(&mut self, tool_use_id: Str<'_>, is_error: bool) {
+    pub(crate) fn end_tool(&mut self, tool_use_id: StringToWrite<'_>, is_error: bool) {
         self.bytes.put(b"],\"tool_use_id\":");
         tool_use_id.put(&mut self.bytes);
         self.bytes.put(if is_error { b",\"is_error\":true}" } else { b",\"is_error\":false}" });
@@ -213,7 +213,7 @@ impl Out {
     }
 
     /// A `text` block.
-    pub(crate) fn text(&mut self, text: Str<'_>) {
+    pub(crate) fn text(&mut self, text: StringToWrite<'_>) {
         self.block_start();
         self.bytes.put(b"{\"type\":\"text\",\"text\":");
         text.put(&mut self.bytes);
@@ -221,7 +221,7 @@ impl Out {
     }
 
     /// A `refusal` block.
-    pub(crate) fn refusal(&mut self, text: Str<'_>) {
+    pub(crate) fn refusal(&mut self, text: StringToWrite<'_>) {
         self.block_start();
         self.bytes.put(b"{\"type\":\"refusal\",\"text\":");
         text.put(&mut self.bytes);
@@ -232,8 +232,8 @@ impl Out {
     /// only with its format).
     pub(crate) fn thinking(
         &mut self,
-        thinking: Str<'_>,
-        signature: Str<'_>,
+        thinking: StringToWrite<'_>,
+        signature: StringToWrite<'_>,
         signature_format: &str,
         state: Option<(&[u8], &str)>,
     ) {
@@ -243,8 +243,8 @@ impl Out {
         self.bytes.put(b",\"signature\":");
         signature.put(&mut self.bytes);
         let signed = match signature {
-            Str::Json(s) => !s.is_empty(),
-            Str::Text(t) => !t.is_empty(),
+            StringToWrite::Json(s) => !s.is_empty(),
+            StringToWrite::Text(t) => !t.is_empty(),
         };
         if signed && !signature_format.is_empty() {
             self.bytes.put(b",\"signature_format\":");
@@ -264,7 +264,13 @@ impl Out {
     }
 
     /// A `tool_use` block; `input` is JSON text (a raw value, E7.7).
-    pub(crate) fn tool_use(&mut self, id: Str<'_>, name: Str<'_>, input: &[u8], state: Option<(&[u8], &str)>) {
+    pub(crate) fn tool_use(
+        &mut self,
+        id: StringToWrite<'_>,
+        name: StringToWrite<'_>,
+        input: &[u8],
+        state: Option<(&[u8], &str)>,
+    ) {
         self.block_start();
         self.bytes.put(b"{\"type\":\"tool_use\",\"id\":");
         id.put(&mut self.bytes);
@@ -290,7 +296,7 @@ impl Out {
     }
 
     /// An `image` block.
-    pub(crate) fn image(&mut self, media_type: Str<'_>, url: Str<'_>, data: Option<&[u8]>) {
+    pub(crate) fn image(&mut self, media_type: StringToWrite<'_>, url: StringToWrite<'_>, data: Option<&[u8]>) {
         self.block_start();
         self.bytes.put(b"{\"type\":\"image\",\"media_type\":");
         media_type.put(&mut self.bytes);
@@ -302,7 +308,7 @@ impl Out {
     }
 
     /// An `audio` block.
-    pub(crate) fn audio(&mut self, media_type: Str<'_>, data: Option<&[u8]>) {
+    pub(crate) fn audio(&mut self, media_type: StringToWrite<'_>, data: Option<&[u8]>) {
         self.block_start();
         self.bytes.put(b"{\"type\":\"audio\",\"media_type\":");
         media_type.put(&mut self.bytes);
@@ -312,7 +318,13 @@ impl Out {
     }
 
     /// A `document` block.
-    pub(crate) fn document(&mut self, media_type: Str<'_>, name: Str<'_>, data: Option<&[u8]>, text: Str<'_>) {
+    pub(crate) fn document(
+        &mut self,
+        media_type: StringToWrite<'_>,
+        name: StringToWrite<'_>,
+        data: Option<&[u8]>,
+        text: StringToWrite<'_>,
+    ) {
         self.block_start();
         self.bytes.put(b"{\"type\":\"document\",\"media_type\":");
         media_type.put(&mut self.bytes);

@@ -6,7 +6,7 @@
 use super::chat::known;
 use super::input;
 use super::media::{self, DataUrl, detail_set};
-use super::out::{NOT_A_MESSAGE, Role, Str};
+use super::out::{NOT_A_MESSAGE, Role, StringToWrite};
 use super::tree::{NodeId, Value};
 use super::{Conv, Cx, LossCode, object_members};
 use crate::json::{Event, Parser};
@@ -54,7 +54,7 @@ pub(super) fn convert<'a>(cx: &mut Cx<'a>, p: &mut Parser<'a>) -> Conv<u64> {
                 Value::String(s) => {
                     cx.out.source(NOT_A_MESSAGE);
                     cx.out.begin(Role::System);
-                    cx.out.text(Str::Json(s));
+                    cx.out.text(StringToWrite::Json(s));
                     cx.out.end();
                     Ok(())
                 }
@@ -70,19 +70,19 @@ pub(super) fn convert<'a>(cx: &mut Cx<'a>, p: &mut Parser<'a>) -> Conv<u64> {
                 s.check_utf8().map_err(|e| super::wire_error(e, p, cx.src, &cx.path))?;
                 cx.out.source(0);
                 cx.out.begin(Role::User);
-                cx.out.text(Str::Json(s));
+                cx.out.text(StringToWrite::Json(s));
                 cx.out.end();
                 count = 1;
             } else if first == Event::ArrayStart {
-                let mut run = false;
+                let mut assistant_open = false;
                 while cx.next_element(p)? {
                     cx.path.index(count as usize);
-                    let r = item(cx, count, &mut run);
+                    let r = item(cx, count, &mut assistant_open);
                     cx.path.pop(1);
                     r?;
                     count += 1;
                 }
-                if run {
+                if assistant_open {
                     cx.out.end_assistant();
                 }
             } else {
@@ -101,24 +101,24 @@ pub(super) fn convert<'a>(cx: &mut Cx<'a>, p: &mut Parser<'a>) -> Conv<u64> {
     Ok(count)
 }
 
-/// Opens the assistant run if none is open, or joins item `i` to it.
-fn assistant_side(cx: &mut Cx<'_>, i: u64, run: &mut bool) {
-    if *run {
+/// Opens the assistant message if none is open, or joins item `i` to it.
+fn assistant_side(cx: &mut Cx<'_>, i: u64, assistant_open: &mut bool) {
+    if *assistant_open {
         cx.out.join(i);
     } else {
         cx.out.source(i);
         cx.out.begin(Role::Assistant);
-        *run = true;
+        *assistant_open = true;
     }
 }
 
-fn end_run(cx: &mut Cx<'_>, run: &mut bool) {
-    if core::mem::take(run) {
+fn close_assistant(cx: &mut Cx<'_>, assistant_open: &mut bool) {
+    if core::mem::take(assistant_open) {
         cx.out.end_assistant();
     }
 }
 
-fn item<'a>(cx: &mut Cx<'a>, i: u64, run: &mut bool) -> Conv<()> {
+fn item<'a>(cx: &mut Cx<'a>, i: u64, assistant_open: &mut bool) -> Conv<()> {
     let it = 0;
     if cx.tree.value(it) != Value::Object {
         return Err(cx.shape(it, c"an item object"));
@@ -128,7 +128,7 @@ fn item<'a>(cx: &mut Cx<'a>, i: u64, run: &mut bool) -> Conv<()> {
     let role = cx.str_field(it, "role")?.map(|r| r.decode_bytes().unwrap_or_default().into_owned());
     match (kind.as_deref(), role.as_deref()) {
         (None | Some(b"message"), Some(b"assistant")) => {
-            assistant_side(cx, i, run);
+            assistant_side(cx, i, assistant_open);
             output_message(cx, it)
         }
         (None | Some(b"message"), Some(role)) => {
@@ -137,7 +137,7 @@ fn item<'a>(cx: &mut Cx<'a>, i: u64, run: &mut bool) -> Conv<()> {
                 b"system" | b"developer" => Role::System,
                 _ => return Err(cx.field_error(it, "role", c"user, system, developer or assistant")),
             };
-            end_run(cx, run);
+            close_assistant(cx, assistant_open);
             cx.out.source(i);
             cx.out.begin(wire);
             input_content(cx, it)?;
@@ -145,11 +145,11 @@ fn item<'a>(cx: &mut Cx<'a>, i: u64, run: &mut bool) -> Conv<()> {
             Ok(())
         }
         (Some(b"reasoning"), _) => {
-            assistant_side(cx, i, run);
+            assistant_side(cx, i, assistant_open);
             reasoning(cx, it)
         }
         (Some(b"function_call"), _) => {
-            assistant_side(cx, i, run);
+            assistant_side(cx, i, assistant_open);
             let id = cx.required_str(it, "call_id")?;
             let name = cx.required_str(it, "name")?;
             if cx.tree.get(it, "namespace").is_some() || cx.tree.get(it, "caller").is_some() {
@@ -161,31 +161,36 @@ fn item<'a>(cx: &mut Cx<'a>, i: u64, run: &mut bool) -> Conv<()> {
             let input = input::from_text(cx, arguments, at);
             cx.path.pop(1);
             let input = input?;
-            cx.out.tool_use(Str::Json(id), Str::Json(name), &input, None);
+            cx.out.tool_use(StringToWrite::Json(id), StringToWrite::Json(name), &input, None);
             Ok(())
         }
         (Some(b"custom_tool_call"), _) => {
-            assistant_side(cx, i, run);
+            assistant_side(cx, i, assistant_open);
             let id = cx.required_str(it, "call_id")?;
             let name = cx.required_str(it, "name")?;
             let text = cx.required_str(it, "input")?;
             let mut input = Vec::new();
             crate::json::write::put_json_str(&mut input, text.raw(), text.has_escapes());
-            cx.out.tool_use(Str::Json(id), Str::Json(name), &input, Some((b"{}", "openai.custom_tool_call")));
+            cx.out.tool_use(
+                StringToWrite::Json(id),
+                StringToWrite::Json(name),
+                &input,
+                Some((b"{}", "openai.custom_tool_call")),
+            );
             Ok(())
         }
         (Some(kind), _) if CLIENT_CALLS.iter().any(|(k, ..)| *k == kind) => {
             let Some(&(_, name, field)) = CLIENT_CALLS.iter().find(|(k, ..)| *k == kind) else { return Ok(()) };
-            assistant_side(cx, i, run);
+            assistant_side(cx, i, assistant_open);
             let id = cx.required_str(it, "call_id")?;
             let at = cx.tree.get(it, field).or_else(|| cx.tree.get(it, "actions"));
             let at = at.ok_or_else(|| cx.field_error(it, "action", c"a JSON value"))?;
             let input = input::from_value(cx, at)?;
-            cx.out.tool_use(Str::Json(id), Str::Text(name), &input, None);
+            cx.out.tool_use(StringToWrite::Json(id), StringToWrite::Text(name), &input, None);
             Ok(())
         }
         (Some(kind), _) if OUTPUTS.contains(&kind) => {
-            end_run(cx, run);
+            close_assistant(cx, assistant_open);
             cx.out.source(i);
             output(cx, it, kind)
         }
@@ -195,7 +200,7 @@ fn item<'a>(cx: &mut Cx<'a>, i: u64, run: &mut bool) -> Conv<()> {
         }
         (Some(b"compaction" | b"compaction_trigger"), _) => {
             // A server-side summary of what came before: no cut may summarise it away (G16.8).
-            end_run(cx, run);
+            close_assistant(cx, assistant_open);
             cx.out.drop_item(i);
             cx.last_cut = cx.last_cut.min(cx.out.source_index.len());
             cx.loss(LossCode::CompactionItemUnrepresentable, it)
@@ -218,7 +223,7 @@ fn input_content<'a>(cx: &mut Cx<'a>, m: NodeId) -> Conv<()> {
     cx.path.name("content");
     let r = match cx.tree.value(c) {
         Value::String(s) => {
-            cx.out.text(Str::Json(s));
+            cx.out.text(StringToWrite::Json(s));
             Ok(())
         }
         Value::Array => parts(cx, c),
@@ -257,11 +262,11 @@ fn content_part<'a>(cx: &mut Cx<'a>, part: NodeId) -> Conv<()> {
             if cx.tree.get(part, "logprobs").is_some_and(|a| cx.tree.len(a) > 0) {
                 cx.loss(LossCode::DroppedLogprobs, part)?;
             }
-            cx.out.text(Str::Json(text));
+            cx.out.text(StringToWrite::Json(text));
         }
         b"refusal" => {
             let text = cx.required_str(part, "refusal")?;
-            cx.out.refusal(Str::Json(text));
+            cx.out.refusal(StringToWrite::Json(text));
         }
         b"input_image" => {
             if detail_set(cx, part) {
@@ -271,40 +276,42 @@ fn content_part<'a>(cx: &mut Cx<'a>, part: NodeId) -> Conv<()> {
                 let raw = url.decode_bytes().unwrap_or_default();
                 match media::data_url(&raw) {
                     Some(Ok(DataUrl::Bytes { media_type, bytes })) => {
-                        cx.out.image(Str::Text(&media_type), Str::Text(""), Some(&bytes));
+                        cx.out.image(StringToWrite::Text(&media_type), StringToWrite::Text(""), Some(&bytes));
                     }
                     Some(_) => return Err(cx.field_error(part, "image_url", c"a URL or a base64 data URL")),
-                    None => cx.out.image(Str::Text(""), Str::Json(url), None),
+                    None => cx.out.image(StringToWrite::Text(""), StringToWrite::Json(url), None),
                 }
             } else if let Some(id) = cx.str_field(part, "file_id")? {
                 let url = format!("file-id:openai:{}", id.decode().unwrap_or_default());
-                cx.out.image(Str::Text(""), Str::Text(&url), None);
+                cx.out.image(StringToWrite::Text(""), StringToWrite::Text(&url), None);
             } else {
                 return Err(cx.shape(part, c"an input_image with image_url or file_id"));
             }
         }
         b"input_file" => {
-            let name = cx.str_field(part, "filename")?.map_or(Str::Text(""), Str::Json);
+            let name = cx.str_field(part, "filename")?.map_or(StringToWrite::Text(""), StringToWrite::Json);
             if let Some(data) = cx.str_field(part, "file_data")? {
                 let raw = data.decode_bytes().unwrap_or_default();
                 match media::data_url(&raw) {
                     Some(Ok(DataUrl::Bytes { media_type, bytes })) => {
-                        media::put_bytes(cx, Str::Text(&media_type), &bytes, name)
+                        media::put_bytes(cx, StringToWrite::Text(&media_type), &bytes, name)
                     }
                     Some(Ok(DataUrl::Text { media_type, text })) => {
-                        cx.out.document(Str::Text(&media_type), name, None, Str::Text(&text));
+                        cx.out.document(StringToWrite::Text(&media_type), name, None, StringToWrite::Text(&text));
                     }
                     Some(Err(())) => return Err(cx.field_error(part, "file_data", c"a base64 data URL or base64")),
                     None => match media::canonical_base64(&raw) {
-                        Some(bytes) => cx.out.document(Str::Text(""), name, Some(&bytes), Str::Text("")),
+                        Some(bytes) => {
+                            cx.out.document(StringToWrite::Text(""), name, Some(&bytes), StringToWrite::Text(""))
+                        }
                         None => return Err(cx.field_error(part, "file_data", c"a base64 data URL or base64")),
                     },
                 }
             } else if let Some(url) = cx.str_field(part, "file_url")? {
-                media::put_reference(cx, Str::Text(""), Str::Json(url), false, part)?;
+                media::put_reference(cx, StringToWrite::Text(""), StringToWrite::Json(url), false, part)?;
             } else if let Some(id) = cx.str_field(part, "file_id")? {
                 let url = format!("file-id:openai:{}", id.decode().unwrap_or_default());
-                media::put_reference(cx, Str::Text(""), Str::Text(&url), false, part)?;
+                media::put_reference(cx, StringToWrite::Text(""), StringToWrite::Text(&url), false, part)?;
             } else {
                 return Err(cx.shape(part, c"an input_file with file_data, file_url or file_id"));
             }
@@ -355,8 +362,8 @@ fn reasoning<'a>(cx: &mut Cx<'a>, it: NodeId) -> Conv<()> {
     }
     state.push(b'}');
     cx.out.thinking(
-        Str::Text(&text),
-        signature.map_or(Str::Text(""), Str::Json),
+        StringToWrite::Text(&text),
+        signature.map_or(StringToWrite::Text(""), StringToWrite::Json),
         "openai.encrypted_content",
         Some((&state, "openai.reasoning")),
     );
@@ -379,7 +386,7 @@ fn output<'a>(cx: &mut Cx<'a>, it: NodeId, kind: &[u8]) -> Conv<()> {
         cx.path.name("output");
         let r = match cx.tree.value(o) {
             Value::String(s) => {
-                cx.out.text(Str::Json(s));
+                cx.out.text(StringToWrite::Json(s));
                 Ok(())
             }
             Value::Array if kind == b"function_call_output" || kind == b"custom_tool_call_output" => parts(cx, o),
@@ -389,14 +396,14 @@ fn output<'a>(cx: &mut Cx<'a>, it: NodeId, kind: &[u8]) -> Conv<()> {
                     let raw = url.decode_bytes().unwrap_or_default();
                     match media::data_url(&raw) {
                         Some(Ok(DataUrl::Bytes { media_type, bytes })) => {
-                            cx.out.image(Str::Text(&media_type), Str::Text(""), Some(&bytes));
+                            cx.out.image(StringToWrite::Text(&media_type), StringToWrite::Text(""), Some(&bytes));
                         }
                         Some(_) => return Err(cx.field_error(o, "image_url", c"a URL or a base64 data URL")),
-                        None => cx.out.image(Str::Text(""), Str::Json(url), None),
+                        None => cx.out.image(StringToWrite::Text(""), StringToWrite::Json(url), None),
                     }
                 } else if let Some(id) = cx.str_field(o, "file_id")? {
                     let url = format!("file-id:openai:{}", id.decode().unwrap_or_default());
-                    cx.out.image(Str::Text(""), Str::Text(&url), None);
+                    cx.out.image(StringToWrite::Text(""), StringToWrite::Text(&url), None);
                 }
                 Ok(())
             }
@@ -404,13 +411,13 @@ fn output<'a>(cx: &mut Cx<'a>, it: NodeId, kind: &[u8]) -> Conv<()> {
             // Structured output of a client tool (shell results): its JSON as text.
             _ => {
                 let text = cx.json_text(o);
-                cx.out.text(Str::Text(&text));
+                cx.out.text(StringToWrite::Text(&text));
                 Ok(())
             }
         };
         cx.path.pop(1);
         r?;
     }
-    cx.out.end_tool(Str::Json(id), false);
+    cx.out.end_tool(StringToWrite::Json(id), false);
     Ok(())
 }

@@ -8,7 +8,7 @@
 use std::borrow::Cow;
 use std::collections::HashSet;
 
-use crate::json::{Event, JResult, JStr, JsonError, Parser, Span};
+use crate::json::{Event, JResult, JsonError, Parser, Span, StringToken};
 
 /// An index into the arena. The root of a built value is 0.
 pub(crate) type NodeId = u32;
@@ -22,7 +22,7 @@ pub(crate) enum Value<'a> {
     Bool(bool),
     /// The number's text (RFC 8259 grammar checked).
     Number(&'a [u8]),
-    String(JStr<'a>),
+    String(StringToken<'a>),
     Array,
     Object,
 }
@@ -33,7 +33,7 @@ pub(crate) enum Value<'a> {
 struct Node<'a> {
     value: Value<'a>,
     span: Span,
-    key: Option<JStr<'a>>,
+    key: Option<StringToken<'a>>,
     first: NodeId,
     next: NodeId,
     /// Arrays and objects: the number of children.
@@ -53,7 +53,7 @@ impl<'a> Tree<'a> {
         self.nodes.clear();
         // Open containers: (node, last child so far).
         let mut stack: Vec<(NodeId, NodeId)> = Vec::new();
-        let mut key: Option<JStr<'a>> = None;
+        let mut key: Option<StringToken<'a>> = None;
         let mut event = first;
         loop {
             let start = p.token_start();
@@ -137,7 +137,7 @@ impl<'a> Tree<'a> {
     }
 
     /// The key of an object member.
-    pub(crate) fn key(&self, id: NodeId) -> Option<JStr<'a>> {
+    pub(crate) fn key(&self, id: NodeId) -> Option<StringToken<'a>> {
         self.node(id).and_then(|n| n.key)
     }
 
@@ -177,7 +177,7 @@ impl<'a> Tree<'a> {
 }
 
 /// Whether a key's decoded text is `name` (keys with no escape compare as written).
-fn key_is(key: &JStr<'_>, name: &str) -> bool {
+fn key_is(key: &StringToken<'_>, name: &str) -> bool {
     if key.has_escapes() {
         key.decode_bytes().is_ok_and(|k| k.as_ref() == name.as_bytes())
     } else {

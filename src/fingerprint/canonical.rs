@@ -11,11 +11,12 @@
 //! that the general one accepts with the same values, and whose canonical bytes are the document:
 //! `tests.rs` checks both on every document it accepts.
 
-use super::decode::{Spans, Str};
+use super::decode::{Spans, StringField};
 use super::float::put_f64;
+use super::stop::stop_array_end;
 use super::{Basis, Caps, FingerprintInput, Limits, Model, Sampling};
-use crate::json::write::{SliceSink, escape_mask, plain_run};
-use crate::json::{CheckedArray, Span, Text};
+use crate::json::write::{SEPARATOR_LEAD, SliceSink, canonical_escape_len, starts_with_separator, unescaped_len};
+use crate::json::{CheckedArray, Span, StringSpan};
 use crate::policy::capability::{CounterCapability, InferenceCapability};
 
 /// The fields of `json` and the spans of its strings, as `decode::document` with spans gives
@@ -23,126 +24,18 @@ use crate::policy::capability::{CounterCapability, InferenceCapability};
 pub(super) fn read(json: &[u8]) -> Option<(FingerprintInput, Spans)> {
     // Keys and separators are ASCII; string bodies are checked here once, all together.
     simdutf8::basic::from_utf8(json).ok()?;
-    let mut c = Cursor { src: json, pos: 0, spans: Spans::default() };
+    let mut c = TemplateReader { src: json, pos: 0, spans: Spans::default() };
     let input = c.document()?;
     (c.pos == json.len()).then_some((input, c.spans))
 }
 
-/// The length of the escape at the start of `s` (a `\\`) when it is the one E7.6 writes for its
-/// character; `None` otherwise.
-fn canonical_escape_len(s: &[u8]) -> Option<usize> {
-    match s.get(1)? {
-        b'"' | b'\\' | b'n' | b'r' | b't' | b'b' | b'f' => Some(2),
-        // The `\u` escapes E7.6 writes, in lower-case hex: the controls without a short form
-        // (0x00–0x07, 0x0B, 0x0E–0x1F), `&`, `<`, `>`, U+2028 and U+2029.
-        b'u' => match s.get(2..6)? {
-            [b'0', b'0', b'0', b'0'..=b'7' | b'b' | b'e' | b'f']
-            | [b'0', b'0', b'1', b'0'..=b'9' | b'a'..=b'f']
-            | [b'0', b'0', b'2', b'6']
-            | [b'0', b'0', b'3', b'c' | b'e']
-            | [b'2', b'0', b'2', b'8' | b'9'] => Some(6),
-            _ => None,
-        },
-        _ => None,
-    }
-}
-
-/// A `Stop` array as R10.5 writes it, found by [`stop_array_end`]: only that scan makes one, so
-/// the parser may skip the array on its word ([`crate::json::Parser::skip_checked_array`]). Its
-/// strings, as E7.6 writes them, are strings J5.1 accepts (UTF-8 aside, which the skip leaves to a
-/// check of the whole document).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct CanonicalStop {
-    start: usize,
-    end: usize,
-}
-
-impl CheckedArray for CanonicalStop {
-    fn start(self) -> usize {
-        self.start
-    }
-
-    fn end(self) -> usize {
-        self.end
-    }
-}
-
-/// The array whose `[` is at `start`, with its end (just past its `]`), when it is a `Stop` array
-/// as R10.5 writes it: `[]`, or strings as E7.6 writes them, separated by `,`; `None` otherwise.
-///
-/// `Stop` can hold millions of strings, so they are not read one after the other (each string's
-/// start would wait for the end of the one before): the array is scanned in 32-byte blocks at a
-/// fixed stride, each classified into one bit mask of its quotes and the bytes E7.6 looks at, and
-/// the masks are read in order. The next opening quote must be right after the `,` that follows a
-/// closing one, so no other byte can come between the strings.
-pub(crate) fn stop_array_end(src: &[u8], start: usize) -> Option<CanonicalStop> {
-    if src.get(start) != Some(&b'[') {
-        return None;
-    }
-    if src.get(start + 1) == Some(&b']') {
-        return Some(CanonicalStop { start, end: start + 2 });
-    }
-    // Where the next opening quote must be; `None` inside a string.
-    let mut open_at = Some(start + 1);
-    // Bytes before `done` are read (an escape may reach into the next block).
-    let mut done = start + 1;
-    let mut at = start + 1;
-    while at < src.len() {
-        // The last block is padded with control bytes, which end the scan (`None`) if reached.
-        let mut padded = [0x01u8; 32];
-        let block = match src.get(at..).and_then(|rest| rest.first_chunk::<32>()) {
-            Some(block) => block,
-            None => {
-                let rest = src.get(at..).unwrap_or_default();
-                padded.get_mut(..rest.len())?.copy_from_slice(rest);
-                &padded
-            }
-        };
-        let mut mask = escape_mask(block) & after(done.saturating_sub(at));
-        while mask != 0 {
-            let p = at + mask.trailing_zeros() as usize;
-            mask &= mask - 1;
-            let b = src.get(p).copied().unwrap_or(0x01);
-            match open_at {
-                Some(expected) => {
-                    if b != b'"' || p != expected {
-                        return None;
-                    }
-                    open_at = None;
-                }
-                None => match b {
-                    b'"' => match src.get(p + 1) {
-                        Some(b',') => open_at = Some(p + 2),
-                        Some(b']') => return Some(CanonicalStop { start, end: p + 2 }),
-                        _ => return None,
-                    },
-                    b'\\' => {
-                        done = p + canonical_escape_len(src.get(p..)?)?;
-                        mask &= after(done.saturating_sub(at));
-                    }
-                    0xE2 if !matches!(src.get(p + 1..p + 3), Some([0x80, 0xA8 | 0xA9])) => {}
-                    _ => return None,
-                },
-            }
-        }
-        at += 32;
-    }
-    None
-}
-
-/// The bits of a block's mask from `k` up (none for `k >= 32`).
-#[inline(always)]
-fn after(k: usize) -> u32 {
-    u32::try_from(k).ok().and_then(|k| u32::MAX.checked_shl(k)).unwrap_or(0)
-}
-
-struct Cursor<'a> {
+struct TemplateReader<'a> {
     src: &'a [u8],
     pos: usize,
     spans: Spans,
 }
 
-impl Cursor<'_> {
+impl TemplateReader<'_> {
     /// The exact bytes `s` next.
     #[inline(always)]
     fn lit(&mut self, s: &[u8]) -> Option<()> {
@@ -151,7 +44,7 @@ impl Cursor<'_> {
     }
 
     /// A string as E7.6 writes it; its span is recorded under `field`.
-    fn string(&mut self, field: Str) -> Option<()> {
+    fn string(&mut self, field: StringField) -> Option<()> {
         let text = self.text()?;
         *self.spans.slot(field)? = text;
         Some(())
@@ -160,12 +53,12 @@ impl Cursor<'_> {
     /// A string as E7.6 writes it: raw text with no character the writer escapes, and escapes
     /// that are exactly the writer's (the short ones, `\u00xx` in lower case for the other
     /// controls and `<`, `>`, `&`, and `\u2028`, `\u2029`).
-    fn text(&mut self) -> Option<Text> {
+    fn text(&mut self) -> Option<StringSpan> {
         self.lit(b"\"")?;
         let start = self.pos;
         let mut escaped = false;
         loop {
-            self.pos += plain_run(self.src.get(self.pos..)?);
+            self.pos += unescaped_len(self.src.get(self.pos..)?);
             match *self.src.get(self.pos)? {
                 b'"' => break,
                 b'\\' => {
@@ -174,14 +67,14 @@ impl Cursor<'_> {
                 }
                 // 0xE2 starts U+2028 and U+2029, which the writer escapes, and other characters,
                 // which it copies.
-                0xE2 if !matches!(self.src.get(self.pos + 1..self.pos + 3), Some([0x80, 0xA8 | 0xA9])) => self.pos += 1,
+                SEPARATOR_LEAD if !starts_with_separator(self.src.get(self.pos..)?) => self.pos += 1,
                 // A raw character the writer escapes.
                 _ => return None,
             }
         }
         let span = Span { start, end: self.pos };
         self.pos += 1;
-        Some(if escaped { Text::escaped(span) } else { Text::plain(span) })
+        Some(if escaped { StringSpan::escaped(span) } else { StringSpan::plain(span) })
     }
 
     /// Decimal digits as Go writes an unsigned integer: `0`, or no leading zero; within u64.
@@ -298,9 +191,9 @@ impl Cursor<'_> {
     /// R10.5's template, key by key.
     fn document(&mut self) -> Option<FingerprintInput> {
         self.lit(br#"{"SystemRevision":"#)?;
-        self.string(Str::SystemRevision)?;
+        self.string(StringField::SystemRevision)?;
         self.lit(br#","ToolPolicyRevision":"#)?;
-        self.string(Str::ToolPolicyRevision)?;
+        self.string(StringField::ToolPolicyRevision)?;
         self.lit(br#","Model":"#)?;
         let model = self.model()?;
         self.lit(br#","Basis":{"revision":"#)?;
@@ -308,17 +201,17 @@ impl Cursor<'_> {
         self.lit(br#","through_event_id":"#)?;
         let through_event_id = self.uuid()?;
         self.lit(br#"},"RuntimeContextRevision":"#)?;
-        self.string(Str::RuntimeContextRevision)?;
+        self.string(StringField::RuntimeContextRevision)?;
         self.lit(br#","CounterCapability":"#)?;
-        let (transport, security_identity, retention) = self.capability(Str::CounterProvider)?;
+        let (transport, security_identity, retention) = self.capability(StringField::CounterProvider)?;
         self.lit(br#","TokenizerRev":"#)?;
-        self.string(Str::TokenizerRev)?;
+        self.string(StringField::TokenizerRev)?;
         self.lit(br#","Quality":"#)?;
         let quality = self.u8()?;
         let counter =
             CounterCapability { transport, security_identity, retention, quality, ..CounterCapability::default() };
         self.lit(br#"},"InferenceCapability":"#)?;
-        let (transport, security_identity, retention) = self.capability(Str::InferenceProvider)?;
+        let (transport, security_identity, retention) = self.capability(StringField::InferenceProvider)?;
         self.lit(b"}}")?;
         let inference =
             InferenceCapability { transport, security_identity, retention, ..InferenceCapability::default() };
@@ -333,7 +226,7 @@ impl Cursor<'_> {
 
     /// The keys both capabilities start with (P8.7): `Provider` (recorded under `provider`),
     /// `Transport`, `SecurityIdentity`, `Retention`.
-    fn capability(&mut self, provider: Str) -> Option<(u8, [u8; 32], u8)> {
+    fn capability(&mut self, provider: StringField) -> Option<(u8, [u8; 32], u8)> {
         self.lit(br#"{"Provider":"#)?;
         self.string(provider)?;
         self.lit(br#","Transport":"#)?;
@@ -347,13 +240,13 @@ impl Cursor<'_> {
 
     fn model(&mut self) -> Option<Model> {
         self.lit(br#"{"Provider":"#)?;
-        self.string(Str::Provider)?;
+        self.string(StringField::Provider)?;
         self.lit(br#","APIFormat":"#)?;
-        self.string(Str::ApiFormat)?;
+        self.string(StringField::ApiFormat)?;
         self.lit(br#","BaseURL":"#)?;
-        self.string(Str::BaseUrl)?;
+        self.string(StringField::BaseUrl)?;
         self.lit(br#","Name":"#)?;
-        self.string(Str::Name)?;
+        self.string(StringField::Name)?;
         self.lit(br#","Origin":"#)?;
         let origin = self.u8()?;
         self.lit(br#","Caps":{"AcceptsImages":"#)?;
@@ -367,7 +260,7 @@ impl Cursor<'_> {
         self.lit(br#","StructuredOutputWithTools":"#)?;
         let structured_output_with_tools = self.bool()?;
         self.lit(br#","ThinkingDialect":"#)?;
-        self.string(Str::ThinkingDialect)?;
+        self.string(StringField::ThinkingDialect)?;
         self.lit(br#","PromptCaching":"#)?;
         let prompt_caching = self.bool()?;
         let caps = Caps {
@@ -395,7 +288,7 @@ impl Cursor<'_> {
         self.lit(br#","Stop":"#)?;
         let stop = self.stop()?;
         self.lit(br#","Effort":"#)?;
-        self.string(Str::Effort)?;
+        self.string(StringField::Effort)?;
         self.lit(b"}}")?;
         let sampling = Sampling { temperature, top_p, max_tokens, stop, ..Sampling::default() };
         Some(Model { origin, caps, limits, sampling, ..Model::default() })

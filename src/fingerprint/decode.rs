@@ -3,7 +3,7 @@
 //! 400 `wire`, reported by the caller with its offset.
 
 use super::{Basis, Caps, FingerprintInput, Limits, Model, Sampling, is_uuid};
-use crate::json::{Event, JResult, JsonError, Parser, Span, Text, layout};
+use crate::json::{Event, JResult, JsonError, Parser, Span, StringSpan, layout};
 use crate::policy::capability::{read_counter, read_inference, read_string};
 
 layout! {
@@ -76,7 +76,7 @@ layout! {
 
 /// The string fields of the document (every one but `through_event_id`, which is a UUID).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Str {
+pub(super) enum StringField {
     SystemRevision,
     ToolPolicyRevision,
     RuntimeContextRevision,
@@ -91,12 +91,15 @@ pub(super) enum Str {
     InferenceProvider,
 }
 
-impl Str {
+impl StringField {
     pub(super) const COUNT: usize = 12;
 }
 
-const _: () = assert!(Str::TokenizerRev as usize == Str::CounterProvider as usize + 1, "see Spans::counter_slots");
-const _: () = assert!(Str::InferenceProvider as usize + 1 == Str::COUNT);
+const _: () = assert!(
+    StringField::TokenizerRev as usize == StringField::CounterProvider as usize + 1,
+    "see Spans::counter_slots"
+);
+const _: () = assert!(StringField::InferenceProvider as usize + 1 == StringField::COUNT);
 
 /// What the digest path keeps instead of decoding: every string field as the span of its token's
 /// body, and `Stop` as the span of its array, all checked. Any of them can be as large as the
@@ -106,7 +109,7 @@ const _: () = assert!(Str::InferenceProvider as usize + 1 == Str::COUNT);
 /// of its size.
 #[derive(Debug, Default)]
 pub(super) struct Spans {
-    texts: [Text; Str::COUNT],
+    texts: [StringSpan; StringField::COUNT],
     /// `Model.Sampling.Stop` when it is an array: the array's text, checked.
     pub(super) stop: Option<Span>,
     /// Whether that text is already as R10.5 writes it (then it is hashed as it is).
@@ -114,33 +117,33 @@ pub(super) struct Spans {
 }
 
 impl Spans {
-    pub(super) fn text(&self, field: Str) -> Text {
+    pub(super) fn text(&self, field: StringField) -> StringSpan {
         self.text_at(field as usize)
     }
 
-    pub(super) fn text_at(&self, index: usize) -> Text {
+    pub(super) fn text_at(&self, index: usize) -> StringSpan {
         self.texts.get(index).copied().unwrap_or_default()
     }
 
-    pub(super) fn slot(&mut self, field: Str) -> Option<&mut Text> {
+    pub(super) fn slot(&mut self, field: StringField) -> Option<&mut StringSpan> {
         self.texts.get_mut(field as usize)
     }
 
-    /// `CounterCapability`'s `Provider` and `TokenizerRev`, next to each other in `Str`.
-    fn counter_slots(&mut self) -> Option<&mut [Text; 2]> {
-        let at = Str::CounterProvider as usize;
+    /// `CounterCapability`'s `Provider` and `TokenizerRev`, next to each other in `StringField`.
+    fn counter_slots(&mut self) -> Option<&mut [StringSpan; 2]> {
+        let at = StringField::CounterProvider as usize;
         self.texts.get_mut(at..at + 2)?.try_into().ok()
     }
 }
 
 /// A string field: into `owned`, or with `spans`, checked and recorded there.
-fn string(p: &mut Parser<'_>, spans: &mut Option<&mut Spans>, field: Str, owned: &mut String) -> JResult<()> {
+fn string(p: &mut Parser<'_>, spans: &mut Option<&mut Spans>, field: StringField, owned: &mut String) -> JResult<()> {
     read_string(p, owned, spans.as_deref_mut().and_then(|s| s.slot(field)))
 }
 
 /// `null` or an array of strings (no `null` element). With `spans`, the strings are checked but
 /// not kept: the array is recorded as a span and `Some(vec![])` stands for it; an array already as
-/// R10.5 writes it is checked in one scan ([`super::canonical::stop_array_end`]) and skipped.
+/// R10.5 writes it is checked in one scan ([`super::stop::stop_array_end`]) and skipped.
 fn stop(p: &mut Parser<'_>, spans: Option<&mut Spans>) -> JResult<Option<Vec<String>>> {
     let first = p.next()?;
     if first == Event::Null {
@@ -156,7 +159,7 @@ fn stop(p: &mut Parser<'_>, spans: Option<&mut Spans>) -> JResult<Option<Vec<Str
         return Ok(Some(out));
     };
     let skipped = first == Event::ArrayStart
-        && super::canonical::stop_array_end(p.src(), start).is_some_and(|end| p.skip_checked_array(end));
+        && super::stop::stop_array_end(p.src(), start).is_some_and(|end| p.skip_checked_array(end));
     if !skipped {
         p.read_array(first, |p, e| p.str_of(e)?.check_utf8())?;
     }
@@ -174,7 +177,7 @@ fn caps(p: &mut Parser<'_>, mut spans: Option<&mut Spans>) -> JResult<Caps> {
             CapsField::Thinking => c.thinking = p.bool()?,
             CapsField::StructuredOutput => c.structured_output = p.bool()?,
             CapsField::StructuredOutputWithTools => c.structured_output_with_tools = p.bool()?,
-            CapsField::ThinkingDialect => string(p, &mut spans, Str::ThinkingDialect, &mut c.thinking_dialect)?,
+            CapsField::ThinkingDialect => string(p, &mut spans, StringField::ThinkingDialect, &mut c.thinking_dialect)?,
             CapsField::PromptCaching => c.prompt_caching = p.bool()?,
         }
         Ok(())
@@ -205,7 +208,7 @@ fn sampling(p: &mut Parser<'_>, mut spans: Option<&mut Spans>) -> JResult<Sampli
             SamplingField::TopP => s.top_p = p.f64_or_null()?,
             SamplingField::MaxTokens => s.max_tokens = p.i64_or_null()?,
             SamplingField::Stop => s.stop = stop(p, spans.as_deref_mut())?,
-            SamplingField::Effort => string(p, &mut spans, Str::Effort, &mut s.effort)?,
+            SamplingField::Effort => string(p, &mut spans, StringField::Effort, &mut s.effort)?,
         }
         Ok(())
     })?
@@ -217,10 +220,10 @@ fn model(p: &mut Parser<'_>, mut spans: Option<&mut Spans>) -> JResult<Model> {
     let mut m = Model::default();
     p.fields(|p, field| {
         match field {
-            ModelField::Provider => string(p, &mut spans, Str::Provider, &mut m.provider)?,
-            ModelField::ApiFormat => string(p, &mut spans, Str::ApiFormat, &mut m.api_format)?,
-            ModelField::BaseUrl => string(p, &mut spans, Str::BaseUrl, &mut m.base_url)?,
-            ModelField::Name => string(p, &mut spans, Str::Name, &mut m.name)?,
+            ModelField::Provider => string(p, &mut spans, StringField::Provider, &mut m.provider)?,
+            ModelField::ApiFormat => string(p, &mut spans, StringField::ApiFormat, &mut m.api_format)?,
+            ModelField::BaseUrl => string(p, &mut spans, StringField::BaseUrl, &mut m.base_url)?,
+            ModelField::Name => string(p, &mut spans, StringField::Name, &mut m.name)?,
             ModelField::Origin => m.origin = p.u8()?,
             ModelField::Caps => m.caps = caps(p, spans.as_deref_mut())?,
             ModelField::Limits => m.limits = limits(p)?,
@@ -263,12 +266,14 @@ pub(super) fn document(p: &mut Parser<'_>, mut spans: Option<&mut Spans>) -> JRe
     let mut input = FingerprintInput::default();
     p.fields(|p, field| {
         match field {
-            Top::SystemRevision => string(p, &mut spans, Str::SystemRevision, &mut input.system_revision)?,
-            Top::ToolPolicyRevision => string(p, &mut spans, Str::ToolPolicyRevision, &mut input.tool_policy_revision)?,
+            Top::SystemRevision => string(p, &mut spans, StringField::SystemRevision, &mut input.system_revision)?,
+            Top::ToolPolicyRevision => {
+                string(p, &mut spans, StringField::ToolPolicyRevision, &mut input.tool_policy_revision)?
+            }
             Top::Model => input.model = model(p, spans.as_deref_mut())?,
             Top::Basis => input.basis = basis(p)?,
             Top::RuntimeContextRevision => {
-                string(p, &mut spans, Str::RuntimeContextRevision, &mut input.runtime_context_revision)?;
+                string(p, &mut spans, StringField::RuntimeContextRevision, &mut input.runtime_context_revision)?;
             }
             // `null` is a valid capability elsewhere (P8.7), not here (D6).
             Top::CounterCapability => {
@@ -276,7 +281,7 @@ pub(super) fn document(p: &mut Parser<'_>, mut spans: Option<&mut Spans>) -> JRe
                 input.counter = read_counter(p, texts)?.ok_or_else(|| JsonError::invalid(p.token_start()))?;
             }
             Top::InferenceCapability => {
-                let text = spans.as_deref_mut().and_then(|s| s.slot(Str::InferenceProvider));
+                let text = spans.as_deref_mut().and_then(|s| s.slot(StringField::InferenceProvider));
                 input.inference = read_inference(p, text)?.ok_or_else(|| JsonError::invalid(p.token_start()))?;
             }
         }

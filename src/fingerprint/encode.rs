@@ -4,7 +4,7 @@
 
 use sha2::{Digest, Sha256};
 
-use super::decode::{Spans, Str};
+use super::decode::{Spans, StringField};
 use super::{FingerprintInput, LEN, float};
 use crate::json::write::{Sink, put_bool, put_i64, put_json_str, put_str, put_u64};
 use crate::json::{Parser, Span};
@@ -20,17 +20,17 @@ impl FingerprintInput {
     pub(super) fn write_from<S: Sink>(&self, out: &mut S, from: Option<(&[u8], &Spans)>) {
         let m = &self.model;
         out.put(b"{\"SystemRevision\":");
-        put_field(out, from, Str::SystemRevision, &self.system_revision);
+        put_field(out, from, StringField::SystemRevision, &self.system_revision);
         out.put(b",\"ToolPolicyRevision\":");
-        put_field(out, from, Str::ToolPolicyRevision, &self.tool_policy_revision);
+        put_field(out, from, StringField::ToolPolicyRevision, &self.tool_policy_revision);
         out.put(b",\"Model\":{\"Provider\":");
-        put_field(out, from, Str::Provider, &m.provider);
+        put_field(out, from, StringField::Provider, &m.provider);
         out.put(b",\"APIFormat\":");
-        put_field(out, from, Str::ApiFormat, &m.api_format);
+        put_field(out, from, StringField::ApiFormat, &m.api_format);
         out.put(b",\"BaseURL\":");
-        put_field(out, from, Str::BaseUrl, &m.base_url);
+        put_field(out, from, StringField::BaseUrl, &m.base_url);
         out.put(b",\"Name\":");
-        put_field(out, from, Str::Name, &m.name);
+        put_field(out, from, StringField::Name, &m.name);
         out.put(b",\"Origin\":");
         put_u64(out, u64::from(m.origin));
 
@@ -46,7 +46,7 @@ impl FingerprintInput {
         out.put(b",\"StructuredOutputWithTools\":");
         put_bool(out, c.structured_output_with_tools);
         out.put(b",\"ThinkingDialect\":");
-        put_field(out, from, Str::ThinkingDialect, &c.thinking_dialect);
+        put_field(out, from, StringField::ThinkingDialect, &c.thinking_dialect);
         out.put(b",\"PromptCaching\":");
         put_bool(out, c.prompt_caching);
 
@@ -86,18 +86,18 @@ impl FingerprintInput {
             (None, _) => out.put(b"null"),
         }
         out.put(b",\"Effort\":");
-        put_field(out, from, Str::Effort, &s.effort);
+        put_field(out, from, StringField::Effort, &s.effort);
 
         out.put(b"}},\"Basis\":{\"revision\":");
         put_u64(out, self.basis.revision);
         out.put(b",\"through_event_id\":");
         put_str(out, &self.basis.through_event_id.to_ascii_lowercase());
         out.put(b"},\"RuntimeContextRevision\":");
-        put_field(out, from, Str::RuntimeContextRevision, &self.runtime_context_revision);
+        put_field(out, from, StringField::RuntimeContextRevision, &self.runtime_context_revision);
 
         let k = &self.counter;
         out.put(b",\"CounterCapability\":{\"Provider\":");
-        put_field(out, from, Str::CounterProvider, &k.provider);
+        put_field(out, from, StringField::CounterProvider, &k.provider);
         out.put(b",\"Transport\":");
         put_u64(out, u64::from(k.transport));
         out.put(b",\"SecurityIdentity\":");
@@ -105,13 +105,13 @@ impl FingerprintInput {
         out.put(b",\"Retention\":");
         put_u64(out, u64::from(k.retention));
         out.put(b",\"TokenizerRev\":");
-        put_field(out, from, Str::TokenizerRev, &k.tokenizer_rev);
+        put_field(out, from, StringField::TokenizerRev, &k.tokenizer_rev);
         out.put(b",\"Quality\":");
         put_u64(out, u64::from(k.quality));
 
         let f = &self.inference;
         out.put(b"},\"InferenceCapability\":{\"Provider\":");
-        put_field(out, from, Str::InferenceProvider, &f.provider);
+        put_field(out, from, StringField::InferenceProvider, &f.provider);
         out.put(b",\"Transport\":");
         put_u64(out, u64::from(f.transport));
         out.put(b",\"SecurityIdentity\":");
@@ -203,7 +203,7 @@ impl HashSink {
 }
 
 /// A string field: from the typed input, or re-read from the document (E7.6 either way).
-fn put_field<S: Sink>(out: &mut S, from: Option<(&[u8], &Spans)>, field: Str, owned: &str) {
+fn put_field<S: Sink>(out: &mut S, from: Option<(&[u8], &Spans)>, field: StringField, owned: &str) {
     match from {
         Some((src, spans)) => {
             let text = spans.text(field);

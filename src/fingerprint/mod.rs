@@ -11,10 +11,11 @@ mod canonical;
 mod decode;
 mod encode;
 mod float;
+mod stop;
 mod url;
 
 #[cfg(any(test, fuzzing))]
-pub(crate) use canonical::stop_array_end;
+pub(crate) use stop::stop_array_end;
 
 #[cfg(test)]
 mod tests;
@@ -26,7 +27,7 @@ use std::borrow::Cow;
 use crate::json::Parser;
 use crate::policy::capability::{CounterCapability, InferenceCapability};
 use crate::status::Status;
-use decode::Str;
+use decode::StringField;
 
 /// Length of a fingerprint in bytes, `LC_FINGERPRINT_LEN` in C (private: cbindgen exports every
 /// public constant).
@@ -170,7 +171,7 @@ impl RequestFingerprint {
             Ok(decoded) => decoded,
             Err(e) => return json_diagnostic(e.status(), e.offset(), json, c"R10.1", false),
         };
-        let strings = Strings::in_document(json, &spans);
+        let strings = StringFacts::in_document(json, &spans);
         let Err(error) = input.validate_with(&strings).and_then(|()| input.check_encodable()) else {
             return Diagnostic::ok();
         };
@@ -201,7 +202,7 @@ impl RequestFingerprint {
         // The common case, a document that is its own canonical bytes: read against the template
         // and hashed as it is.
         if let Some((input, spans)) = canonical::read(json) {
-            input.validate_with(&Strings::in_document(json, &spans))?;
+            input.validate_with(&StringFacts::in_document(json, &spans))?;
             input.check_encodable()?;
             return Ok(encode::sha256(json));
         }
@@ -212,7 +213,7 @@ impl RequestFingerprint {
     /// canonical bytes are written.
     fn digest_decoded(json: &[u8]) -> Result<[u8; LEN]> {
         let (input, spans) = decode_in_place(json)?;
-        input.validate_with(&Strings::in_document(json, &spans))?;
+        input.validate_with(&StringFacts::in_document(json, &spans))?;
         input.check_encodable()?;
         let mut hash = encode::HashSink::new();
         input.write_from(&mut hash, Some((json, &spans)));
@@ -286,25 +287,28 @@ impl FingerprintInput {
     /// 401 `SystemRevision`, 402 `ToolPolicyRevision`, 403 `RuntimeContextRevision`, 404 `Model`
     /// (R10.3), 405 `Basis`, 406 `CounterCapability` (P8.9), 407 `InferenceCapability` (P8.10).
     pub fn validate(&self) -> Result<()> {
-        self.validate_with(&Strings::of(self))
+        self.validate_with(&StringFacts::of(self))
     }
 
     /// [`FingerprintInput::validate`] with the string fields as `strings` gives them.
-    fn validate_with(&self, strings: &Strings<'_>) -> Result<()> {
+    fn validate_with(&self, strings: &StringFacts<'_>) -> Result<()> {
         let id = &self.basis.through_event_id;
         let empty = |field| strings.is_empty(field);
         let checks = [
             (!is_uuid(id), Status::FingerprintWire),
-            (empty(Str::SystemRevision), Status::FingerprintSystemRevision),
-            (empty(Str::ToolPolicyRevision), Status::FingerprintToolPolicyRevision),
-            (empty(Str::RuntimeContextRevision), Status::FingerprintRuntimeContextRevision),
+            (empty(StringField::SystemRevision), Status::FingerprintSystemRevision),
+            (empty(StringField::ToolPolicyRevision), Status::FingerprintToolPolicyRevision),
+            (empty(StringField::RuntimeContextRevision), Status::FingerprintRuntimeContextRevision),
             (self.model.first_invalid(strings).is_some(), Status::FingerprintModel),
             (self.basis.revision == 0 || id.bytes().all(|b| b == b'0' || b == b'-'), Status::FingerprintBasis),
             (
-                !self.counter.is_valid_with(empty(Str::CounterProvider), empty(Str::TokenizerRev)),
+                !self.counter.is_valid_with(empty(StringField::CounterProvider), empty(StringField::TokenizerRev)),
                 Status::FingerprintCounterCapability,
             ),
-            (!self.inference.is_valid_with(empty(Str::InferenceProvider)), Status::FingerprintInferenceCapability),
+            (
+                !self.inference.is_valid_with(empty(StringField::InferenceProvider)),
+                Status::FingerprintInferenceCapability,
+            ),
         ];
         match checks.into_iter().find(|(failed, _)| *failed) {
             Some((_, status)) => Err(Error::new(status)),
@@ -338,18 +342,18 @@ impl Model {
     /// are not checked).
     #[must_use]
     pub fn is_valid(&self) -> bool {
-        self.first_invalid(&Strings::of_model(self)).is_none()
+        self.first_invalid(&StringFacts::of_model(self)).is_none()
     }
 
     /// The first R10.3 check that fails, as the location of its field and its rule, with the string
     /// fields as `strings` gives them.
-    fn first_invalid(&self, strings: &Strings<'_>) -> Option<(&'static str, &'static core::ffi::CStr)> {
+    fn first_invalid(&self, strings: &StringFacts<'_>) -> Option<(&'static str, &'static core::ffi::CStr)> {
         let c = &self.caps;
         let l = &self.limits;
         let base_url = &*strings.base_url;
         let dialect = &*strings.thinking_dialect;
         let checks = [
-            (strings.is_empty(Str::Name), "Model.Name", c"R10.3"),
+            (strings.is_empty(StringField::Name), "Model.Name", c"R10.3"),
             (
                 c.structured_output_with_tools && !(c.tools && c.structured_output),
                 "Model.Caps.StructuredOutputWithTools",
@@ -360,7 +364,7 @@ impl Model {
             (l.window_tokens != 0 && l.max_input_tokens > l.window_tokens, "Model.Limits.MaxInputTokens", c"R10.3"),
             (l.window_tokens != 0 && l.max_output_tokens > l.window_tokens, "Model.Limits.MaxOutputTokens", c"R10.3"),
             (!base_url.is_empty() && !url::base_url_is_valid(base_url), "Model.BaseURL", c"R10.4"),
-            (strings.is_empty(Str::Provider), "Model.Provider", c"R10.3"),
+            (strings.is_empty(StringField::Provider), "Model.Provider", c"R10.3"),
         ];
         checks.into_iter().find(|(failed, _, _)| *failed).map(|(_, location, rule)| (location, rule))
     }
@@ -369,17 +373,17 @@ impl Model {
 /// What validation reads of the string fields: whether each is empty, and the text of the two
 /// whose value is checked (`BaseURL`, R10.4; `ThinkingDialect`, R10.3). From a typed input, or read
 /// in place from a document (the digest path).
-struct Strings<'s> {
-    empty: [bool; Str::COUNT],
+struct StringFacts<'s> {
+    empty: [bool; StringField::COUNT],
     base_url: Cow<'s, str>,
     thinking_dialect: Cow<'s, str>,
 }
 
-impl<'s> Strings<'s> {
-    fn of(input: &'s FingerprintInput) -> Strings<'s> {
+impl<'s> StringFacts<'s> {
+    fn of(input: &'s FingerprintInput) -> StringFacts<'s> {
         let m = &input.model;
         let k = &input.counter;
-        let texts: [&str; Str::COUNT] = [
+        let texts: [&str; StringField::COUNT] = [
             &input.system_revision,
             &input.tool_policy_revision,
             &input.runtime_context_revision,
@@ -393,7 +397,7 @@ impl<'s> Strings<'s> {
             &k.tokenizer_rev,
             &input.inference.provider,
         ];
-        Strings {
+        StringFacts {
             empty: texts.map(str::is_empty),
             base_url: Cow::Borrowed(&m.base_url),
             thinking_dialect: Cow::Borrowed(&m.caps.thinking_dialect),
@@ -401,38 +405,38 @@ impl<'s> Strings<'s> {
     }
 
     /// The model's own strings (R10.3 reads no other).
-    fn of_model(m: &'s Model) -> Strings<'s> {
-        let mut empty = [true; Str::COUNT];
-        for (field, text) in [(Str::Provider, &m.provider), (Str::Name, &m.name)] {
+    fn of_model(m: &'s Model) -> StringFacts<'s> {
+        let mut empty = [true; StringField::COUNT];
+        for (field, text) in [(StringField::Provider, &m.provider), (StringField::Name, &m.name)] {
             if let Some(slot) = empty.get_mut(field as usize) {
                 *slot = text.is_empty();
             }
         }
-        Strings {
+        StringFacts {
             empty,
             base_url: Cow::Borrowed(&m.base_url),
             thinking_dialect: Cow::Borrowed(&m.caps.thinking_dialect),
         }
     }
 
-    fn in_document(src: &'s [u8], spans: &decode::Spans) -> Strings<'s> {
-        let mut empty = [true; Str::COUNT];
+    fn in_document(src: &'s [u8], spans: &decode::Spans) -> StringFacts<'s> {
+        let mut empty = [true; StringField::COUNT];
         for (i, slot) in empty.iter_mut().enumerate() {
             // A string token's body is empty exactly when its text is (an escape is never empty).
             *slot = spans.text_at(i).is_empty();
         }
         let text = |field| spans.text(field).token(src).decode().unwrap_or_default();
         // Longer than any escaped `adaptive` or `budget`: not one of them, and not decoded.
-        let dialect = spans.text(Str::ThinkingDialect);
+        let dialect = spans.text(StringField::ThinkingDialect);
         let thinking_dialect = if dialect.span().end - dialect.span().start > 6 * 8 {
             Cow::Borrowed("\u{0}")
         } else {
-            text(Str::ThinkingDialect)
+            text(StringField::ThinkingDialect)
         };
-        Strings { empty, base_url: text(Str::BaseUrl), thinking_dialect }
+        StringFacts { empty, base_url: text(StringField::BaseUrl), thinking_dialect }
     }
 
-    fn is_empty(&self, field: Str) -> bool {
+    fn is_empty(&self, field: StringField) -> bool {
         self.empty.get(field as usize).copied().unwrap_or(true)
     }
 }

@@ -465,7 +465,7 @@ fn canonical_path_agrees_with_the_decoder() {
     assert!(accepted > docs.len() / 4 && accepted < docs.len() * 3 / 4, "{accepted} of {}", docs.len());
 }
 
-/// `canonical::stop_array_end` (block masks read in order) accepts exactly the arrays that are
+/// `stop::stop_array_end` (block masks read in order) accepts exactly the arrays that are
 /// their own canonical bytes: on 20,000 random arrays of canonical and other strings, separators
 /// with and without white space, escapes reaching across block ends, and arrays cut short, against
 /// serde_json's reading re-written by the E7.6 writer.
@@ -523,7 +523,7 @@ fn stop_array_end_accepts_exactly_the_canonical_arrays() {
             canonical.push(b']');
             (canonical.as_slice() == &array.as_bytes()[..cut]).then_some(cut)
         });
-        let found = super::canonical::stop_array_end(doc.as_bytes(), 0);
+        let found = super::stop::stop_array_end(doc.as_bytes(), 0);
         assert_eq!(found.map(crate::json::CheckedArray::end), expected, "{doc}");
     }
 }

@@ -7,19 +7,19 @@
 //!
 //! For each entry, "the same" means what its documentation promises: `next_key` gives the key or
 //! `}` that `next` gives (a key that is a layout name as written, by its index, whenever
-//! [`Names::find`] can see it); `next_if_name`, `next_if_string` and `next_if_small_unsigned` give
+//! [`NameTable::find`] can see it); `next_if_name`, `next_if_string` and `next_if_small_unsigned` give
 //! the event `next` gives, or `None` and leave the parser where `next` reads on to the same event
 //! (which must then not be one they should have taken); `skip_checked_array` lands where `next`
 //! lands after pulling every element and the `]`; the runs (`numbers_after_number`,
 //! `arrays_after_array`, `ends_after_array_end`) read what `next` reads while their condition
 //! holds.
 
-use super::fast::{CheckedArray, Key, PlainRun};
+use super::fast::{CheckedArray, Key, PlainPrefix};
 use super::parser::State;
-use super::{Event, JResult, JStr, Names, Parser};
+use super::{Event, JResult, NameTable, Parser, StringToken};
 
 /// The names the script can hand to `next_key` and `next_if_name`: keys of the input wire, one
-/// that shares its first 16 bytes with another (`Names::find` reads 16 bytes, then the rest), the
+/// that shares its first 16 bytes with another (`NameTable::find` reads 16 bytes, then the rest), the
 /// shortest, and role names.
 const LISTS: [&[&str]; 3] = [
     &[
@@ -39,7 +39,7 @@ const LISTS: [&[&str]; 3] = [
     &["k", "key", "a_key_of_more_than_sixteen_bytes"],
 ];
 
-static TABLES: [Names; 3] = [Names::new(LISTS[0]), Names::new(LISTS[1]), Names::new(LISTS[2])];
+static TABLES: [NameTable; 3] = [NameTable::new(LISTS[0]), NameTable::new(LISTS[1]), NameTable::new(LISTS[2])];
 
 /// The entries a script byte chooses (the byte modulo their number; the rest of the byte is an
 /// argument).
@@ -82,7 +82,7 @@ impl Start {
 /// Reads `doc` twice, through the fast entries that `script` chooses and through `next`, and
 /// returns what first differs. `scan` makes the proofs for `skip_checked_array` (a checked scan of
 /// the array whose `[` is at the offset it is given); `R` is the run for `next_with_plain_prefix`.
-pub(crate) fn check<A: CheckedArray, R: PlainRun>(
+pub(crate) fn check<A: CheckedArray, R: PlainPrefix>(
     doc: &[u8],
     start: Start,
     script: &[u8],
@@ -138,7 +138,7 @@ struct Pair<'a> {
 }
 
 /// An event as a reader sees it: a string or key by its span, its escape flag and its UTF-8
-/// verdict (J5.3). Not by its hint that it may hold a non-ASCII byte ([`JStr::is_unchecked`]):
+/// verdict (J5.3). Not by its hint that it may hold a non-ASCII byte ([`StringToken::is_unchecked`]):
 /// the scan's blocks may see bytes past the closing quote, so two correct scans that start at
 /// different bytes of one string can differ in the hint, never in the verdict.
 #[derive(Debug, PartialEq)]
@@ -156,9 +156,9 @@ fn seen(event: JResult<Event<'_>>) -> JResult<Seen<'_>> {
     })
 }
 
-/// Whether `token` is one of `names` as written, where [`Names::find`] sees it (16 bytes of the
+/// Whether `token` is one of `names` as written, where [`NameTable::find`] sees it (16 bytes of the
 /// document from its body on): then the fast entries must take it by its index.
-fn findable(doc: &[u8], names: &[&str], token: &JStr<'_>) -> bool {
+fn findable(doc: &[u8], names: &[&str], token: &StringToken<'_>) -> bool {
     !token.has_escapes()
         && names.iter().any(|name| name.as_bytes() == token.raw())
         && token.span().start + 16 <= doc.len()
@@ -204,7 +204,7 @@ impl<'a> Pair<'a> {
         (self.fast.next(), self.plain.next())
     }
 
-    fn step<A: CheckedArray, R: PlainRun>(
+    fn step<A: CheckedArray, R: PlainPrefix>(
         &mut self,
         byte: u8,
         scan: &impl Fn(&[u8], usize) -> Option<A>,
@@ -243,7 +243,7 @@ impl<'a> Pair<'a> {
         }
     }
 
-    fn next_key(&mut self, names: &Names, list: &[&str]) -> Result<Flow, String> {
+    fn next_key(&mut self, names: &NameTable, list: &[&str]) -> Result<Flow, String> {
         let fast = self.fast.next_key(names);
         let plain = self.plain.next();
         let agreed = match (fast, plain) {
@@ -272,7 +272,7 @@ impl<'a> Pair<'a> {
         self.same().map(|()| Flow::Go)
     }
 
-    fn next_if_name(&mut self, names: &Names, list: &[&str]) -> Result<Flow, String> {
+    fn next_if_name(&mut self, names: &NameTable, list: &[&str]) -> Result<Flow, String> {
         let expected = self.value_expected();
         match self.fast.next_if_name(names) {
             Some((index, token)) => {
@@ -376,7 +376,7 @@ impl<'a> Pair<'a> {
         }
     }
 
-    fn next_with_plain_prefix<R: PlainRun>(&mut self) -> Result<Flow, String> {
+    fn next_with_plain_prefix<R: PlainPrefix>(&mut self) -> Result<Flow, String> {
         let fast = self.fast.next_with_plain_prefix::<R>();
         let plain = self.plain.next();
         let (event, run) = match fast {
@@ -494,14 +494,14 @@ impl CheckedArray for PulledArray {
     }
 }
 
-/// A [`PlainRun`] for [`check`]: the ASCII letters and digits at the start of a body, which end
+/// A [`PlainPrefix`] for [`check`]: the ASCII letters and digits at the start of a body, which end
 /// anywhere (before a quote, an escape, a space, a non-ASCII byte or the end of the document).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct AlphanumericRun(usize);
+pub(crate) struct AlphanumericPrefix(usize);
 
-impl PlainRun for AlphanumericRun {
-    fn scan(body: &[u8]) -> AlphanumericRun {
-        AlphanumericRun(body.iter().take_while(|b| b.is_ascii_alphanumeric()).count())
+impl PlainPrefix for AlphanumericPrefix {
+    fn scan(body: &[u8]) -> AlphanumericPrefix {
+        AlphanumericPrefix(body.iter().take_while(|b| b.is_ascii_alphanumeric()).count())
     }
 
     fn len(self) -> usize {

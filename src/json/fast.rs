@@ -10,25 +10,25 @@
 
 use super::parser::State;
 use super::string::TaggedOffset;
-use super::{Event, JResult, JStr, JsonError, Names, Parser};
+use super::{Event, JResult, JsonError, NameTable, Parser, StringToken};
 
 /// A key as [`Parser::next_key`] reads it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Key<'a> {
-    /// The name of index `.0` in the layout's [`Names`], as written; its body starts at `.1`.
+    /// The name of index `.0` in the layout's [`NameTable`], as written; its body starts at `.1`.
     Field(usize, usize),
     /// Any other key.
-    Token(JStr<'a>),
+    Token(StringToken<'a>),
 }
 
 /// A scanner of string bodies the parser may trust to skip its own scan (see
-/// [`Parser::next_with_plain_prefix`]): the run it reports holds only plain JSON string bytes
+/// [`Parser::next_with_plain_prefix`]): the prefix it reports holds only plain JSON string bytes
 /// (ASCII, none of `"`, `\\` or a control byte, J5.1). The implementing type is the proof: only its
-/// own [`PlainRun::scan`] makes a value, so a run handed back with a string is that string's.
-pub(crate) trait PlainRun: Copy {
-    /// The run at the start of `body` (the rest of the document from the body's first byte).
+/// own [`PlainPrefix::scan`] makes a value, so a prefix handed back with a string is that string's.
+pub(crate) trait PlainPrefix: Copy {
+    /// The prefix at the start of `body` (the rest of the document from the body's first byte).
     fn scan(body: &[u8]) -> Self;
-    /// The run's length in bytes.
+    /// The prefix's length in bytes.
     fn len(self) -> usize;
 }
 
@@ -49,7 +49,7 @@ impl<'a> Parser<'a> {
     /// [`Event::ObjectEnd`] with [`Parser::next`], without the event: readers of objects (every
     /// typed field of every document) call this once per member. A key that is one of `keys` as
     /// written comes as its index, without a scan (when at least 16 bytes of the document are left
-    /// from its body on, [`Names::find`]); any other as its token. Anything else, errors included,
+    /// from its body on, [`NameTable::find`]); any other as its token. Anything else, errors included,
     /// goes through `next`, so offsets and verdicts are its own; an event other than a key or the
     /// `}` is an [`super::ErrorKind::Invalid`] error at its token.
     ///
@@ -58,7 +58,7 @@ impl<'a> Parser<'a> {
     /// several paths made the compiler move them through the stack in pieces, and the reader then
     /// stalled on reading them back. Keep the one `token` call.
     #[inline(always)]
-    pub(crate) fn next_key(&mut self, keys: &Names) -> JResult<Option<Key<'a>>> {
+    pub(crate) fn next_key(&mut self, keys: &NameTable) -> JResult<Option<Key<'a>>> {
         self.skip_ws();
         let start = self.pos();
         let b = self.byte(start);
@@ -104,10 +104,10 @@ impl<'a> Parser<'a> {
     }
 
     /// The key whose `"` is under `start` (= `pos`) when its text is one of `keys` as written
-    /// ([`Names::find`]): read with its `:`, as [`Parser::next`] reads it, and its index.
+    /// ([`NameTable::find`]): read with its `:`, as [`Parser::next`] reads it, and its index.
     /// `None`, nothing consumed, for any other key.
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn known_key(&mut self, start: usize, keys: &Names) -> JResult<Option<usize>> {
+    fn known_key(&mut self, start: usize, keys: &NameTable) -> JResult<Option<usize>> {
         let Some((index, len)) = keys.find(self.src(), start + 1) else {
             return Ok(None);
         };
@@ -158,11 +158,11 @@ impl<'a> Parser<'a> {
     }
 
     /// Where a value is expected and a string starts that is one of `names` as written
-    /// ([`Names::find`], so at least 16 bytes of the document are left from its body on): that
+    /// ([`NameTable::find`], so at least 16 bytes of the document are left from its body on): that
     /// string's index in `names` and its token, as [`Parser::next`] would give it, without a scan.
     /// `None` (nothing consumed but whitespace) for anything else.
     #[cfg_attr(not(debug_assertions), inline(always))]
-    pub(crate) fn next_if_name(&mut self, names: &Names) -> Option<(usize, JStr<'a>)> {
+    pub(crate) fn next_if_name(&mut self, names: &NameTable) -> Option<(usize, StringToken<'a>)> {
         self.skip_ws();
         let start = self.pos();
         if !matches!(self.state(), State::Value | State::ValueOrEnd) || self.byte(start) != Some(b'"') {
@@ -179,7 +179,7 @@ impl<'a> Parser<'a> {
     /// it in an [`Event::String`], without the event. `None` (nothing consumed but whitespace) for
     /// anything else, which the caller then pulls with `next`.
     #[inline(always)]
-    pub(crate) fn next_if_string(&mut self) -> JResult<Option<JStr<'a>>> {
+    pub(crate) fn next_if_string(&mut self) -> JResult<Option<StringToken<'a>>> {
         self.skip_ws();
         let start = self.pos();
         if !matches!(self.state(), State::Value | State::ValueOrEnd) || self.byte(start) != Some(b'"') {
@@ -246,10 +246,10 @@ impl<'a> Parser<'a> {
 
     /// [`Parser::next`] for a value whose strings are expected to start with a long run of bytes
     /// that `R` recognises faster than the generic string scan (base64 text, say). When the value
-    /// is a string, [`PlainRun::scan`] gets the rest of the document from the body's first byte;
+    /// is a string, [`PlainPrefix::scan`] gets the rest of the document from the body's first byte;
     /// the parser's own scan resumes after the run. Returns the event and, for a string, the run
     /// (which then also proves what it counts to whoever reads the string next).
-    pub(crate) fn next_with_plain_prefix<R: PlainRun>(&mut self) -> JResult<(Event<'a>, Option<R>)> {
+    pub(crate) fn next_with_plain_prefix<R: PlainPrefix>(&mut self) -> JResult<(Event<'a>, Option<R>)> {
         self.skip_ws();
         // An array's next element: past its `,` first, so that a string there has its run too.
         if self.state() == State::AfterValue && self.top_is_array() && self.byte(self.pos()) == Some(b',') {

@@ -16,7 +16,7 @@ use std::borrow::Cow;
 use std::collections::HashSet;
 use std::hash::{BuildHasher, RandomState};
 
-use super::{Event, JResult, JStr, JsonError, Parser};
+use super::{Event, JResult, JsonError, Parser, StringToken};
 
 /// The keys of every object currently open inside a raw value, innermost last.
 #[derive(Default)]
@@ -47,7 +47,7 @@ impl KeyFrames {
     }
 
     /// A key of the innermost object (its UTF-8 is checked here, J5.3).
-    pub(crate) fn insert(&mut self, key: &JStr<'_>) -> JResult<()> {
+    pub(crate) fn insert(&mut self, key: &StringToken<'_>) -> JResult<()> {
         let decoded = key.decode_bytes()?;
         if !self.frames.is_empty() {
             self.hashes.push(self.hash(&decoded));

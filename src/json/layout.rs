@@ -13,8 +13,8 @@ pub(crate) trait Layout: Copy + 'static {
     const NAMES: &'static [&'static str];
     /// The variants, in order: `ALL[i]` is the field whose key is `NAMES[i]`.
     const ALL: &'static [Self];
-    /// [`Layout::NAMES`] as the parser finds them in a document ([`Names`]).
-    const KEYS: &'static Names;
+    /// [`Layout::NAMES`] as the parser finds them in a document ([`NameTable`]).
+    const KEYS: &'static NameTable;
 
     /// The variant whose name is `name` (decoded, or raw where that is the same).
     fn named(name: &[u8]) -> Option<Self> {
@@ -30,9 +30,9 @@ pub(crate) trait Layout: Copy + 'static {
 /// this changes no verdict and no offset.
 ///
 /// Built at compile time: a layout whose names do not fit panics there.
-pub(crate) struct Names {
+pub(crate) struct NameTable {
     names: &'static [&'static str],
-    /// Per hash of a key's first two bytes ([`Names::slot`]): the indexes of the names that
+    /// Per hash of a key's first two bytes ([`NameTable::slot`]): the indexes of the names that
     /// hash there, then `NONE`.
     slots: [[u8; SLOT_NAMES]; SLOTS],
     /// Per name: the first 16 bytes of `name"` (zero-padded) and the mask of those bytes, as
@@ -44,11 +44,11 @@ const SLOTS: usize = 64;
 const SLOT_NAMES: usize = 4;
 const NONE: u8 = u8::MAX;
 
-impl Names {
+impl NameTable {
     #[allow(clippy::indexing_slicing)] // Evaluated at compile time: an index out of range would not compile.
-    pub(crate) const fn new(names: &'static [&'static str]) -> Names {
+    pub(crate) const fn new(names: &'static [&'static str]) -> NameTable {
         assert!(names.len() <= 64, "a layout has at most 64 keys (its presence mask is a u64)");
-        let mut table = Names { names, slots: [[NONE; SLOT_NAMES]; SLOTS], words: [[0; 4]; 64] };
+        let mut table = NameTable { names, slots: [[NONE; SLOT_NAMES]; SLOTS], words: [[0; 4]; 64] };
         let mut i = 0;
         while i < names.len() {
             let name = names[i].as_bytes();
@@ -67,11 +67,11 @@ impl Names {
             }
             assert!(!name.is_empty(), "a named key");
             let second = if name.len() > 1 { name[1] } else { b'"' };
-            let slot = &mut table.slots[Names::slot(name[0], second)];
+            let slot = &mut table.slots[NameTable::slot(name[0], second)];
             let mut c = 0;
             while slot[c] != NONE {
                 c += 1;
-                assert!(c < SLOT_NAMES, "too many keys of one layout share a slot: change Names::slot");
+                assert!(c < SLOT_NAMES, "too many keys of one layout share a slot: change NameTable::slot");
             }
             slot[c] = i as u8;
             i += 1;
@@ -94,7 +94,7 @@ impl Names {
         let (low, high) = bytes.split_at(8);
         let low = u64::from_le_bytes(low.try_into().ok()?);
         let high = u64::from_le_bytes(high.try_into().ok()?);
-        let slot = self.slots.get(Names::slot(bytes[0], bytes[1]))?;
+        let slot = self.slots.get(NameTable::slot(bytes[0], bytes[1]))?;
         for &i in slot {
             let i = usize::from(i);
             let [want_low, want_high, mask_low, mask_high] = *self.words.get(i)?;
@@ -140,7 +140,7 @@ macro_rules! layout {
         impl $crate::json::Layout for $name {
             const NAMES: &'static [&'static str] = &[$($key),+];
             const ALL: &'static [$name] = &[$($name::$variant),+];
-            const KEYS: &'static $crate::json::Names = &$crate::json::Names::new(&[$($key),+]);
+            const KEYS: &'static $crate::json::NameTable = &$crate::json::NameTable::new(&[$($key),+]);
         }
     };
 }

@@ -3,7 +3,7 @@
 //! A pull parser ([`Parser`]) checks the grammar (J5.1) and the depth limit (J5.2) of the whole
 //! document without recursion, and hands out events whose strings are borrowed and still escaped.
 //! The typed layers above it decide what each event may be (J5.5–J5.8) and decode strings with the
-//! J5.4 rules ([`JStr::decode`]). Errors come in two kinds, because the input wire gives them
+//! J5.4 rules ([`StringToken::decode`]). Errors come in two kinds, because the input wire gives them
 //! different statuses (W5.2 steps 1 and 5): [`ErrorKind::Syntax`] (J5.1, J5.2) and
 //! [`ErrorKind::Invalid`] (J5.3–J5.9 and the layout).
 //!
@@ -21,12 +21,12 @@ mod read;
 pub(crate) mod string;
 pub(crate) mod write;
 
-pub(crate) use fast::{CheckedArray, Key, PlainRun};
+pub(crate) use fast::{CheckedArray, Key, PlainPrefix};
 pub(crate) use keys::KeyFrames;
-pub(crate) use layout::{Layout, Names, Seen, layout};
+pub(crate) use layout::{Layout, NameTable, Seen, layout};
 pub(crate) use parser::{Event, Parser};
 pub(crate) use read::RawValue;
-pub(crate) use string::{DeferredUtf8, JStr, Text};
+pub(crate) use string::{DeferredUtf8, StringSpan, StringToken};
 
 /// What went wrong, and where.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -7,7 +7,7 @@
 //! these transitions, and `differential.rs` checks every one of them against `next`.
 
 use super::string::TaggedOffset;
-use super::{JResult, JStr, JsonError, MAX_DEPTH};
+use super::{JResult, JsonError, MAX_DEPTH, StringToken};
 use crate::lanes::Lanes;
 
 /// One token of the document. Strings are borrowed and still escaped.
@@ -18,15 +18,15 @@ pub(crate) enum Event<'a> {
     ArrayStart,
     ArrayEnd,
     /// An object key (the parser has already consumed the `:` after it).
-    Key(JStr<'a>),
-    String(JStr<'a>),
+    Key(StringToken<'a>),
+    String(StringToken<'a>),
     /// The number's text, checked against the RFC 8259 grammar.
     Number(&'a [u8]),
     Bool(bool),
     Null,
 }
 
-// Events are moved once per token: keep them small (see `JStr`).
+// Events are moved once per token: keep them small (see `StringToken`).
 const _: () = assert!(core::mem::size_of::<Event<'static>>() <= 32);
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -243,7 +243,7 @@ impl<'a> Parser<'a> {
     }
 
     /// The next string's first `len` body bytes are plain (J5.1): its scan starts after them. Only
-    /// for a [`super::PlainRun`]'s count, and undone (0) once that string is read.
+    /// for a [`super::PlainPrefix`]'s count, and undone (0) once that string is read.
     #[inline(always)]
     pub(super) fn set_plain_prefix(&mut self, len: usize) {
         self.plain_prefix = len;
@@ -309,7 +309,7 @@ impl<'a> Parser<'a> {
 
     /// The key whose `"` is under `start` (= `pos`), and the `:` after it.
     #[inline(always)]
-    fn key(&mut self, start: usize) -> JResult<JStr<'a>> {
+    fn key(&mut self, start: usize) -> JResult<StringToken<'a>> {
         let end = self.key_end(start)?;
         Ok(self.token(start + 1, end))
     }
@@ -453,14 +453,14 @@ impl<'a> Parser<'a> {
     }
 
     /// A string starting at the `"` under `pos`: control bytes and escape syntax are checked here,
-    /// UTF-8 later by whoever needs the text ([`JStr`]). The state is the caller's.
+    /// UTF-8 later by whoever needs the text ([`StringToken`]). The state is the caller's.
     ///
     /// A compiler trick: inlined into each caller, around a scan that is not; the scan returns its
-    /// verdict in two registers (`Result<TaggedOffset, usize>`), and the token is built here. A `JResult<JStr>`
+    /// verdict in two registers (`Result<TaggedOffset, usize>`), and the token is built here. A `JResult<StringToken>`
     /// returned from a call goes through memory and is read back at other widths, which stalls on
     /// store forwarding, once per string, more than the scan of a short string costs.
     #[inline(always)]
-    pub(super) fn string(&mut self) -> JResult<JStr<'a>> {
+    pub(super) fn string(&mut self) -> JResult<StringToken<'a>> {
         let body = self.pos + 1;
         let end = self.string_end()?;
         Ok(self.token(body, end))
@@ -482,9 +482,9 @@ impl<'a> Parser<'a> {
     /// The token of the string body that starts at `body`, from its scan's result (the offset of
     /// its closing quote).
     #[inline(always)]
-    pub(super) fn token(&self, body: usize, end: TaggedOffset) -> JStr<'a> {
+    pub(super) fn token(&self, body: usize, end: TaggedOffset) -> StringToken<'a> {
         let raw = self.src.get(body..end.offset()).unwrap_or_default();
-        JStr::new(body, raw, end.escaped(), end.unchecked() && !self.utf8)
+        StringToken::new(body, raw, end.escaped(), end.unchecked() && !self.utf8)
     }
 
     /// A snapshot of everything that decides what the machine reads next, for the differential

@@ -1,7 +1,7 @@
 //! Typed reading on top of the parser: objects with a fixed set of keys, scalars with the J5.6–J5.8
 //! rules, and raw values with the J5.9 checks.
 
-use super::{Event, JResult, JStr, JsonError, Key, KeyFrames, Layout, Parser, PlainRun, Seen, Span};
+use super::{Event, JResult, JsonError, Key, KeyFrames, Layout, Parser, PlainPrefix, Seen, Span, StringToken};
 
 /// A raw JSON value kept as text (J5.9): its span in the document.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -215,7 +215,7 @@ impl<'a> Parser<'a> {
 
     /// Pulls a string (J5.8), UTF-8 checked (J5.3).
     #[inline(always)]
-    pub(crate) fn str(&mut self) -> JResult<JStr<'a>> {
+    pub(crate) fn str(&mut self) -> JResult<StringToken<'a>> {
         if let Some(s) = self.next_if_string()? {
             s.check_utf8()?;
             return Ok(s);
@@ -228,7 +228,7 @@ impl<'a> Parser<'a> {
     /// role): its token, UTF-8 checked, and the variant when the string is that name as written.
     /// `None` for any other string, escaped names included, which the caller then looks up.
     #[cfg_attr(not(debug_assertions), inline(always))]
-    pub(crate) fn str_named<L: Layout>(&mut self) -> JResult<(JStr<'a>, Option<L>)> {
+    pub(crate) fn str_named<L: Layout>(&mut self) -> JResult<(StringToken<'a>, Option<L>)> {
         if let Some((index, token)) = self.next_if_name(L::KEYS) {
             return Ok((token, L::ALL.get(index).copied()));
         }
@@ -236,7 +236,7 @@ impl<'a> Parser<'a> {
     }
 
     /// The string of an event, UTF-8 checked.
-    pub(crate) fn str_of(&self, event: Event<'a>) -> JResult<JStr<'a>> {
+    pub(crate) fn str_of(&self, event: Event<'a>) -> JResult<StringToken<'a>> {
         match event {
             Event::String(s) => {
                 s.check_utf8()?;
@@ -248,7 +248,7 @@ impl<'a> Parser<'a> {
 
     /// Pulls a string or `null`.
     #[inline(always)]
-    pub(crate) fn str_or_null(&mut self) -> JResult<Option<JStr<'a>>> {
+    pub(crate) fn str_or_null(&mut self) -> JResult<Option<StringToken<'a>>> {
         if let Some(s) = self.next_if_string()? {
             s.check_utf8()?;
             return Ok(Some(s));
@@ -261,7 +261,7 @@ impl<'a> Parser<'a> {
 
     /// [`Parser::str_or_null`] with a fast scanner for the start of the string (see
     /// [`Parser::next_with_plain_prefix`]); also returns the run `R` found at its start.
-    pub(crate) fn str_or_null_with_plain_prefix<R: PlainRun>(&mut self) -> JResult<Option<(JStr<'a>, R)>> {
+    pub(crate) fn str_or_null_with_plain_prefix<R: PlainPrefix>(&mut self) -> JResult<Option<(StringToken<'a>, R)>> {
         match self.next_with_plain_prefix::<R>()? {
             (Event::Null, _) => Ok(None),
             (e, run) => {

@@ -7,7 +7,7 @@ use super::{JResult, JsonError, Span};
 /// A string token as it appears in the document, between its quotes, escapes not yet decoded.
 /// The grammar of its escapes has been checked by the parser.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct JStr<'a> {
+pub(crate) struct StringToken<'a> {
     raw: &'a [u8],
     /// Offset of the body in the document (the body is `raw`, so it ends at `start + raw.len()`),
     /// with its two flags: escaped, UTF-8 unchecked. Packed so that events stay 32 bytes: they are
@@ -17,7 +17,7 @@ pub(crate) struct JStr<'a> {
 
 /// An offset of a document and the two facts a string scan learns about a body, in one `u64`:
 /// the offset in the low 62 bits, [`TaggedOffset::ESCAPED`] and [`TaggedOffset::UNCHECKED`] in the
-/// top two. One word, so that a scan returns it in a register and a [`JStr`] stays three words.
+/// top two. One word, so that a scan returns it in a register and a [`StringToken`] stays three words.
 ///
 /// A `u64` on every target, not a `usize`: in a 32-bit `usize` (wasm) the top two bits are offsets
 /// from 1 GiB (2^30) on, and a reader that kept its flags there jumped back 2^30 in longer
@@ -68,10 +68,10 @@ impl TaggedOffset {
 /// be had through [`DeferredUtf8::decode_checked`], which runs that check and, when it fails, makes
 /// the J5.3 check too so that a UTF-8 error is reported first, as the rule order wants.
 #[derive(Debug, Clone, Copy)]
-pub(crate) struct DeferredUtf8<'a>(JStr<'a>);
+pub(crate) struct DeferredUtf8<'a>(StringToken<'a>);
 
 impl<'a> DeferredUtf8<'a> {
-    pub(crate) const fn new(token: JStr<'a>) -> DeferredUtf8<'a> {
+    pub(crate) const fn new(token: StringToken<'a>) -> DeferredUtf8<'a> {
         DeferredUtf8(token)
     }
 
@@ -102,25 +102,25 @@ impl<'a> DeferredUtf8<'a> {
 /// nobody scans the body again to learn what the parser already knew. Its UTF-8 was checked when
 /// it was read.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub(crate) struct Text {
+pub(crate) struct StringSpan {
     start: usize,
     end_escaped: usize,
 }
 
-/// The flag of [`Text`]: the top bit of a `usize`, which no offset reaches on any target (a slice
+/// The flag of [`StringSpan`]: the top bit of a `usize`, which no offset reaches on any target (a slice
 /// holds at most `isize::MAX` bytes). Only this one bit: the next one down is an offset of a
 /// 32-bit target from 1 GiB on (see [`TaggedOffset`]).
 const TEXT_ESCAPED: usize = 1 << (usize::BITS - 1);
 
-impl Text {
+impl StringSpan {
     /// The body at `span`, which holds no escape (its UTF-8 checked by the caller).
-    pub(crate) const fn plain(span: Span) -> Text {
-        Text { start: span.start, end_escaped: span.end }
+    pub(crate) const fn plain(span: Span) -> StringSpan {
+        StringSpan { start: span.start, end_escaped: span.end }
     }
 
     /// The body at `span`, which holds an escape (its UTF-8 checked by the caller).
-    pub(crate) const fn escaped(span: Span) -> Text {
-        Text { start: span.start, end_escaped: span.end | TEXT_ESCAPED }
+    pub(crate) const fn escaped(span: Span) -> StringSpan {
+        StringSpan { start: span.start, end_escaped: span.end | TEXT_ESCAPED }
     }
 
     /// The span of the body in the document.
@@ -150,7 +150,7 @@ impl Text {
 
     /// Whether two bodies of `src` decode to the same text: compared as bytes when neither holds
     /// an escape, else character by character as they are decoded.
-    pub(crate) fn decodes_equal(self, other: Text, src: &[u8]) -> bool {
+    pub(crate) fn decodes_equal(self, other: StringSpan, src: &[u8]) -> bool {
         if !self.has_escapes() && !other.has_escapes() {
             return self.of(src) == other.of(src);
         }
@@ -158,12 +158,12 @@ impl Text {
     }
 
     /// The string token again, to decode it (J5.4).
-    pub(crate) fn token(self, src: &[u8]) -> JStr<'_> {
-        JStr::new(self.start, self.of(src), self.has_escapes(), false)
+    pub(crate) fn token(self, src: &[u8]) -> StringToken<'_> {
+        StringToken::new(self.start, self.of(src), self.has_escapes(), false)
     }
 }
 
-/// The characters of a body whose UTF-8 and escape grammar are valid ([`Text::chars`]): raw runs
+/// The characters of a body whose UTF-8 and escape grammar are valid ([`StringSpan::chars`]): raw runs
 /// as they are, each escape as the character it stands for (J5.4, as [`for_each_piece`]).
 pub(crate) struct DecodedChars<'a> {
     body: &'a [u8],
@@ -201,10 +201,10 @@ pub(crate) enum Piece<'a> {
     Char(char),
 }
 
-impl<'a> JStr<'a> {
+impl<'a> StringToken<'a> {
     /// The body `raw`, found at offset `start` of its document.
-    pub(crate) fn new(start: usize, raw: &'a [u8], escaped: bool, unchecked: bool) -> JStr<'a> {
-        JStr { raw, start: TaggedOffset::new(start, escaped, unchecked) }
+    pub(crate) fn new(start: usize, raw: &'a [u8], escaped: bool, unchecked: bool) -> StringToken<'a> {
+        StringToken { raw, start: TaggedOffset::new(start, escaped, unchecked) }
     }
 
     fn start(&self) -> usize {
@@ -216,10 +216,10 @@ impl<'a> JStr<'a> {
         Span { start: self.start(), end: self.start() + self.raw.len() }
     }
 
-    /// The field to keep: span and escape flag (the UTF-8 check is the caller's, see [`Text`]).
-    pub(crate) fn text(&self) -> Text {
+    /// The field to keep: span and escape flag (the UTF-8 check is the caller's, see [`StringSpan`]).
+    pub(crate) fn text(&self) -> StringSpan {
         let span = self.span();
-        Text { start: span.start, end_escaped: span.end | if self.has_escapes() { TEXT_ESCAPED } else { 0 } }
+        StringSpan { start: span.start, end_escaped: span.end | if self.has_escapes() { TEXT_ESCAPED } else { 0 } }
     }
 
     /// The body bytes as written (escapes not decoded).
@@ -232,7 +232,7 @@ impl<'a> JStr<'a> {
         self.start.escaped()
     }
 
-    /// Whether the body's UTF-8 is still to be checked ([`JStr::check_utf8`] does it).
+    /// Whether the body's UTF-8 is still to be checked ([`StringToken::check_utf8`] does it).
     pub(crate) fn is_unchecked(&self) -> bool {
         self.start.unchecked()
     }
@@ -420,8 +420,8 @@ mod tests {
                         let body =
                             [filler.repeat(before).as_bytes(), escape, escape, "y".repeat(after).as_bytes()].concat();
                         assert_eq!(unescape(&body), by_pieces(&body), "{:?}", String::from_utf8_lossy(&body));
-                        // The characters one at a time ([`Text::chars`]) spell the same text.
-                        let text = Text::escaped(Span { start: 0, end: body.len() });
+                        // The characters one at a time ([`StringSpan::chars`]) spell the same text.
+                        let text = StringSpan::escaped(Span { start: 0, end: body.len() });
                         let chars: String = text.chars(&body).collect();
                         assert_eq!(chars.as_bytes(), by_pieces(&body), "{:?}", String::from_utf8_lossy(&body));
                     }
@@ -449,7 +449,7 @@ mod tests {
     }
 
     /// Every offset around the boundaries, with every pair of flags, comes back whole, with its
-    /// flags, from a [`TaggedOffset`] and from a [`JStr`] (the offsets are given, not read from a
+    /// flags, from a [`TaggedOffset`] and from a [`StringToken`] (the offsets are given, not read from a
     /// document of that size, so the test is cheap on every target; on a 32-bit one, the flags
     /// once took bits 30 and 31 of the offset).
     #[test]
@@ -459,7 +459,7 @@ mod tests {
                 for unchecked in [false, true] {
                     let tagged = TaggedOffset::new(offset, escaped, unchecked);
                     assert_eq!((tagged.offset(), tagged.escaped(), tagged.unchecked()), (offset, escaped, unchecked));
-                    let token = JStr::new(offset, b"x", escaped, unchecked);
+                    let token = StringToken::new(offset, b"x", escaped, unchecked);
                     let span = token.span();
                     assert_eq!((span.start, span.end), (offset, offset + 1), "{offset:#x}");
                     assert_eq!((token.has_escapes(), token.is_unchecked()), (escaped, unchecked), "{offset:#x}");
@@ -473,15 +473,23 @@ mod tests {
         }
     }
 
-    /// A [`Text`] keeps its flag in the top bit of its end: every offset a slice can hold stays
+    /// A [`StringSpan`] keeps its flag in the top bit of its end: every offset a slice can hold stays
     /// whole (`isize::MAX` included).
     #[test]
     fn texts_keep_every_offset_a_slice_can_hold() {
         let ends_of_slices = boundary_offsets().into_iter().filter(|&at| at < isize::MAX as usize);
         for offset in ends_of_slices.chain([isize::MAX as usize - 1]) {
             let span = Span { start: offset, end: offset + 1 };
-            assert_eq!((Text::plain(span).span(), Text::plain(span).has_escapes()), (span, false), "{offset:#x}");
-            assert_eq!((Text::escaped(span).span(), Text::escaped(span).has_escapes()), (span, true), "{offset:#x}");
+            assert_eq!(
+                (StringSpan::plain(span).span(), StringSpan::plain(span).has_escapes()),
+                (span, false),
+                "{offset:#x}"
+            );
+            assert_eq!(
+                (StringSpan::escaped(span).span(), StringSpan::escaped(span).has_escapes()),
+                (span, true),
+                "{offset:#x}"
+            );
         }
     }
 
@@ -501,7 +509,7 @@ mod tests {
         let text = |k: usize| {
             let (start, end) = spans[k];
             let span = Span { start, end };
-            if doc[start..end].contains(&b'\\') { Text::escaped(span) } else { Text::plain(span) }
+            if doc[start..end].contains(&b'\\') { StringSpan::escaped(span) } else { StringSpan::plain(span) }
         };
         let decoded = |k: usize| text(k).token(doc).decode().unwrap().into_owned();
         assert_eq!(decoded(0), "abé");

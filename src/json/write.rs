@@ -66,11 +66,104 @@ impl Sink for Counter {
     }
 }
 
-/// Whether a byte of plain text needs a look: a quote, backslash, control byte, `<`, `>`, `&`, or
-/// 0xE2 (the first byte of U+2028 and U+2029).
+// E7.6, the escape set, declared once: every ASCII byte's escape is in [`ESCAPES`]; beyond ASCII
+// only U+2028 and U+2029 are escaped, as [`SEPARATORS`] writes them. The scans of the writer
+// (`needs_escape`, `special_bytes`, `escape_mask`, `put_raw`) look for the bytes of [`LOOKED_AT`]
+// and the control bytes; [`canonical_escape_len`] accepts exactly the escapes these tables write.
+// A compile-time check below ties [`LOOKED_AT`] to [`ESCAPES`].
+
+/// The bytes of text other than the control bytes that E7.6 escapes or may escape: the printable
+/// ASCII bytes [`ESCAPES`] escapes, and 0xE2, the first byte of U+2028 and U+2029.
+const LOOKED_AT: [u8; 6] = [b'"', b'\\', b'<', b'>', b'&', SEPARATOR_LEAD];
+
+/// The first byte of U+2028 and U+2029 (and of other characters, which are not escaped).
+pub(crate) const SEPARATOR_LEAD: u8 = 0xE2;
+
+/// U+2028 and U+2029 in UTF-8, and their escapes: the characters beyond ASCII that E7.6 escapes.
+const SEPARATORS: [([u8; 3], &[u8; 6]); 2] = [([0xE2, 0x80, 0xA8], b"\\u2028"), ([0xE2, 0x80, 0xA9], b"\\u2029")];
+
+// Every control byte, and exactly the ASCII bytes of `LOOKED_AT` above them, have an escape.
+#[allow(clippy::indexing_slicing)] // Evaluated at compile time.
+const _: () = {
+    let mut i = 0;
+    while i < 128 {
+        let mut looked_at = i < 0x20;
+        let mut k = 0;
+        while k < LOOKED_AT.len() {
+            looked_at |= LOOKED_AT[k] as usize == i;
+            k += 1;
+        }
+        assert!(looked_at == (ESCAPES[i][7] != 1), "LOOKED_AT and ESCAPES disagree");
+        i += 1;
+    }
+    let mut k = 0;
+    while k < SEPARATORS.len() {
+        assert!(SEPARATORS[k].0[0] == SEPARATOR_LEAD);
+        k += 1;
+    }
+};
+
+/// Whether a byte of plain text needs a look: a control byte or one of [`LOOKED_AT`].
 #[inline]
 fn needs_escape(b: u8) -> bool {
-    b < 0x20 || matches!(b, b'"' | b'\\' | b'<' | b'>' | b'&' | 0xE2)
+    b < 0x20 || is_looked_at(b)
+}
+
+/// Whether `b` is one of [`LOOKED_AT`]: six compares, unrolled (`contains` would call `memchr`).
+#[inline(always)]
+fn is_looked_at(b: u8) -> bool {
+    LOOKED_AT.iter().fold(false, |m, &c| m | (b == c))
+}
+
+/// The escape of U+2028 or U+2029 when `text` starts with one of them.
+#[inline]
+fn separator_escape(text: &[u8]) -> Option<&'static [u8; 6]> {
+    SEPARATORS.iter().find(|(utf8, _)| text.starts_with(utf8)).map(|&(_, escape)| escape)
+}
+
+/// Whether `text` starts with U+2028 or U+2029, the characters beyond ASCII E7.6 escapes.
+#[inline]
+pub(crate) fn starts_with_separator(text: &[u8]) -> bool {
+    separator_escape(text).is_some()
+}
+
+/// The lanes of `v` that hold a byte of [`LOOKED_AT`].
+#[inline(always)]
+fn looked_at(v: Lanes) -> Lanes {
+    LOOKED_AT.iter().fold(v.eq(SEPARATOR_LEAD), |m, &c| m.or(v.eq(c)))
+}
+
+/// The length of the escape at the start of `s` (a `\\`) when it is the one E7.6 writes for its
+/// character (from [`ESCAPES`] and [`SEPARATORS`], so `\\u` in lower-case hex); `None` otherwise.
+#[inline]
+pub(crate) fn canonical_escape_len(s: &[u8]) -> Option<usize> {
+    let second = *s.get(1)?;
+    if second != b'u' {
+        return (SHORT_ESCAPED.get(usize::from(second)) == Some(&true)).then_some(2);
+    }
+    let escape = s.get(..6)?;
+    let code = escape.get(2..)?.iter().try_fold(0u32, |n, &d| Some(n * 16 + char::from(d).to_digit(16)?))?;
+    let written: &[u8] = match ESCAPES.get(code as usize) {
+        Some(ascii) => ascii.get(..usize::from(ascii[7])).unwrap_or_default(),
+        None => SEPARATORS.iter().map(|(_, e)| &e[..]).find(|e| *e == escape).unwrap_or_default(),
+    };
+    (written == escape).then_some(6)
+}
+
+/// Per ASCII byte `c`: whether `\\c` is a short escape [`ESCAPES`] writes.
+static SHORT_ESCAPED: [bool; 128] = short_escaped();
+
+#[allow(clippy::indexing_slicing)] // Evaluated at compile time.
+const fn short_escaped() -> [bool; 128] {
+    let mut table = [false; 128];
+    let mut i = 0;
+    while i < 128 {
+        if ESCAPES[i][7] == 2 {
+            table[ESCAPES[i][1] as usize] = true;
+        }
+        i += 1;
+    }
+    table
 }
 
 /// The bytes of the word `x` (little-endian) that [`needs_escape`], as their high bits: SWAR, eight
@@ -83,21 +176,20 @@ fn special_bytes(x: u64) -> u64 {
     let zero = |y: u64| y.wrapping_sub(ONES) & !y;
     let eq = |c: u8| zero(x ^ (ONES * u64::from(c)));
     let control = x.wrapping_sub(ONES * 0x20) & !x;
-    (eq(b'"') | eq(b'\\') | eq(b'<') | eq(b'>') | eq(b'&') | eq(0xE2) | control) & HIGH
+    LOOKED_AT.iter().fold(control, |m, &c| m | eq(c)) & HIGH
 }
 
 /// Bit `k` set: byte `k` of `block` [`needs_escape`], by vector compares ([`Lanes`]).
 #[inline(always)]
 pub(crate) fn escape_mask(block: &[u8; 32]) -> u32 {
     let v = Lanes::load(block);
-    let quote_or_markup = v.eq(b'"').or(v.eq(b'\\')).or(v.eq(b'<')).or(v.eq(b'>')).or(v.eq(b'&'));
-    quote_or_markup.or(v.eq(0xE2)).or(v.le(0x1F)).mask()
+    looked_at(v).or(v.le(0x1F)).mask()
 }
 
 /// Length of the leading run of `bytes` that is copied verbatim: 32 bytes per step as one bit mask,
 /// then sixteen (SWAR) for the rest, which is all of most strings.
 #[inline]
-pub(crate) fn plain_run(bytes: &[u8]) -> usize {
+pub(crate) fn unescaped_len(bytes: &[u8]) -> usize {
     let mut done = 0;
     let mut rest = bytes;
     while let Some((block, tail)) = rest.split_first_chunk::<32>() {
@@ -127,7 +219,7 @@ pub(crate) fn plain_run(bytes: &[u8]) -> usize {
 /// bytes out per byte in) costs one sink call per few dozen characters, not one per character.
 fn put_text_body<S: Sink>(out: &mut S, text: &[u8]) {
     // Most strings need no escape at all: no buffer for them.
-    let first = plain_run(text);
+    let first = unescaped_len(text);
     if first >= text.len() {
         out.put(text);
         return;
@@ -135,7 +227,7 @@ fn put_text_body<S: Sink>(out: &mut S, text: &[u8]) {
     let mut escapes = Escapes { buf: [0; 256], len: 0 };
     let mut rest = text;
     loop {
-        let run = plain_run(rest);
+        let run = unescaped_len(rest);
         let (plain, tail) = rest.split_at(run.min(rest.len()));
         if !plain.is_empty() {
             escapes.flush(out);
@@ -147,12 +239,11 @@ fn put_text_body<S: Sink>(out: &mut S, text: &[u8]) {
             if !needs_escape(b) {
                 break;
             }
-            if b == 0xE2 {
+            if b == SEPARATOR_LEAD {
                 // Only U+2028 and U+2029 among the characters starting with 0xE2 are escaped.
-                match rest.get(..3) {
-                    Some([0xE2, 0x80, 0xA8]) => escapes.push(out, b"\\u2028"),
-                    Some([0xE2, 0x80, 0xA9]) => escapes.push(out, b"\\u2029"),
-                    _ => {
+                match separator_escape(rest) {
+                    Some(escape) => escapes.push(out, escape),
+                    None => {
                         escapes.push(out, &[b]);
                         rest = rest.get(1..).unwrap_or_default();
                         continue;
@@ -163,8 +254,8 @@ fn put_text_body<S: Sink>(out: &mut S, text: &[u8]) {
                 // The run of this byte: a long one (a text of `<`) goes out 32 escapes at a time.
                 // Mostly one alone (a `\n`, a `<`): the block search is for the long runs.
                 let n = if rest.get(1) == Some(&b) { crate::lanes::run_of(rest, b) } else { 1 };
-                if n >= RUN {
-                    put_run(out, &mut escapes, b, n);
+                if n >= REPEAT_BLOCK {
+                    put_repeated_escape(out, &mut escapes, b, n);
                 } else {
                     for _ in 0..n {
                         escapes.push_ascii(out, b);
@@ -180,23 +271,23 @@ fn put_text_body<S: Sink>(out: &mut S, text: &[u8]) {
     }
 }
 
-/// Bytes of one escaped ASCII byte in a row from which [`put_run`] takes over.
-const RUN: usize = 32;
+/// Bytes of one escaped ASCII byte in a row from which [`put_repeated_escape`] takes over.
+const REPEAT_BLOCK: usize = 32;
 
 /// Writes the escapes of `n` copies of the ASCII byte `b` (one that needs an escape): whole blocks of
-/// [`RUN`] escapes per sink call, the rest through `escapes`.
+/// [`REPEAT_BLOCK`] escapes per sink call, the rest through `escapes`.
 #[cold]
-fn put_run<S: Sink>(out: &mut S, escapes: &mut Escapes, b: u8, n: usize) {
+fn put_repeated_escape<S: Sink>(out: &mut S, escapes: &mut Escapes, b: u8, n: usize) {
     let Some(escape) = ESCAPES.get(usize::from(b)) else { return };
     let len = usize::from(escape[7]).max(1);
-    let mut block = [0u8; 8 * RUN];
-    for chunk in block.chunks_exact_mut(len).take(RUN) {
+    let mut block = [0u8; 8 * REPEAT_BLOCK];
+    for chunk in block.chunks_exact_mut(len).take(REPEAT_BLOCK) {
         chunk.copy_from_slice(escape.get(..len).unwrap_or_default());
     }
-    let block = block.get(..len * RUN).unwrap_or_default();
+    let block = block.get(..len * REPEAT_BLOCK).unwrap_or_default();
     escapes.flush(out);
-    out.put_repeated(block, n / RUN);
-    for _ in 0..n % RUN {
+    out.put_repeated(block, n / REPEAT_BLOCK);
+    for _ in 0..n % REPEAT_BLOCK {
         escapes.push_ascii(out, b);
     }
 }
@@ -238,15 +329,16 @@ impl<const N: usize> Escapes<N> {
     fn push_char<S: Sink>(&mut self, out: &mut S, c: char) {
         match c {
             _ if c.is_ascii() => self.push_ascii(out, c as u8),
-            '\u{2028}' => self.push(out, b"\\u2028"),
-            '\u{2029}' => self.push(out, b"\\u2029"),
             _ => {
+                let mut utf8 = [0; 4];
+                let len = c.encode_utf8(&mut utf8).len();
+                if let Some(escape) = separator_escape(&utf8) {
+                    return self.push(out, escape);
+                }
                 if self.len + 4 > self.buf.len() {
                     self.flush(out);
                 }
                 if let Some(slot) = self.buf.get_mut(self.len..self.len + 4) {
-                    let mut utf8 = [0; 4];
-                    let len = c.encode_utf8(&mut utf8).len();
                     slot.copy_from_slice(&utf8);
                     self.len += len;
                 }
@@ -323,7 +415,7 @@ pub(crate) fn put_json_str<S: Sink>(out: &mut S, body: &[u8], escaped: bool) {
         });
         chars.flush(out);
     } else {
-        // No escape to decode: the body is plain text (the parser said so, see `json::Text`).
+        // No escape to decode: the body is plain text (the parser said so, see `json::StringSpan`).
         put_text_body(out, body);
     }
     out.put(b"\"");
@@ -340,12 +432,11 @@ pub(crate) fn put_raw<S: Sink>(out: &mut S, raw: &[u8]) {
     let mut i = 0;
     while let Some(&b) = raw.get(i) {
         // A byte that is not one to look at starts a run, passed over a block at a time.
-        let look =
-            if in_string { matches!(b, b'"' | b'\\' | b'<' | b'>' | b'&' | 0xE2) } else { b == b'"' || b <= b' ' };
+        let look = if in_string { is_looked_at(b) } else { b == b'"' || b <= b' ' };
         if let Some(block) = raw.get(i..i + 32).and_then(|b| <&[u8; 32]>::try_from(b).ok()).filter(|_| !look) {
             let v = Lanes::load(block);
             let look = if in_string {
-                v.eq(b'"').or(v.eq(b'\\')).or(v.eq(b'<')).or(v.eq(b'>')).or(v.eq(b'&')).or(v.eq(0xE2))
+                looked_at(v)
             } else {
                 // Outside strings a checked value has no byte under a space but whitespace.
                 v.eq(b'"').or(v.le(b' '))
@@ -368,14 +459,12 @@ pub(crate) fn put_raw<S: Sink>(out: &mut S, raw: &[u8]) {
                     in_string = false;
                     None
                 }
-                b'<' => Some((b"\\u003c", 1)),
-                b'>' => Some((b"\\u003e", 1)),
-                b'&' => Some((b"\\u0026", 1)),
-                0xE2 => match raw.get(i..i + 3) {
-                    Some([0xE2, 0x80, 0xA8]) => Some((b"\\u2028", 3)),
-                    Some([0xE2, 0x80, 0xA9]) => Some((b"\\u2029", 3)),
-                    _ => None,
-                },
+                // E7.7: markup as E7.6 escapes it (a checked raw string holds no other byte that
+                // E7.6 escapes: no control byte, and a quote or backslash only as its escape).
+                b'<' | b'>' | b'&' => {
+                    ESCAPES.get(usize::from(b)).map(|e| (e.get(..usize::from(e[7])).unwrap_or_default(), 1))
+                }
+                SEPARATOR_LEAD => raw.get(i..).and_then(separator_escape).map(|e| (&e[..], 3)),
                 _ => None,
             }
         } else {
@@ -526,10 +615,10 @@ mod tests {
                         let mut text = vec![filler; len];
                         text[at] = b;
                         let want = text.iter().position(|&c| needs_escape(c)).unwrap_or(len);
-                        assert_eq!(plain_run(&text), want, "filler {filler:#x} byte {b:#x} at {at} of {len}");
+                        assert_eq!(unescaped_len(&text), want, "filler {filler:#x} byte {b:#x} at {at} of {len}");
                     }
                 }
-                assert_eq!(plain_run(&vec![filler; len]), if needs_escape(filler) && len > 0 { 0 } else { len });
+                assert_eq!(unescaped_len(&vec![filler; len]), if needs_escape(filler) && len > 0 { 0 } else { len });
             }
         }
     }
@@ -574,7 +663,7 @@ mod tests {
         let mut next = crate::testing::xorshift(0xBB67_AE85_84CA_A73B);
         for _ in 0..3_000 {
             let body: String = (0..next() % 200).map(|_| pieces[(next() % 14) as usize]).collect();
-            let decoded = crate::json::JStr::new(0, body.as_bytes(), true, false).decode().unwrap();
+            let decoded = crate::json::StringToken::new(0, body.as_bytes(), true, false).decode().unwrap();
             let want: String = decoded.chars().map(model_escape).collect();
             let mut got = Vec::new();
             put_json_str(&mut got, body.as_bytes(), true);
@@ -583,7 +672,7 @@ mod tests {
     }
 
     /// Runs of one escaped character of every length around the run path's block (the escape
-    /// written [`RUN`] at a time) and its threshold, between plain text and other escapes, into
+    /// written [`REPEAT_BLOCK`] at a time) and its threshold, between plain text and other escapes, into
     /// each kind of sink, against the character model.
     #[test]
     fn runs_of_escapes_are_written_as_each_character() {

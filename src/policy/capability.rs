@@ -1,7 +1,7 @@
 //! Counter and inference capabilities (SPEC P8.7, P8.9–P8.11), shared by the context config
 //! (P8.8) and the request fingerprint (R10.2).
 
-use crate::json::{JResult, JsonError, Parser, Text};
+use crate::json::{JResult, JsonError, Parser, StringSpan};
 
 /// Counter transports (P8.7).
 pub mod counter_transport {
@@ -237,7 +237,7 @@ fn read_identity(p: &mut Parser<'_>) -> JResult<[u8; 32]> {
 
 /// Reads a string field into `owned`, or with `span`, checks it (J5.3) and records where it is
 /// instead (nothing of its size is built).
-pub(crate) fn read_string(p: &mut Parser<'_>, owned: &mut String, span: Option<&mut Text>) -> JResult<()> {
+pub(crate) fn read_string(p: &mut Parser<'_>, owned: &mut String, span: Option<&mut StringSpan>) -> JResult<()> {
     match span {
         Some(span) => {
             let token = p.str()?;
@@ -251,7 +251,10 @@ pub(crate) fn read_string(p: &mut Parser<'_>, owned: &mut String, span: Option<&
 
 /// Reads a counter capability object or `null`; every key required (D6). With `spans`, `Provider`
 /// and `TokenizerRev` are recorded there ([`read_string`]).
-pub(crate) fn read_counter(p: &mut Parser<'_>, spans: Option<&mut [Text; 2]>) -> JResult<Option<CounterCapability>> {
+pub(crate) fn read_counter(
+    p: &mut Parser<'_>,
+    spans: Option<&mut [StringSpan; 2]>,
+) -> JResult<Option<CounterCapability>> {
     let mut c = CounterCapability::default();
     let mut spans = spans;
     let seen = p.fields_or_null(|p, field| {
@@ -277,7 +280,10 @@ pub(crate) fn read_counter(p: &mut Parser<'_>, spans: Option<&mut [Text; 2]>) ->
 
 /// Reads an inference capability object or `null`; every key required (D6). With `span`,
 /// `Provider` is recorded there ([`read_string`]).
-pub(crate) fn read_inference(p: &mut Parser<'_>, span: Option<&mut Text>) -> JResult<Option<InferenceCapability>> {
+pub(crate) fn read_inference(
+    p: &mut Parser<'_>,
+    span: Option<&mut StringSpan>,
+) -> JResult<Option<InferenceCapability>> {
     let mut c = InferenceCapability::default();
     let mut span = span;
     let seen = p.fields_or_null(|p, field| {

@@ -3,7 +3,7 @@
 use super::capability::read_string;
 use super::{decode_document, is_heuristic};
 use crate::error::Result;
-use crate::json::{JResult, Parser, Text};
+use crate::json::{JResult, Parser, StringSpan};
 use crate::status::Status;
 
 /// Values of [`CompactionPolicy::counter_policy`] (P8.2). Any other value is kept and is invalid in
@@ -85,7 +85,7 @@ impl CompactionPolicy {
     /// # Errors
     /// As [`CompactionPolicy::from_json`], then as [`CompactionPolicy::validate`].
     pub fn validate_json(json: &[u8], counter_quality: i32) -> Result<()> {
-        let mut hustle = Text::default();
+        let mut hustle = StringSpan::default();
         let policy = decode_document(json, Status::PolicyWire, |p| read_with(p, Some(&mut hustle)))?;
         policy.validate_with(counter_quality, is_valid_hustle(hustle.chars(json)))
     }
@@ -174,7 +174,7 @@ pub(super) fn read(p: &mut Parser<'_>) -> JResult<Option<CompactionPolicy>> {
 }
 
 /// [`read`]; with `hustle`, `Hustle` is checked and recorded there instead of decoded.
-pub(super) fn read_with(p: &mut Parser<'_>, hustle: Option<&mut Text>) -> JResult<Option<CompactionPolicy>> {
+pub(super) fn read_with(p: &mut Parser<'_>, hustle: Option<&mut StringSpan>) -> JResult<Option<CompactionPolicy>> {
     let mut c = CompactionPolicy::default();
     let mut hustle = hustle;
     let seen = p.fields_or_null(|p, field| {

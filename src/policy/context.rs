@@ -5,7 +5,7 @@ use super::capability::{self, CounterCapability, InferenceCapability};
 use super::{CompactionPolicy, ContextObservationPolicy, compaction, decode_document, observation};
 use crate::error::Result;
 
-use crate::json::{JResult, Parser, Text};
+use crate::json::{JResult, Parser, StringSpan};
 use crate::status::Status;
 
 /// The context part of a loop definition (P8.7). `None` is an option that was not given (`null`
@@ -44,7 +44,7 @@ impl ContextConfig {
     pub fn validate(&self) -> Result<()> {
         let counter_provider = self.counter.as_ref().map_or("", |c| c.provider.as_str());
         let inference_provider = self.inference.as_ref().map_or("", |c| c.provider.as_str());
-        let strings = Strings {
+        let strings = StringChecks {
             hustle_valid: compaction::is_valid_hustle(
                 self.compaction.as_ref().map_or("", |c| c.hustle.as_str()).chars(),
             ),
@@ -66,7 +66,7 @@ impl ContextConfig {
         let mut spans = Spans::default();
         let config = decode_document(json, Status::ContextWire, |p| read_with(p, Some(&mut spans)))?;
         let [counter_provider, tokenizer_rev] = spans.counter;
-        let strings = Strings {
+        let strings = StringChecks {
             hustle_valid: compaction::is_valid_hustle(spans.hustle.chars(json)),
             counter_provider_empty: counter_provider.is_empty(),
             tokenizer_rev_empty: tokenizer_rev.is_empty(),
@@ -77,7 +77,7 @@ impl ContextConfig {
     }
 
     /// [`ContextConfig::validate`] with the strings as `strings` gives them.
-    fn validate_with(&self, strings: &Strings) -> Result<()> {
+    fn validate_with(&self, strings: &StringChecks) -> Result<()> {
         if self.compaction.is_some() && self.context_observation.is_some() {
             return Err(Status::ContextConflictingPolicy.into());
         }
@@ -133,16 +133,16 @@ fn read(p: &mut Parser<'_>) -> JResult<Option<ContextConfig>> {
 /// The strings of a context configuration that its C path keeps as spans.
 #[derive(Default)]
 struct Spans {
-    hustle: Text,
+    hustle: StringSpan,
     /// The counter's `Provider` and `TokenizerRev`.
-    counter: [Text; 2],
-    inference: Text,
+    counter: [StringSpan; 2],
+    inference: StringSpan,
 }
 
 /// What validation asks of the strings, answered from the typed value or in place from the
 /// document (nothing of their size is decoded): P8.5 on `Hustle`, which are empty, and whether the
 /// two providers are equal (P8.11).
-struct Strings {
+struct StringChecks {
     hustle_valid: bool,
     counter_provider_empty: bool,
     tokenizer_rev_empty: bool,

@@ -15,7 +15,7 @@ use crate::json::{KeyFrames, Parser};
 use crate::status::Status;
 use crate::summary;
 use crate::wire::encode::Canonical;
-use crate::wire::transcript::{self, Block, Role, RoleName, Text, Visit};
+use crate::wire::transcript::{self, Block, Role, RoleName, StringSpan, Visit};
 use crate::wire::{CompactionInput, CutOptions, Fitted, InputTooLarge};
 
 /// Why the head cannot be fitted (R15.8).
@@ -200,7 +200,7 @@ impl<S: Sink, W: FnMut(&mut S)> Visit for Builder<'_, '_, S, W> {
         }
     }
 
-    fn content_start(&mut self, j: usize, depth: usize, tool_use_id: Text) {
+    fn content_start(&mut self, j: usize, depth: usize, tool_use_id: StringSpan) {
         if self.skipping {
             return;
         }
@@ -304,7 +304,7 @@ impl Visit for Collector<'_> {
         Canonical::message_start(&mut self.expected.bytes, role);
     }
 
-    fn content_start(&mut self, j: usize, _depth: usize, tool_use_id: Text) {
+    fn content_start(&mut self, j: usize, _depth: usize, tool_use_id: StringSpan) {
         if self.skipping {
             return;
         }
@@ -510,7 +510,7 @@ impl Visit for Checker<'_, '_> {
         }
     }
 
-    fn content_start(&mut self, j: usize, depth: usize, tool_use_id: Text) {
+    fn content_start(&mut self, j: usize, depth: usize, tool_use_id: StringSpan) {
         if self.first.is_some() {
             return;
         }
@@ -743,7 +743,7 @@ pub(crate) fn check_rebuilt(input: &CompactionInput, cut: usize, rebuilt: &[u8])
     // The rebuilt transcript must be a transcript (T5.1–T5.8); any failure there is 620.
     let mut p = Parser::new(rebuilt);
     let mut keys = KeyFrames::default();
-    let checked = transcript::check(&mut p, &mut keys, true, &mut transcript::Nothing).and_then(|t| {
+    let checked = transcript::check(&mut p, &mut keys, true, &mut transcript::ValidateOnly).and_then(|t| {
         p.finish()?;
         Ok(t)
     });

@@ -25,8 +25,9 @@ mod name_chars;
 mod render;
 mod tokenizer;
 
+pub use crate::section::Section;
 pub(crate) use chars::{is_white_space, utf8_char};
-pub use diagnose::{Section, SectionSpans, diagnose, section_text, sections};
+pub use diagnose::{SectionSpans, diagnose, section_text, sections};
 pub use grammar::{GBNF, GrammarKind, JSON_SCHEMA, LARK, REGEX, grammar};
 pub(crate) use grammar::{JSON_SCHEMA_C, grammar_c};
 pub use render::{RenderError, render};

@@ -22,21 +22,21 @@ pub(crate) struct Checked {
     pub(crate) canonical: bool,
 }
 
-use crate::json::PlainRun;
+use crate::json::PlainPrefix;
 
 /// Whole 32-byte chunks of alphabet characters checked at a time (branch-free, vectorised).
 const CHUNK: usize = 32;
 
 /// The leading run of a text made of whole [`CHUNK`]s of alphabet characters: plain JSON string
 /// bytes (ASCII, no quote, backslash or control byte), so the parser can take them without its own
-/// scan, and bytes [`check`] need not look at again. Only [`AlphabetRun::scan`] makes one, so
+/// scan, and bytes [`check`] need not look at again. Only [`AlphabetPrefix::scan`] makes one, so
 /// `check` can trust it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct AlphabetRun(usize);
+pub(crate) struct AlphabetPrefix(usize);
 
-impl PlainRun for AlphabetRun {
-    fn scan(text: &[u8]) -> AlphabetRun {
-        AlphabetRun(text.chunks_exact(CHUNK).take_while(|chunk| all_alphabet(chunk)).count() * CHUNK)
+impl PlainPrefix for AlphabetPrefix {
+    fn scan(text: &[u8]) -> AlphabetPrefix {
+        AlphabetPrefix(text.chunks_exact(CHUNK).take_while(|chunk| all_alphabet(chunk)).count() * CHUNK)
     }
 
     fn len(self) -> usize {
@@ -53,7 +53,7 @@ fn all_alphabet(chunk: &[u8]) -> bool {
 /// alphabet with `=` padding at the very end only; unused low bits are ignored. The first `known`
 /// bytes are alphabet characters, as the scan that made `run` found (escapes in a JSON string
 /// can only follow that run, so decoding leaves it in place).
-pub(crate) fn check(text: &[u8], run: AlphabetRun) -> Option<Checked> {
+pub(crate) fn check(text: &[u8], run: AlphabetPrefix) -> Option<Checked> {
     let (mut checker, rest) = Checker::after(text, run);
     checker.feed(rest);
     checker.finish()
@@ -62,7 +62,7 @@ pub(crate) fn check(text: &[u8], run: AlphabetRun) -> Option<Checked> {
 /// [`check`] of the decoded text of a JSON string body with escapes (`\r\n` between lines, `\/`),
 /// decoded a piece at a time as it is checked: nothing of its size is built (a field can be as
 /// large as the document). The same verdict as [`check`] of the decoded text.
-pub(crate) fn check_escaped(body: &[u8], run: AlphabetRun) -> Option<Checked> {
+pub(crate) fn check_escaped(body: &[u8], run: AlphabetPrefix) -> Option<Checked> {
     let (mut checker, rest) = Checker::after(body, run);
     crate::json::string::for_each_piece(rest, |piece| match piece {
         crate::json::string::Piece::Raw(bytes) => checker.feed(bytes),
@@ -86,7 +86,7 @@ struct Checker {
 
 impl Checker {
     /// The state after `run`, and the rest of `text` to feed.
-    fn after(text: &[u8], run: AlphabetRun) -> (Checker, &[u8]) {
+    fn after(text: &[u8], run: AlphabetPrefix) -> (Checker, &[u8]) {
         let known = run.0.min(text.len());
         let last = if known > 0 { text.get(known - 1).copied().unwrap_or(0) } else { 0 };
         let checker = Checker { count: known, padding: 0, newlines: false, last, failed: false };
@@ -310,7 +310,7 @@ mod tests {
                 }
                 broken.push(c);
             }
-            assert!(check(&broken, AlphabetRun(0)).is_some(), "{}", String::from_utf8_lossy(&broken));
+            assert!(check(&broken, AlphabetPrefix(0)).is_some(), "{}", String::from_utf8_lossy(&broken));
             let mut want = Vec::new();
             encode(&decode(&broken), &mut want);
             let mut got = Vec::new();
@@ -406,15 +406,15 @@ mod tests {
         /// The streaming check of an escaped body gives the verdict of checking its decoded text.
         #[test]
         fn check_escaped_is_check_of_the_decoded_text(body in body()) {
-            let run = AlphabetRun::scan(&body);
+            let run = AlphabetPrefix::scan(&body);
             let text = decoded(&body);
-            prop_assert_eq!(check_escaped(&body, run), check(&text, AlphabetRun(0)));
+            prop_assert_eq!(check_escaped(&body, run), check(&text, AlphabetPrefix(0)));
             prop_assert_eq!(check_escaped(&body, run), check(&text, run));
         }
     }
 
     fn check0(text: &[u8]) -> Option<Checked> {
-        check(text, AlphabetRun(0))
+        check(text, AlphabetPrefix(0))
     }
 
     /// The run the parser skips is alphabet only, whole chunks, and checking after it gives what
@@ -431,7 +431,7 @@ mod tests {
             }
         }
         for text in &texts {
-            let run = AlphabetRun::scan(text);
+            let run = AlphabetPrefix::scan(text);
             assert_eq!(run.len() % CHUNK, 0);
             let (check_run, run) = (run, run.len());
             assert!(text[..run].iter().all(|&b| in_alphabet(b)), "{text:?}");

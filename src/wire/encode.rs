@@ -2,7 +2,7 @@
 
 use super::base64;
 use super::input::Document;
-use super::transcript::{self, Block, Bytes, ProviderState, Role, RoleName, Text, Visit};
+use super::transcript::{self, Block, Bytes, ProviderState, Role, RoleName, StringSpan, Visit};
 use crate::json::write::{Counter, Sink, put_bool, put_json_str, put_raw, put_u64};
 
 /// F7.3: the text of the block that replaces an old tool result.
@@ -25,7 +25,7 @@ pub(crate) struct Encoder<'a> {
 }
 
 impl Canonical<'_> {
-    pub(crate) fn text<S: Sink>(&self, out: &mut S, t: Text) {
+    pub(crate) fn text<S: Sink>(&self, out: &mut S, t: StringSpan) {
         put_json_str(out, t.of(self.src), t.has_escapes());
     }
 
@@ -119,7 +119,7 @@ impl Canonical<'_> {
 
     /// E7.4: a `tool_result` block up to its content (its blocks and the rest come as the walk
     /// meets them).
-    pub(crate) fn tool_result_start<S: Sink>(&self, out: &mut S, tool_use_id: Text) {
+    pub(crate) fn tool_result_start<S: Sink>(&self, out: &mut S, tool_use_id: StringSpan) {
         out.put(b"{\"type\":\"tool_result\",\"tool_use_id\":");
         self.text(out, tool_use_id);
         out.put(b",\"content\":[");
@@ -273,7 +273,7 @@ impl<S: Sink, F: Fn(usize) -> bool> Visit for Writer<'_, '_, S, F> {
         }
     }
 
-    fn content_start(&mut self, j: usize, _depth: usize, tool_use_id: Text) {
+    fn content_start(&mut self, j: usize, _depth: usize, tool_use_id: StringSpan) {
         if self.muted {
             return;
         }
@@ -322,7 +322,7 @@ impl Visit for Fitter<'_, '_> {
         Canonical::message_start(&mut self.counter, role);
     }
 
-    fn content_start(&mut self, j: usize, _depth: usize, tool_use_id: Text) {
+    fn content_start(&mut self, j: usize, _depth: usize, tool_use_id: StringSpan) {
         if j > 0 {
             self.counter.put(b",");
         }

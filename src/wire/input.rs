@@ -1,9 +1,9 @@
 //! The compaction input wire v1 (SPEC W5.1–W5.4): decoding in the exact order of W5.2.
 
 use super::pairing::{Pairing, Pairs};
-use super::transcript::{self, Nothing, Transcript};
+use super::transcript::{self, Transcript, ValidateOnly};
 use crate::error::{Error, Result};
-use crate::json::{ErrorKind, Event, JResult, JStr, JsonError, KeyFrames, Parser, Text, layout};
+use crate::json::{ErrorKind, Event, JResult, JsonError, KeyFrames, Parser, StringSpan, StringToken, layout};
 use crate::status::Status;
 
 /// The decoded document: identity, budget and transcript, as spans of the wire bytes.
@@ -13,8 +13,8 @@ pub(crate) struct Document {
     /// W5.3 canonical UUID (ASCII).
     pub(crate) through_event_id: [u8; 36],
     /// Bodies of the `provider` and `model` string tokens.
-    pub(crate) provider: Text,
-    pub(crate) model: Text,
+    pub(crate) provider: StringSpan,
+    pub(crate) model: StringSpan,
     /// 64 lower-case hex characters.
     pub(crate) request_fingerprint: [u8; 64],
     pub(crate) transcript: Transcript,
@@ -70,20 +70,20 @@ pub(crate) struct RawIdentity<'a> {
     pub(crate) revision: Option<u64>,
     /// Where the `revision` value starts (for the offset of a zero revision, W5.2 step 7).
     pub(crate) revision_at: usize,
-    pub(crate) through_event_id: Option<JStr<'a>>,
-    pub(crate) provider: Option<JStr<'a>>,
-    pub(crate) model_name: Option<JStr<'a>>,
-    pub(crate) request_fingerprint: Option<JStr<'a>>,
+    pub(crate) through_event_id: Option<StringToken<'a>>,
+    pub(crate) provider: Option<StringToken<'a>>,
+    pub(crate) model_name: Option<StringToken<'a>>,
+    pub(crate) request_fingerprint: Option<StringToken<'a>>,
 }
 
 /// The identity of a complete document: version 1 and every field present and not `null`.
 pub(crate) struct Identity<'a> {
     pub(crate) revision: u64,
     pub(crate) revision_at: usize,
-    pub(crate) through_event_id: JStr<'a>,
-    pub(crate) provider: JStr<'a>,
-    pub(crate) model: JStr<'a>,
-    pub(crate) request_fingerprint: JStr<'a>,
+    pub(crate) through_event_id: StringToken<'a>,
+    pub(crate) provider: StringToken<'a>,
+    pub(crate) model: StringToken<'a>,
+    pub(crate) request_fingerprint: StringToken<'a>,
 }
 
 impl<'a> RawIdentity<'a> {
@@ -192,7 +192,7 @@ pub(crate) fn decode(src: &[u8], keep: bool) -> Result<Document> {
                     pairs = pairing.finish();
                     checked
                 } else {
-                    transcript::check(p, &mut keys, false, &mut Nothing)
+                    transcript::check(p, &mut keys, false, &mut ValidateOnly)
                 };
                 transcript = Some(match checked {
                     Ok(t) => Ok(t),

@@ -16,7 +16,7 @@ mod repair;
 pub(crate) mod transcript;
 
 #[cfg(any(test, fuzzing))]
-pub(crate) use base64::AlphabetRun;
+pub(crate) use base64::AlphabetPrefix;
 
 use std::borrow::Cow;
 
@@ -287,7 +287,7 @@ impl CompactionInput {
         self.doc.transcript.messages
     }
 
-    fn text(&self, text: crate::json::Text) -> Cow<'_, str> {
+    fn text(&self, text: crate::json::StringSpan) -> Cow<'_, str> {
         text.token(&self.src).decode().unwrap_or_default()
     }
 

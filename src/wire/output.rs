@@ -7,7 +7,7 @@ use super::CompactionInput;
 use super::input::{IdentityField, RawIdentity, canonical_uuid, lower_hex_64};
 use crate::diagnostic::{Diagnostic, Location, json_diagnostic};
 use crate::error::{Error, Result};
-use crate::json::{DeferredUtf8, Event, JStr, JsonError, Parser};
+use crate::json::{DeferredUtf8, Event, JsonError, Parser, StringToken};
 use crate::status::{Status, StatusClass};
 
 crate::json::layout! {
@@ -28,8 +28,8 @@ struct Reply<'o> {
     revision_at: usize,
     through_event_id: [u8; 36],
     through_event_id_at: usize,
-    provider: JStr<'o>,
-    model: JStr<'o>,
+    provider: StringToken<'o>,
+    model: StringToken<'o>,
     request_fingerprint: [u8; 64],
     request_fingerprint_at: usize,
     summary: DeferredUtf8<'o>,
@@ -87,7 +87,7 @@ fn read(output: &[u8]) -> Result<Reply<'_>> {
 /// and where its value starts in the reply (C13.4: inside the quotes of a string).
 fn mismatch(input: &CompactionInput, reply: &Reply<'_>) -> Option<(&'static str, usize)> {
     let doc = &input.doc;
-    let same_text = |ours: crate::json::Text, theirs: JStr<'_>| -> bool {
+    let same_text = |ours: crate::json::StringSpan, theirs: StringToken<'_>| -> bool {
         matches!((ours.token(&input.src).decode(), theirs.decode()), (Ok(a), Ok(b)) if a == b)
     };
     if reply.revision != doc.revision {

@@ -16,7 +16,7 @@ use core::cmp::Ordering;
 use super::CompactionInput;
 use super::transcript::{Block, Role, RoleName, Visit};
 use crate::diagnostic::{Diagnostic, PathBuilder};
-use crate::json::Text;
+use crate::json::StringSpan;
 use crate::status::Status;
 
 /// A pairing violation (S14.3): which rule, and where (message, top-level block; `None` for a
@@ -71,7 +71,7 @@ pub(crate) type Pair = (usize, usize);
 /// `tool_use_id`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Answer {
-    pub(crate) call_id: Text,
+    pub(crate) call_id: StringSpan,
     pub(crate) call_message: usize,
     pub(crate) call_block: usize,
     pub(crate) result_message: usize,
@@ -81,7 +81,7 @@ pub(crate) struct Answer {
 /// A call with no result: its id, message and block.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Unanswered {
-    pub(crate) id: Text,
+    pub(crate) id: StringSpan,
     pub(crate) message: usize,
     pub(crate) block: usize,
 }
@@ -100,7 +100,7 @@ pub(crate) struct Listing {
 /// Two ids of `src` by their decoded text (J5.4): as bytes when neither has an escape, else
 /// character by character as they are decoded (UTF-8 keeps the order of the characters, so both
 /// ways give one order, consistent with equality of the decoded text).
-fn cmp_ids(a: Text, b: Text, src: &[u8]) -> Ordering {
+fn cmp_ids(a: StringSpan, b: StringSpan, src: &[u8]) -> Ordering {
     if !a.has_escapes() && !b.has_escapes() {
         return a.of(src).cmp(b.of(src));
     }
@@ -110,7 +110,7 @@ fn cmp_ids(a: Text, b: Text, src: &[u8]) -> Ordering {
 /// FNV-1a of an id's decoded text (J5.4): the same for two spellings of one text. Indices sort
 /// by it first, so that most comparisons are of two integers rather than of two ids in the
 /// document.
-fn id_hash(id: Text, src: &[u8]) -> u64 {
+fn id_hash(id: StringSpan, src: &[u8]) -> u64 {
     const PRIME: u64 = 0x0000_0100_0000_01b3;
     let step = |h: u64, b: u8| (h ^ u64::from(b)).wrapping_mul(PRIME);
     let start = 0xcbf2_9ce4_8422_2325;
@@ -125,9 +125,9 @@ type Keyed = (u64, usize);
 
 /// How ids are hashed: [`id_hash`]; tests also run the walk with a hash that collides often, so
 /// that the path for ids sharing a hash is exercised.
-type IdHash = fn(Text, &[u8]) -> u64;
+type IdHash = fn(StringSpan, &[u8]) -> u64;
 
-fn id_of(calls: &Chunked<Call>, k: usize) -> Text {
+fn id_of(calls: &Chunked<Call>, k: usize) -> StringSpan {
     calls.get(k).map(|c| c.id).unwrap_or_default()
 }
 
@@ -205,7 +205,7 @@ impl<T> Chunked<T> {
 /// A `tool_use` block of an assistant message: its id (the body in the document) and position.
 #[derive(Debug, Clone, Copy)]
 struct Call {
-    id: Text,
+    id: StringSpan,
     message: usize,
     block: usize,
 }
@@ -251,7 +251,7 @@ impl Walk<'_> {
         self.calls.get(k).copied()
     }
 
-    fn id(&self, k: usize) -> Text {
+    fn id(&self, k: usize) -> StringSpan {
         id_of(&self.calls, k)
     }
 
@@ -332,7 +332,7 @@ impl Walk<'_> {
     }
 
     /// The call of the window with the id `id`, if any.
-    fn find(&self, id: Text) -> Option<usize> {
+    fn find(&self, id: StringSpan) -> Option<usize> {
         let hash = (self.hash)(id, self.src);
         let at = self.by_id.partition_point(|&(h, _)| h < hash);
         let run = self.by_id.get(at..).unwrap_or_default().iter().take_while(|&&(h, _)| h == hash);
@@ -341,7 +341,7 @@ impl Walk<'_> {
 
     /// A result for `id` in message `i`: answers a call of the window once; anything else is an
     /// orphan or a second result.
-    fn answer(&mut self, id: Text, i: usize, block: Option<usize>) {
+    fn answer(&mut self, id: StringSpan, i: usize, block: Option<usize>) {
         let offset = id.span().start;
         match self.find(id) {
             Some(k) if !self.is_settled(k) => {
@@ -427,7 +427,7 @@ pub(crate) struct Pairing<'s> {
     /// Where the message's own calls start in the list.
     message_calls: usize,
     /// The message's results that wait for it to be complete: (block, id).
-    waiting: Chunked<(usize, Text)>,
+    waiting: Chunked<(usize, StringSpan)>,
 }
 
 impl<'s> Pairing<'s> {
@@ -924,8 +924,8 @@ pub(super) mod tests {
             [("a", r"\u0061"), ("é", r"\u00e9"), ("😀x", r"\ud83d\ude00x"), ("\u{fffd}", r"\ud800"), ("a/b", r"a\/b")];
         for (plain, escaped) in pairs {
             let src = format!("{plain}|{escaped}");
-            let plain = Text::plain(crate::json::Span { start: 0, end: plain.len() });
-            let escaped = Text::escaped(crate::json::Span { start: src.len() - escaped.len(), end: src.len() });
+            let plain = StringSpan::plain(crate::json::Span { start: 0, end: plain.len() });
+            let escaped = StringSpan::escaped(crate::json::Span { start: src.len() - escaped.len(), end: src.len() });
             assert_eq!(id_hash(plain, src.as_bytes()), id_hash(escaped, src.as_bytes()), "{src}");
             assert_eq!(cmp_ids(plain, escaped, src.as_bytes()), Ordering::Equal, "{src}");
         }

@@ -13,7 +13,7 @@ use std::borrow::Cow;
 use super::CompactionInput;
 use super::encode::Canonical;
 use super::pairing::{self, Listing, Pair, Pairing};
-use super::transcript::{self, Block, Role, RoleName, Text, Visit};
+use super::transcript::{self, Block, Role, RoleName, StringSpan, Visit};
 use crate::error::{Error, Result};
 use crate::json::write::{Sink, put_str, put_u64};
 use crate::status::Status;
@@ -78,7 +78,7 @@ pub enum Repair {
 #[derive(Debug, Clone, Copy)]
 enum Edit {
     Drop { message: usize, block: Option<usize> },
-    Add { before: usize, call_message: usize, call_block: usize, id: Text },
+    Add { before: usize, call_message: usize, call_block: usize, id: StringSpan },
 }
 
 impl Edit {
@@ -425,7 +425,7 @@ impl Visit for Repairer<'_, '_> {
         Canonical::message_start(self.sink(), role);
     }
 
-    fn content_start(&mut self, j: usize, depth: usize, tool_use_id: Text) {
+    fn content_start(&mut self, j: usize, depth: usize, tool_use_id: StringSpan) {
         if self.skipping || self.muted.is_some() {
             return;
         }

@@ -7,20 +7,20 @@
 //! messages and blocks.
 
 use super::base64;
-use crate::json::{Event, JResult, JStr, JsonError, KeyFrames, Layout, Parser, RawValue, Seen, layout};
+use crate::json::{Event, JResult, JsonError, KeyFrames, Layout, Parser, RawValue, Seen, StringToken, layout};
 
 /// T5.3: block lists nest at most this deep (the message's own list is depth 0).
 pub(crate) const MAX_BLOCK_DEPTH: usize = 128;
 
 /// A string field: the body of its JSON string token (escapes as written, UTF-8 checked) and
 /// whether it holds an escape. It is decoded (J5.4) and re-escaped (E7.6) only when encoded.
-pub(crate) use crate::json::Text;
+pub(crate) use crate::json::StringSpan;
 
 /// A byte field (T5.6): `None` for `null`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct Bytes {
     /// The body of the JSON string token; with escapes, it must be decoded before base64.
-    pub(crate) text: Text,
+    pub(crate) text: StringSpan,
     pub(crate) checked: base64::Checked,
 }
 
@@ -28,21 +28,50 @@ pub(crate) struct Bytes {
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) struct ProviderState {
     pub(crate) state: RawValue,
-    pub(crate) format: Text,
+    pub(crate) format: StringSpan,
 }
 
 /// A block as the walk reports it. A `tool_result` block's content is not here: the walk reports
 /// the content's blocks between [`Visit::content_start`] and this block.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) enum Block {
-    Text { text: Text },
-    Refusal { text: Text },
-    Image { media_type: Text, url: Text, data: Option<Bytes> },
-    Audio { media_type: Text, data: Option<Bytes> },
-    Document { media_type: Text, name: Text, data: Option<Bytes>, text: Text },
-    Thinking { thinking: Text, signature: Text, signature_format: Option<Text>, provider_state: Option<ProviderState> },
-    ToolUse { id: Text, name: Text, input: RawValue, provider_state: Option<ProviderState> },
-    ToolResult { tool_use_id: Text, is_error: bool },
+    Text {
+        text: StringSpan,
+    },
+    Refusal {
+        text: StringSpan,
+    },
+    Image {
+        media_type: StringSpan,
+        url: StringSpan,
+        data: Option<Bytes>,
+    },
+    Audio {
+        media_type: StringSpan,
+        data: Option<Bytes>,
+    },
+    Document {
+        media_type: StringSpan,
+        name: StringSpan,
+        data: Option<Bytes>,
+        text: StringSpan,
+    },
+    Thinking {
+        thinking: StringSpan,
+        signature: StringSpan,
+        signature_format: Option<StringSpan>,
+        provider_state: Option<ProviderState>,
+    },
+    ToolUse {
+        id: StringSpan,
+        name: StringSpan,
+        input: RawValue,
+        provider_state: Option<ProviderState>,
+    },
+    ToolResult {
+        tool_use_id: StringSpan,
+        is_error: bool,
+    },
 }
 
 /// The five usage counters (T5.2); absent and `null` are 0.
@@ -60,7 +89,7 @@ pub(crate) enum Role {
     User,
     System,
     Assistant { usage: Option<Usage> },
-    Tool { tool_use_id: Text, is_error: bool },
+    Tool { tool_use_id: StringSpan, is_error: bool },
 }
 
 layout! {
@@ -76,7 +105,7 @@ layout! {
 impl RoleName {
     /// Pulls a `role` value: its token (UTF-8 checked) and the role it names, if any.
     #[cfg_attr(not(debug_assertions), inline(always))]
-    fn read<'a>(p: &mut Parser<'a>) -> JResult<(JStr<'a>, Option<RoleName>)> {
+    fn read<'a>(p: &mut Parser<'a>) -> JResult<(StringToken<'a>, Option<RoleName>)> {
         let (token, name) = p.str_named::<RoleName>()?;
         // Role names are ASCII: an unescaped token is its own text.
         Ok((token, name.or_else(|| RoleName::named(&token.decode_bytes().ok()?))))
@@ -105,7 +134,7 @@ pub(crate) trait Visit {
     fn blocks_start(&mut self, _i: usize, _role: Option<RoleName>) {}
     /// Block `j` of the list at `depth` (0: the message's own list) is a `tool_result` whose content
     /// list opens now.
-    fn content_start(&mut self, _j: usize, _depth: usize, _tool_use_id: Text) {}
+    fn content_start(&mut self, _j: usize, _depth: usize, _tool_use_id: StringSpan) {}
     /// Block `j` of the list at `depth` is complete (a `tool_result` after its content).
     fn block(&mut self, _j: usize, _depth: usize, _block: &Block) {}
     /// Message `i` is complete.
@@ -113,9 +142,9 @@ pub(crate) trait Visit {
 }
 
 /// A visitor that only lets the walk validate.
-pub(crate) struct Nothing;
+pub(crate) struct ValidateOnly;
 
-impl Visit for Nothing {}
+impl Visit for ValidateOnly {}
 
 /// What the canonical order needs before the input gives it, in document order: the role of each
 /// message whose `blocks` come before its `role`, and the id of each `tool_result` block whose
@@ -124,7 +153,7 @@ impl Visit for Nothing {}
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub(crate) struct Late {
     roles: Vec<RoleName>,
-    ids: Vec<Text>,
+    ids: Vec<StringSpan>,
 }
 
 /// Where the walk takes late facts: it notes them (first walk of a document a handle keeps),
@@ -153,13 +182,13 @@ impl Order<'_> {
         }
     }
 
-    fn id(&mut self) -> (Text, Option<usize>) {
+    fn id(&mut self) -> (StringSpan, Option<usize>) {
         match self {
             Order::Note(late) => {
-                late.ids.push(Text::default());
-                (Text::default(), Some(late.ids.len() - 1))
+                late.ids.push(StringSpan::default());
+                (StringSpan::default(), Some(late.ids.len() - 1))
             }
-            Order::Ignore => (Text::default(), None),
+            Order::Ignore => (StringSpan::default(), None),
             Order::Replay { late, ids, .. } => {
                 let id = late.ids.get(*ids).copied().unwrap_or_default();
                 *ids += 1;
@@ -176,7 +205,7 @@ impl Order<'_> {
         }
     }
 
-    fn fill_id(&mut self, slot: Option<usize>, id: Text) {
+    fn fill_id(&mut self, slot: Option<usize>, id: StringSpan) {
         if let (Order::Note(late), Some(slot)) = (self, slot)
             && let Some(t) = late.ids.get_mut(slot)
         {
@@ -273,10 +302,10 @@ layout! {
 
 fn message<'a, V: Visit>(p: &mut Parser<'a>, first: Event<'a>, i: usize, w: &mut Walk<'_, '_, V>) -> JResult<RoleName> {
     let start = p.token_start();
-    let mut role: Option<(JStr<'a>, Option<RoleName>)> = None;
+    let mut role: Option<(StringToken<'a>, Option<RoleName>)> = None;
     let mut late_role = None;
     let mut usage = None;
-    let mut tool_use_id = Text::default();
+    let mut tool_use_id = StringSpan::default();
     let mut is_error = false;
     let seen = p.read_fields(first, |p, field| {
         match field {
@@ -320,7 +349,7 @@ fn role_of(
     name: Option<RoleName>,
     seen: Seen<MessageField>,
     usage: Option<Usage>,
-    tool_use_id: Text,
+    tool_use_id: StringSpan,
     is_error: bool,
 ) -> Option<Role> {
     use MessageField as F;
@@ -418,29 +447,29 @@ layout! {
 /// and needs is checked once the whole object has been read (keys may come in any order).
 #[derive(Default)]
 struct BlockFields<'a> {
-    kind: Option<(JStr<'a>, Option<Kind>)>,
-    text: Text,
-    media_type: Text,
-    url: Text,
+    kind: Option<(StringToken<'a>, Option<Kind>)>,
+    text: StringSpan,
+    media_type: StringSpan,
+    url: StringSpan,
     data: Option<Bytes>,
-    name: Text,
-    thinking: Text,
-    signature: Text,
+    name: StringSpan,
+    thinking: StringSpan,
+    signature: StringSpan,
     /// The optional format strings, the empty text for absent or `null`: T5.8 keeps a format only
     /// when it is a non-empty string, so absent, `null` and `""` mean the same.
     ///
-    /// A valgrind workaround, not `Option<Text>` on purpose (keep it): `Text` has no niche, so a
+    /// A valgrind workaround, not `Option<StringSpan>` on purpose (keep it): `StringSpan` has no niche, so a
     /// `None` leaves the payload uninitialised, and the optimiser tested `!format.is_empty()`
     /// before the `Some` it depends on (legal: the result was used only for a `Some`). The release
     /// library then branched on uninitialised stack bytes on every parse, which memcheck reports
     /// to every C program that links it (Miri finds no undefined behaviour in the source). A plain
-    /// `Text` is always initialised; scripts/sanitize runs the release library under valgrind.
-    signature_format: Text,
+    /// `StringSpan` is always initialised; scripts/sanitize runs the release library under valgrind.
+    signature_format: StringSpan,
     provider_state: Option<RawValue>,
-    provider_state_format: Text,
-    id: Text,
+    provider_state_format: StringSpan,
+    id: StringSpan,
     input: Option<RawValue>,
-    tool_use_id: Text,
+    tool_use_id: StringSpan,
     /// `tool_use_id` was read (before `content`, the canonical order).
     has_tool_use_id: bool,
     /// The [`Late`] slot of an id read after `content`, while the first walk notes late facts.
@@ -552,8 +581,8 @@ fn block<'a, V: Visit>(
 }
 
 /// An image `source`: exactly `url` (string) and `data` (required, may be `null`).
-fn read_source(p: &mut Parser<'_>, data: &mut Option<Bytes>, again: bool) -> JResult<Text> {
-    let mut url = Text::default();
+fn read_source(p: &mut Parser<'_>, data: &mut Option<Bytes>, again: bool) -> JResult<StringSpan> {
+    let mut url = StringSpan::default();
     p.fields(|p, field| {
         match field {
             SourceField::Url => url = p.str()?.text(),
@@ -579,7 +608,7 @@ layout! {
 fn read_bytes(p: &mut Parser<'_>, again: bool) -> JResult<Option<Bytes>> {
     // The parser takes the leading whole chunks of alphabet characters from base64's own scan, and
     // the check starts after them: the bulk of a byte field is looked at once.
-    let Some((s, run)) = p.str_or_null_with_plain_prefix::<base64::AlphabetRun>()? else {
+    let Some((s, run)) = p.str_or_null_with_plain_prefix::<base64::AlphabetPrefix>()? else {
         return Ok(None);
     };
     if again && s.has_escapes() {
