@@ -13,7 +13,7 @@ import { fileURLToPath } from "node:url";
 
 import * as lc from "loopcompact";
 
-import { time } from "./time.mjs";
+import { time, timeAsync } from "./time.mjs";
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..", "..");
 const summary = process.argv[2]
@@ -51,34 +51,13 @@ async function rounds() {
   return last;
 }
 
-/** CPU nanoseconds per round: the median of 7 batches after a warm-up, as bench/time.mjs. */
-async function timeRounds() {
-  const cpu = () => {
-    const u = process.cpuUsage();
-    return (u.user + u.system) * 1e3;
-  };
-  for (let i = 0; i < 20; i++) await rounds();
-  const perCall = [];
-  for (let b = 0; b < 7; b++) {
-    let n = 0;
-    const t = performance.now();
-    const c = cpu();
-    while (performance.now() - t < 200) {
-      await rounds();
-      n += BATCH;
-    }
-    perCall.push((cpu() - c) / n);
-  }
-  return perCall.sort((a, b) => a - b)[3];
-}
-
 const done = await rounds();
 if (done.kind !== "compacted" || Buffer.compare(Buffer.from(done.replacement), Buffer.from(calls())) !== 0) {
   throw new Error("the round and the calls by hand disagree");
 }
 let best = { round: Infinity, calls: Infinity };
 for (let r = 0; r < 3; r++) {
-  best.round = Math.min(best.round, await timeRounds());
+  best.round = Math.min(best.round, await timeAsync(rounds, BATCH));
   best.calls = Math.min(best.calls, time(calls));
 }
 console.log(

@@ -1,3 +1,9 @@
+/** CPU time of the process so far, in nanoseconds. */
+const cpu = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) * 1e3;
+};
+
 /**
  * CPU nanoseconds per call: 300 ms of warm-up, then the median of 7 batches of at least 200 ms.
  * CPU time of the process (`process.cpuUsage`: every thread of it, so the engine's own work, such as
@@ -5,10 +11,6 @@
  * for a core is not charged for the wait. bench/native times the native library the same way.
  */
 export function time(call) {
-  const cpu = () => {
-    const u = process.cpuUsage();
-    return (u.user + u.system) * 1e3;
-  };
   call();
   const start = performance.now();
   while (performance.now() - start < 300) call();
@@ -20,6 +22,28 @@ export function time(call) {
     while (performance.now() - t < 200) {
       call();
       n++;
+    }
+    perCall.push((cpu() - c) / n);
+  }
+  return perCall.sort((a, b) => a - b)[3];
+}
+
+/**
+ * `time` for an async `batch` of `count` calls (awaited one after another): CPU nanoseconds per
+ * call, the median of 7 batches of at least 200 ms after 300 ms of warm-up.
+ */
+export async function timeAsync(batch, count) {
+  await batch();
+  const start = performance.now();
+  while (performance.now() - start < 300) await batch();
+  const perCall = [];
+  for (let b = 0; b < 7; b++) {
+    let n = 0;
+    const t = performance.now();
+    const c = cpu();
+    while (performance.now() - t < 200) {
+      await batch();
+      n += count;
     }
     perCall.push((cpu() - c) / n);
   }
