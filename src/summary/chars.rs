@@ -306,7 +306,7 @@ fn char_reference(rest: &[u8]) -> Option<(u32, usize)> {
 
 /// X4.8: U+0009, U+000A, U+000D, U+0020–U+D7FF, U+E000–U+FFFD, U+10000–U+10FFFF.
 #[inline]
-const fn is_char(cp: u32) -> bool {
+pub(super) const fn is_char(cp: u32) -> bool {
     matches!(cp, 0x09 | 0x0A | 0x0D | 0x20..=0xD7FF | 0xE000..=0xFFFD | 0x1_0000..=0x10_FFFF)
 }
 

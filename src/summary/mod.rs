@@ -19,10 +19,12 @@
 mod chars;
 mod diagnose;
 mod name_chars;
+mod stream;
 mod tokenizer;
 
 pub(crate) use chars::{is_white_space, utf8_char};
 pub use diagnose::{Section, SectionSpans, diagnose, section_text, sections};
+pub use stream::SummaryStream;
 
 use crate::error::{Error, Result};
 use crate::status::Status;
