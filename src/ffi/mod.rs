@@ -16,6 +16,7 @@ mod diagnostic;
 mod pairing;
 mod round;
 mod convert;
+mod stream;
 // The JavaScript package's allocation pair: exported by the WebAssembly build only, never by a
 // native library (whose exports are exactly the header's functions: scripts/release checks them).
 #[cfg(target_arch = "wasm32")]
@@ -28,6 +29,7 @@ pub use meta::*;
 pub use pairing::*;
 pub use policy::*;
 pub use round::*;
+pub use stream::*;
 pub use summary::*;
 pub use wire::*;
 

@@ -33,7 +33,11 @@ use super::tokenizer::is_name_byte;
 use super::{CDATA_START, GOAL, ROOT, SECTIONS, STATE, Section};
 use crate::diagnostic::Diagnostic;
 use crate::error::{Error, Result};
+use crate::lanes::Lanes;
 use crate::status::Status;
+
+/// Bytes of character data per step of the fast path (the whole-document scan's window).
+const WINDOW: usize = 64;
 
 /// A position in the reply with what a diagnosis needs about it: its line and column (C13.2),
 /// the byte there and the one before (for the rule of a syntax error), and whether it lies in a
@@ -672,14 +676,22 @@ impl SummaryStream {
             if let Lex::Text { non_white, brackets: 0, pending: Pending::None } = self.lex
                 && self.class.depth == 2
             {
-                i = self.text_run(chunk, i, non_white);
-                if i >= chunk.len() {
-                    break;
+                let end = self.text_run(chunk, i, non_white);
+                if end > i {
+                    i = end;
+                    continue;
                 }
-                let Some(&b) = chunk.get(i) else { break };
-                self.step(b);
-                i += 1;
-                continue;
+                // The `<` after the run, or a character the scan leaves to the byte machine.
+            }
+            if let Lex::Text { non_white, pending: Pending::Reference(start, reference), .. } = self.lex
+                && self.class.depth == 2
+            {
+                // A reference cut by the end of the last chunk or window, finished here.
+                let end = self.finish_reference(chunk, i, non_white, start, reference);
+                if end > i {
+                    i = end;
+                    continue;
+                }
             }
             self.step(b);
             i += 1;
@@ -807,26 +819,115 @@ impl SummaryStream {
         self.doom_with(status, at, self.class);
     }
 
-    /// Character data in a section from `chunk[i]`, by the whole-document scan: returns where the
-    /// byte machine takes over (the end of the chunk, the `<` after the run, or a character the
-    /// scan could not finish in this chunk or rejects).
+    /// Character data in a section from `chunk[i]`, at most one window of it, by the
+    /// whole-document scan: returns where the byte machine takes over (the end of the window or
+    /// chunk, the `<` after the run, or a character the scan could not finish in this window or
+    /// rejects).
+    ///
+    /// A window shorter than [`WINDOW`] (the end of the chunk) is scanned in a copy padded with
+    /// `a`: a padding byte never completes a character, a reference or `]]>`, so whatever the real
+    /// bytes leave open fails at its first byte, where the byte machine reads it again; a padding
+    /// byte is never a problem itself, so the scan's answers before the real end are the real ones.
     fn text_run(&mut self, chunk: &[u8], i: usize, non_white: bool) -> usize {
-        let (end, complete) = match scan_text(chunk, i) {
-            Ok(end) => (end, true),
-            Err(at) => (at, false),
+        let rest = chunk.get(i..).unwrap_or_default();
+        if rest.len() >= 2 * WINDOW {
+            // A long chunk: its whole windows in one scan, lines counted by `memchr`.
+            let span = rest.get(..rest.len() / WINDOW * WINDOW).unwrap_or_default();
+            let (end, complete) = match scan_text(span, 0) {
+                Ok(end) => (end, true),
+                Err(at) => (at, false),
+            };
+            let run = span.get(..end).unwrap_or_default();
+            self.advance_run(run);
+            return self.text_done(run, complete && end == span.len(), non_white, i);
+        }
+        let mut padded = [b'a'; WINDOW];
+        let window = match rest.first_chunk::<WINDOW>() {
+            Some(window) => window,
+            None => {
+                if let Some(head) = padded.get_mut(..rest.len()) {
+                    head.copy_from_slice(rest);
+                }
+                &padded
+            }
         };
-        let run = chunk.get(i..end).unwrap_or_default();
+        let real = rest.len().min(WINDOW);
+        let (end, complete) = match scan_text(window, 0) {
+            Ok(end) => (end.min(real), true),
+            Err(at) => (at.min(real), false),
+        };
+        self.advance_window(window, end);
+        self.text_done(window.get(..end).unwrap_or_default(), complete && end == real, non_white, i)
+    }
+
+    /// The text state after a run the fast path read from `chunk[i]` (lines and columns already
+    /// counted): `open`, the run reaches the end of what was scanned, where a `]` may start `]]>`
+    /// with the next bytes.
+    fn text_done(&mut self, run: &[u8], open: bool, non_white: bool, i: usize) -> usize {
         let counts = matches!(usize::from(self.class.next), GOAL | STATE);
         let non_white = non_white || (counts && has_non_white_space(run));
-        // A `]` at the end of the chunk may start `]]>` with the next one.
-        let brackets = if complete && end == chunk.len() {
-            run.iter().rev().take(2).take_while(|&&b| b == b']').count() as u8
-        } else {
-            0
-        };
-        self.advance_run(run);
+        let brackets = if open { run.iter().rev().take(2).take_while(|&&b| b == b']').count() as u8 } else { 0 };
         self.lex = Lex::Text { non_white, brackets, pending: Pending::None };
-        end
+        i + run.len()
+    }
+
+    /// The rest of a reference in section text from `chunk[i]`: returns where the byte machine
+    /// takes over (a byte that ends the reference badly is left to it, which reports it).
+    fn finish_reference(
+        &mut self,
+        chunk: &[u8],
+        mut i: usize,
+        non_white: bool,
+        start: At,
+        mut reference: Reference,
+    ) -> usize {
+        while let Some(&b) = chunk.get(i) {
+            let before = reference;
+            match reference.push(b) {
+                Next::More => {}
+                Next::Done(cp) => {
+                    self.advance(b);
+                    let non_white = non_white || !is_white_space(cp);
+                    self.lex = Lex::Text { non_white, brackets: 0, pending: Pending::None };
+                    return i + 1;
+                }
+                Next::Fail => {
+                    reference = before;
+                    break;
+                }
+            }
+            self.advance(b);
+            i += 1;
+        }
+        self.lex = Lex::Text { non_white, brackets: 0, pending: Pending::Reference(start, reference) };
+        i
+    }
+
+    /// Moves past the first `end` bytes of `window`, counting lines and columns with two vector
+    /// compares per half.
+    fn advance_window(&mut self, window: &[u8; WINDOW], end: usize) {
+        let Some(&last) = window.get(end.wrapping_sub(1)) else { return };
+        let (lo, hi) = window.split_at(WINDOW / 2);
+        let masks = |half: &[u8]| {
+            <&[u8; WINDOW / 2]>::try_from(half).map_or((0, 0), |block| {
+                let v = Lanes::load(block);
+                // A UTF-8 continuation byte is 0x80-0xBF: below 0xC0 as a signed byte.
+                (u64::from(v.eq(b'\n').mask()), u64::from(v.lt_signed(0xC0).mask()))
+            })
+        };
+        let ((lf_lo, cont_lo), (lf_hi, cont_hi)) = (masks(lo), masks(hi));
+        let real = u64::MAX.checked_shr(u32::try_from(WINDOW - end).unwrap_or(64)).unwrap_or(0);
+        let lf = (lf_lo | lf_hi << 32) & real;
+        let chars = !(cont_lo | cont_hi << 32) & real;
+        self.pos += end;
+        if lf == 0 {
+            self.column += u64::from(chars.count_ones());
+        } else {
+            let last_lf = 63 - lf.leading_zeros();
+            self.line += u64::from(lf.count_ones());
+            self.column = 1 + u64::from((chars & u64::MAX.checked_shl(last_lf + 1).unwrap_or(0)).count_ones());
+        }
+        self.prev = Some(last);
     }
 
     /// After the first error: only the first `<![CDATA[` is still looked for (X4.3).

@@ -155,3 +155,41 @@ proptest! {
         check_split(&doc, &cuts, 0);
     }
 }
+
+/// Long summaries (the benchmark corpus and the realistic one when python3 is there), whole and
+/// with one byte changed at random places, in chunk sizes around and across the fast path's
+/// window: the same verdict and diagnosis (line and column included) as the whole document.
+#[test]
+fn long_summaries_with_mutations() {
+    let mut docs = vec![testkit::corpus::summary::summary(48 * 1024)];
+    if let Ok(xml) = testkit::corpus::generated("make_summary.py", 48 * 1024) {
+        docs.push(xml);
+    }
+    let mut next = rng(0x5DEE_CE66_D1CE_4E5B);
+    let mutations: &[&[u8]] = &[b"<", b"&", b"]]>", b"\xC3", b"\x01", b"&#xD800;", b"\n", b"<![CDATA[", b"</goal>"];
+    for base in &docs {
+        assert!(validate(base).is_ok());
+        let mut variants = vec![base.clone()];
+        for _ in 0..40 {
+            let mut doc = base.clone();
+            let at = (next() % doc.len() as u64) as usize;
+            let piece = mutations[(next() % mutations.len() as u64) as usize];
+            doc.splice(at..at + usize::from(next().is_multiple_of(2)), piece.iter().copied());
+            variants.push(doc);
+        }
+        for doc in &variants {
+            let through = base.iter().zip(doc).take_while(|(a, b)| a == b).count();
+            for size in [1, 3, 31, 63, 64, 65, 100, 4096, doc.len()] {
+                let cuts: Vec<usize> = (1..).map(|k| k * size).take_while(|&c| c < doc.len()).collect();
+                check_split(doc, &cuts, through);
+            }
+        }
+    }
+}
+
+/// T17.1: the stream keeps no text: its size is fixed and small, whatever it was fed.
+#[test]
+fn memory_is_fixed() {
+    let size = size_of::<SummaryStream>();
+    assert!(size <= 1024, "SummaryStream is {size} bytes");
+}

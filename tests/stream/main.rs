@@ -4,3 +4,4 @@
 
 mod corpus;
 mod differential;
+mod ffi;
