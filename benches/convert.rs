@@ -1,6 +1,7 @@
 //! The converters of docs/SPEC.md §16 through the C ABI on a realistic 1 MiB OpenAI Chat session
 //! and a 1 MiB Anthropic session (testkit::corpus::convert), beside parsing the wire input that
-//! each conversion gives (the target: converting costs no more than parsing its result).
+//! each conversion gives (the target: converting costs no more than parsing its result), and beside
+//! writing that wire in canonical bytes (a converter reads one document and writes another).
 
 use std::hint::black_box;
 use std::ptr;
@@ -44,6 +45,10 @@ fn bench(c: &mut Criterion) {
                 lc_compaction_input_free(h);
                 rc
             })
+        });
+        // Writing the same wire in canonical bytes: the write half of a conversion.
+        g.bench_function(format!("CompactionInput::encode/{name}-wire/1MiB"), |b| {
+            b.iter(|| black_box(&input).encode().len())
         });
         g.finish();
     }

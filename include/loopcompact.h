@@ -40,6 +40,7 @@
  *   never blocking (§16.9) lc_transcript_safe_cut_with, lc_transcript_cut_check_with,
  *                      lc_transcript_pairing_violations, lc_transcript_repair_plan,
  *                      lc_transcript_repair
+ *   grammars (§17)     lc_summary_grammar, lc_summary_json_schema, lc_summary_render
  *
  * Buffers (SPEC §1): inputs are borrowed (pointer, length) byte buffers, read during the call only,
  * never assumed NUL-terminated; (NULL, 0) is the empty buffer, (NULL, n > 0) is LC_ERR_NULL_ARGUMENT,
@@ -521,6 +522,21 @@
  * Loss code: a block, part or item of an unknown type was dropped.
  */
 #define LC_LOSS_UNKNOWN_CONTENT_DROPPED 17
+
+/**
+ * `lc_summary_grammar` kind: one regular expression, matched against the whole reply (SPEC G17.4).
+ */
+#define LC_GRAMMAR_REGEX 1
+
+/**
+ * `lc_summary_grammar` kind: a Lark grammar, start rule `start` (SPEC G17.5).
+ */
+#define LC_GRAMMAR_LARK 2
+
+/**
+ * `lc_summary_grammar` kind: a GBNF grammar for llama.cpp, start rule `root` (SPEC G17.6).
+ */
+#define LC_GRAMMAR_GBNF 3
 
 /**
  * A validated compaction input (opaque, immutable, shareable between threads). Created by
@@ -1456,6 +1472,40 @@ const char *lc_loss_name(int32_t code);
  * pointer write.
  */
 lc_status lc_conversion_input(const struct lc_conversion *conversion, const uint8_t *provider, size_t provider_len, const uint8_t *model, size_t model_len, uint64_t max_summary_tokens, uint64_t revision, const uint8_t *fingerprint, struct lc_compaction_input **out);
+
+/**
+ * A grammar of the summary language for constrained decoding (SPEC G17.1): `kind` is
+ * `LC_GRAMMAR_REGEX`, `LC_GRAMMAR_LARK` or `LC_GRAMMAR_GBNF`. Every string the grammar matches
+ * passes `lc_summary_xml_validate`. Static, NUL-terminated; NULL for any other `kind` (and if the
+ * call would panic).
+ */
+const char *lc_summary_grammar(int32_t kind);
+
+/**
+ * The JSON Schema of the summary's structured-output form (SPEC G17.7): an object whose five
+ * string properties `goal`, `constraints`, `decisions`, `state`, `open_items` are all required,
+ * with no other property; `lc_summary_render` turns such an object into the summary. Static,
+ * NUL-terminated, never NULL.
+ */
+const char *lc_summary_json_schema(void);
+
+/**
+ * Builds the summary XML from the five sections' UTF-8 texts (SPEC G17.8, G17.9), escaping `&`,
+ * `<`, `>` and CR; the result passes `lc_summary_xml_validate` and `lc_summary_section_text` gives
+ * each input back. Written to `buf` (two-call pattern: `*len` is set on `LC_OK` and on
+ * `LC_ERR_BUFFER_TOO_SMALL`).
+ *
+ * Statuses: `LC_SUMMARY_XML_SYNTAX` (a text that is not UTF-8 or holds a character XML cannot
+ * carry: U+0000–U+0008, U+000B, U+000C, U+000E–U+001F, U+FFFE, U+FFFF), `LC_SUMMARY_XML_CONTENT`
+ * (a blank `goal` or `state`), the first in section order; `LC_ERR_BUFFER_TOO_SMALL`; a boundary
+ * code.
+ *
+ * # Safety
+ * Each text is NULL (with length 0) or valid for reads of its length; `buf` is NULL (with
+ * `cap == 0`) or valid for writes of `cap` bytes and overlaps no text; `len` is valid for one
+ * write.
+ */
+lc_status lc_summary_render(const uint8_t *goal, size_t goal_len, const uint8_t *constraints, size_t constraints_len, const uint8_t *decisions, size_t decisions_len, const uint8_t *state, size_t state_len, const uint8_t *open_items, size_t open_items_len, uint8_t *buf, size_t cap, size_t *len);
 
 /**
  * Creates a streaming summary validator with nothing fed yet (SPEC §17.3). On `LC_OK`, `*out`

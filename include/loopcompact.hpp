@@ -27,6 +27,7 @@
  *   meta          version, abi_version, abi_matches, status_name/reason/message/class, class_name,
  *                 section_name, summary_instructions, retry_message
  *   summary (§4)  validate_summary, summary_sections, summary_section_text
+ *   grammars      summary_grammar, summary_json_schema, render_summary (§17.1, §17.2)
  *   input (§5,§7) Input::parse, validate_input, Input::encode_within, Input::encoded_size_within
  *   output (§6)   Input::validate_output
  *   policies (§8) validate_compaction_policy, validate_observation_policy, validate_context_config
@@ -34,6 +35,10 @@
  *   fingerprint   request_fingerprint, to_hex
  *   safety (§14)  Input::check_pairing, Input::safe_cut, Input::check_cut, check_progress,
  *                 check_threshold
+ *   never blocking (§16.9) Input::safe_cut and check_cut with CutOptions,
+ *                 Input::pairing_violations, repair_plan, repair; CompactOptions::pending_tail
+ *   convert (§16) Conversion::convert, Conversion::transcript, source_index, cut_allowed, losses
+ *                 (Loss::name), source_len, source_cut, input
  *   round (§15)   Input::encode_head_within, Input::validate_reply (and diagnose_reply, which returns
  *                 the verdict of any class instead of throwing), Input::build_replacement,
  *                 Input::verify_replacement; compact(input, call_model, options), the whole round of
@@ -459,6 +464,67 @@ inline std::string summary_section_text(bytes_view xml, std::int32_t section)
     return text;
 }
 
+/* ---- grammars and structured output (SPEC §17.1, §17.2) ------------------------------------- */
+
+// The language of summary_grammar's text (LC_GRAMMAR_*).
+enum class GrammarKind : std::int32_t {
+    regex = LC_GRAMMAR_REGEX,  // one regular expression, matched against the whole reply (G17.4)
+    lark = LC_GRAMMAR_LARK,    // a Lark grammar, start rule `start` (G17.5)
+    gbnf = LC_GRAMMAR_GBNF,    // a GBNF grammar for llama.cpp, start rule `root` (G17.6)
+};
+
+// The summary language as a grammar for constrained decoding (SPEC G17.1, lc_summary_grammar):
+// every string it matches passes validate_summary. Static text. Throws Error
+// (LC_ERR_INVALID_ARGUMENT) for a value that is not a GrammarKind.
+inline std::string_view summary_grammar(GrammarKind kind)
+{
+    const char *text = lc_summary_grammar(static_cast<std::int32_t>(kind));
+    if (text == nullptr) {
+        throw Error(LC_ERR_INVALID_ARGUMENT);
+    }
+    return text;
+}
+
+// The JSON Schema of the summary's structured-output form (SPEC G17.7, lc_summary_json_schema):
+// an object of five required strings goal, constraints, decisions, state, open_items, and no other
+// property. render_summary turns a filled object into the summary. Static text.
+inline std::string_view summary_json_schema() noexcept { return lc_summary_json_schema(); }
+
+// The five sections' texts (UTF-8), borrowed for the call: what render_summary takes.
+struct Sections {
+    bytes_view goal;
+    bytes_view constraints;
+    bytes_view decisions;
+    bytes_view state;
+    bytes_view open_items;
+};
+
+// The summary XML built from the five texts (SPEC G17.8, lc_summary_render): &, <, > and CR
+// escaped, an empty optional section self-closed; validate_summary accepts it and
+// summary_section_text gives each text back. Throws Error (G17.9) for the first refusal in section
+// order: LC_SUMMARY_XML_SYNTAX (not UTF-8, or a character XML cannot carry such as U+0000),
+// LC_SUMMARY_XML_CONTENT (a blank goal or state). The C function returns the status alone, so the
+// Error has no section or offset.
+inline std::string render_summary(const Sections &sections)
+{
+    const auto call = [&sections](std::uint8_t *buf, std::size_t cap, std::size_t *len) {
+        return lc_summary_render(sections.goal.data(), sections.goal.size(), sections.constraints.data(),
+                                 sections.constraints.size(), sections.decisions.data(), sections.decisions.size(),
+                                 sections.state.data(), sections.state.size(), sections.open_items.data(),
+                                 sections.open_items.size(), buf, cap, len);
+    };
+    std::size_t len = 0;
+    lc_status status = call(nullptr, 0, &len);
+    std::string xml;
+    if (status == LC_ERR_BUFFER_TOO_SMALL) {
+        xml.resize(len);
+        status = call(reinterpret_cast<std::uint8_t *>(xml.data()), xml.size(), &len);
+    }
+    detail::check(status);
+    xml.resize(len);
+    return xml;
+}
+
 /* ---- compaction input, output, transcript safety (SPEC §5, §6, §7, §14) --------------------- */
 
 // Validates a compaction input wire document without keeping it (lc_compaction_input_diagnose).
@@ -481,6 +547,23 @@ struct ReplyOptions {
     {
         return (trim ? std::uint32_t{LC_REPLY_TRIM} : 0u) | (unfence ? std::uint32_t{LC_REPLY_UNFENCE} : 0u);
     }
+};
+
+// How Input::safe_cut and check_cut treat a pending tail and a converter's source boundaries
+// (SPEC G16.13, G16.16). The default cuts before a pending tail.
+struct CutOptions {
+    bool pending_tail = true;           // LC_CUT_PENDING_TAIL
+    std::vector<std::uint8_t> allowed;  // n + 1 flags (0 or 1); empty: every cut the input allows
+
+    std::uint32_t flags() const noexcept { return pending_tail ? LC_CUT_PENDING_TAIL : 0; }
+};
+
+// One S14.3 violation (SPEC G16.14): where it is and which rule, never the id.
+struct Violation {
+    lc_status status = LC_OK;              // LC_PAIRING_UNANSWERED_CALL ... _DUPLICATE_RESULT
+    std::uint64_t message = 0;             // the message
+    std::optional<std::uint64_t> block;    // its top-level block; none: a tool message's own id
+    std::uint64_t offset = 0;              // of the id's string body in the input document
 };
 
 // The verdict on a reply with its diagnosis, for a status of any class (Input::diagnose_reply).
@@ -591,6 +674,77 @@ public:
     // above the message count, or the pairing check's status).
     void check_cut(std::uint64_t cut) const { check_with_pairing(lc_transcript_cut_check(handle_.get(), cut)); }
 
+    // SPEC G16.13-G16.16, the cut that never blocks compaction: the largest safe cut keeping at
+    // least the last `keep_last` messages (lc_transcript_safe_cut_with). With options.pending_tail
+    // (the default) a last assistant turn whose calls wait for their results stays on the kept
+    // side instead of failing the pairing check; options.allowed (n + 1 flags, empty: no
+    // restriction) limits the cut to a converter's source boundaries. Throws Error as safe_cut.
+    std::uint64_t safe_cut(std::uint64_t keep_last, const CutOptions &options) const
+    {
+        std::uint64_t cut = 0;
+        check_with_pairing(lc_transcript_safe_cut_with(handle_.get(), keep_last, options.flags(),
+                                                        options.allowed.empty() ? nullptr : options.allowed.data(),
+                                                        options.allowed.size(), &cut));
+        return cut;
+    }
+
+    // check_cut with the pending tail and allowed cuts of `options` (lc_transcript_cut_check_with).
+    void check_cut(std::uint64_t cut, const CutOptions &options) const
+    {
+        check_with_pairing(lc_transcript_cut_check_with(handle_.get(), cut, options.flags(),
+                                                        options.allowed.empty() ? nullptr : options.allowed.data(),
+                                                        options.allowed.size()));
+    }
+
+    // Every S14.3 violation, in transcript order (SPEC G16.14, lc_transcript_pairing_violations):
+    // message and block indices and the status of each, never the id. Empty when the transcript
+    // pairs.
+    std::vector<Violation> pairing_violations() const
+    {
+        std::size_t needed = 0;
+        lc_status status = lc_transcript_pairing_violations(handle_.get(), nullptr, 0, &needed);
+        if (status != LC_ERR_BUFFER_TOO_SMALL) {
+            detail::check(status);
+        }
+        std::vector<lc_violation> raw(needed);
+        std::size_t written = 0;
+        detail::check(lc_transcript_pairing_violations(handle_.get(), raw.data(), raw.size(), &written));
+        std::vector<Violation> out;
+        out.reserve(written);
+        for (std::size_t i = 0; i < written; i++) {
+            const lc_violation &v = raw[i];
+            std::optional<std::uint64_t> block;
+            if (v.block != LC_NO_BLOCK) {
+                block = v.block;
+            }
+            out.push_back(Violation{v.status, v.message, block, v.offset});
+        }
+        return out;
+    }
+
+    // The repair plan of SPEC G16.15 as JSON (lc_transcript_repair_plan): drop an orphan result,
+    // add a synthetic error result "[no result was recorded for this tool call]" for a call whose
+    // result was lost; "[]" when the transcript pairs. With pending_tail, a pending tail's calls
+    // get no result. Throws Error (LC_PAIRING_DUPLICATE_ID: no repair without changing an
+    // assistant message).
+    std::string repair_plan(bool pending_tail = true) const
+    {
+        return written_text([&](std::uint8_t *buf, std::size_t cap, std::size_t *len) {
+            return lc_transcript_repair_plan(handle_.get(), pending_tail ? LC_CUT_PENDING_TAIL : 0, buf, cap, len);
+        });
+    }
+
+    // The transcript with the repair plan applied (lc_transcript_repair): a JSON array of wire
+    // messages in canonical bytes, to be put back into an input and checked again. Throws Error
+    // as repair_plan.
+    std::vector<std::uint8_t> repair(bool pending_tail = true) const
+    {
+        const std::string text = written_text([&](std::uint8_t *buf, std::size_t cap, std::size_t *len) {
+            return lc_transcript_repair(handle_.get(), pending_tail ? LC_CUT_PENDING_TAIL : 0, buf, cap, len);
+        });
+        return std::vector<std::uint8_t>(text.begin(), text.end());
+    }
+
     // The summariser's reply as it arrived, the bare XML text with no JSON envelope (SPEC
     // R15.1-R15.7, lc_compaction_reply_diagnose): returns the summary, the reply without what
     // cleanup removed, the exact text of the replacement user message. Throws Error
@@ -679,6 +833,8 @@ private:
         void operator()(lc_compaction_input *handle) const noexcept { lc_compaction_input_free(handle); }
     };
 
+    friend class Conversion;  // Conversion::input adopts the handle of lc_conversion_input
+
     explicit Input(lc_compaction_input *handle) noexcept : handle_(handle) {}
 
     // One lc_compaction_reply_diagnose call; `diag` (blank on entry) keeps the raw diagnosis.
@@ -707,6 +863,22 @@ private:
     }
 
     // A pairing status from the cut functions: the pairing check says where.
+    // The two-call pattern (SPEC A3.2) of `call(buf, cap, &len)`, as text.
+    template <typename Call>
+    static std::string written_text(Call call)
+    {
+        std::size_t needed = 0;
+        lc_status status = call(nullptr, 0, &needed);
+        if (status != LC_ERR_BUFFER_TOO_SMALL) {
+            detail::check(status);
+        }
+        std::string out(needed, '\0');
+        std::size_t written = 0;
+        detail::check(call(reinterpret_cast<std::uint8_t *>(out.data()), out.size(), &written));
+        out.resize(written);
+        return out;
+    }
+
     void check_with_pairing(lc_status status) const
     {
         if (status >= LC_PAIRING_UNANSWERED_CALL && status <= LC_PAIRING_DUPLICATE_RESULT) {
@@ -716,6 +888,173 @@ private:
     }
 
     std::unique_ptr<lc_compaction_input, Free> handle_;
+};
+
+/* ---- converters (SPEC §16) ------------------------------------------------------------------- */
+
+// One loss of a conversion (SPEC G16.8): the source message (or item) it was in, std::nullopt for
+// the system parameter (LC_SOURCE_SYSTEM), and its LC_LOSS_* code.
+struct Loss {
+    std::optional<std::uint64_t> source_index;
+    std::int32_t code = 0;
+
+    // The code's stable name, e.g. "dropped_cache_control"; "" for a value that is not one.
+    const char *name() const noexcept { return lc_loss_name(code); }
+};
+
+// A converted transcript (lc_conversion): owns its handle (unique, move-only; the destructor frees
+// it). Made by Conversion::convert from a provider's message list; immutable, so the const member
+// functions may be called from several threads at once. A moved-from Conversion holds no handle;
+// its member functions throw Error(LC_ERR_NULL_ARGUMENT).
+class Conversion {
+public:
+    // lc_transcript_convert: `format` is LC_FORMAT_*, `source` the document the format reads (the
+    // Chat, LangChain or AI SDK messages array; {"input": ..., "instructions": ...};
+    // {"system": ..., "messages": [...]}; {"contents": [...], "system_instruction": ...}), `flags`
+    // 0 or LC_CONVERT_STRICT. Throws Error: LC_CONVERT_WIRE, LC_CONVERT_SHAPE (location such as
+    // "messages[3].tool_calls[0].function.arguments", offset into `source`), LC_CONVERT_LOSS,
+    // LC_ERR_INVALID_ARGUMENT. The handle keeps what it needs: `source` may go away afterwards.
+    static Conversion convert(std::int32_t format, bytes_view source, std::uint32_t flags = 0)
+    {
+        lc_conversion *handle = nullptr;
+        lc_diagnostic diag = detail::blank_diagnostic();
+        const lc_status status = lc_transcript_convert(format, source.data(), source.size(), flags, &handle, &diag);
+        if (status != LC_OK) {
+            if (diag.status != status) {
+                diag = detail::status_only(status);  // a boundary error: nothing was diagnosed
+            }
+            diag.location[sizeof diag.location - 1] = '\0';
+            detail::check(status, diag);
+        }
+        return Conversion(handle);
+    }
+
+    Conversion(Conversion &&) noexcept = default;
+    Conversion &operator=(Conversion &&) noexcept = default;
+    Conversion(const Conversion &) = delete;
+    Conversion &operator=(const Conversion &) = delete;
+    ~Conversion() = default;  // the deleter calls lc_conversion_free
+
+    // The C handle, for calls the wrapper does not cover; owned by this Conversion.
+    const lc_conversion *get() const noexcept { return handle_.get(); }
+    explicit operator bool() const noexcept { return handle_ != nullptr; }
+
+    // The wire transcript: a JSON array of wire messages in canonical bytes (SPEC §5, E7).
+    std::vector<std::uint8_t> transcript() const
+    {
+        return elements<std::uint8_t>([this](std::uint8_t *out, std::size_t cap, std::size_t *len) {
+            return lc_conversion_transcript(handle_.get(), out, cap, len);
+        });
+    }
+
+    // For each wire message, the index of the source message (or item) it came from; std::nullopt
+    // for a message made from the system parameter (SPEC G16.2).
+    std::vector<std::optional<std::uint64_t>> source_index() const
+    {
+        const std::vector<std::uint64_t> raw = elements<std::uint64_t>(
+            [this](std::uint64_t *out, std::size_t cap, std::size_t *len) {
+                return lc_conversion_source_index(handle_.get(), out, cap, len);
+            });
+        std::vector<std::optional<std::uint64_t>> out;
+        out.reserve(raw.size());
+        for (const std::uint64_t i : raw) {
+            out.push_back(i == LC_SOURCE_SYSTEM ? std::nullopt : std::optional<std::uint64_t>(i));
+        }
+        return out;
+    }
+
+    // For each wire cut c in 0..n (n wire messages): whether summarising wire messages [0, c)
+    // splits no source message (and passes no compaction item): n + 1 entries.
+    std::vector<bool> cut_allowed() const
+    {
+        const std::vector<std::uint8_t> raw = elements<std::uint8_t>(
+            [this](std::uint8_t *out, std::size_t cap, std::size_t *len) {
+                return lc_conversion_cut_allowed(handle_.get(), out, cap, len);
+            });
+        return std::vector<bool>(raw.begin(), raw.end());
+    }
+
+    // What the wire could not carry, in source order (SPEC G16.8); empty for a lossless conversion.
+    std::vector<Loss> losses() const
+    {
+        const std::vector<lc_loss> raw = elements<lc_loss>([this](lc_loss *out, std::size_t cap, std::size_t *len) {
+            return lc_conversion_losses(handle_.get(), out, cap, len);
+        });
+        std::vector<Loss> out;
+        out.reserve(raw.size());
+        for (const lc_loss &l : raw) {
+            Loss loss;
+            if (l.source_index != LC_SOURCE_SYSTEM) {
+                loss.source_index = l.source_index;
+            }
+            loss.code = l.code;
+            out.push_back(loss);
+        }
+        return out;
+    }
+
+    // The number of messages (or items) in the source list, the system parameter not counted
+    // (lc_conversion_source_len).
+    std::uint64_t source_len() const
+    {
+        std::uint64_t out = 0;
+        detail::check(lc_conversion_source_len(handle_.get(), &out));
+        return out;
+    }
+
+    // The source cut of an allowed wire cut (SPEC G16.2, lc_conversion_source_cut): summarising
+    // wire messages [0, wire_cut) summarises source messages [0, result). Throws
+    // Error(LC_CUT_UNSAFE) for a cut that is not allowed, Error(LC_ERR_INVALID_ARGUMENT) for one
+    // past the last wire message.
+    std::uint64_t source_cut(std::uint64_t wire_cut) const
+    {
+        std::uint64_t out = 0;
+        detail::check(lc_conversion_source_cut(handle_.get(), wire_cut, &out));
+        return out;
+    }
+
+    // A compaction input around the transcript (SPEC G16.10, lc_conversion_input): `revision` is
+    // the basis revision (your compaction count plus one), the basis event id is minted from the
+    // transcript, and `fingerprint` (32 bytes) is the request fingerprint, or nullptr to mint it
+    // from the provider, model and transcript. The input cuts only at the source's boundaries.
+    // Throws Error with the statuses of Input::parse for what was given (LC_INPUT_MODEL,
+    // LC_INPUT_BASIS, LC_INPUT_MAX_SUMMARY_TOKENS, LC_INPUT_REQUEST_FINGERPRINT,
+    // LC_INPUT_TRANSCRIPT), or LC_ERR_INVALID_ARGUMENT for text that is not UTF-8.
+    Input input(std::string_view provider, std::string_view model, std::uint64_t max_summary_tokens,
+                std::uint64_t revision, const std::array<std::uint8_t, LC_FINGERPRINT_LEN> *fingerprint = nullptr) const
+    {
+        lc_compaction_input *out = nullptr;
+        const bytes_view p(provider);
+        const bytes_view m(model);
+        detail::check(lc_conversion_input(handle_.get(), p.data(), p.size(), m.data(), m.size(), max_summary_tokens,
+                                          revision, fingerprint != nullptr ? fingerprint->data() : nullptr, &out));
+        return Input(out);
+    }
+
+private:
+    struct Free {
+        void operator()(lc_conversion *handle) const noexcept { lc_conversion_free(handle); }
+    };
+
+    explicit Conversion(lc_conversion *handle) noexcept : handle_(handle) {}
+
+    // The two-call pattern over an array accessor: the size query, then the elements.
+    template <typename T, typename Call>
+    static std::vector<T> elements(Call call)
+    {
+        std::size_t needed = 0;
+        lc_status status = call(nullptr, 0, &needed);
+        std::vector<T> out;
+        if (status == LC_ERR_BUFFER_TOO_SMALL) {
+            out.resize(needed);
+            status = call(out.data(), out.size(), &needed);
+            out.resize(needed);
+        }
+        detail::check(status);
+        return out;
+    }
+
+    std::unique_ptr<lc_conversion, Free> handle_;
 };
 
 /* ---- the round (SPEC §15, R15.12) ------------------------------------------------------------ */
@@ -801,7 +1140,8 @@ enum class OnError {
 
 // How compact() runs the round; the defaults are SPEC R15.12's.
 struct CompactOptions {
-    std::uint64_t keep_last = 0;                   // the cut is safe_cut(keep_last)
+    std::uint64_t keep_last = 0;                   // the cut is safe_cut(keep_last, {pending_tail})
+    bool pending_tail = true;                      // a pending tail stays kept (G16.13); false: §14
     unsigned attempts = 3;                         // at least 1
     std::optional<std::uint64_t> max_input_bytes;  // the head's byte budget; none: no limit
     std::optional<std::uint64_t> max_reply_bytes;  // none: 16 * max_summary_tokens, at least 114
@@ -907,8 +1247,9 @@ inline std::string stop_reason(const Attempt &a)
 // taking a const SummaryRequest & and returning a SummaryReply (checked at compile time: nothing
 // else can pass for a reply).
 //
-//  1. The cut is input.safe_cut(keep_last). A cut that leaves nothing to summarise, a transcript
-//     whose tool calls are not paired, or a head over max_input_bytes ends the round at once with
+//  1. The cut is input.safe_cut(keep_last, {pending_tail}): a pending tail stays on the kept side
+//     (G16.13). A cut that leaves nothing to summarise, a transcript whose tool calls are not
+//     paired otherwise, or a head over max_input_bytes ends the round at once with
 //     KeepHistory; the model is not called.
 //  2. Each attempt sends a SummaryRequest and checks the reply with diagnose_reply (trim and
 //     unfence on by default); on_attempt sees it.
@@ -936,7 +1277,9 @@ CompactResult compact(const Input &input, CallModel &&call_model, const CompactO
     // Step 1: the cut and the head.
     std::uint64_t cut = 0;
     try {
-        cut = input.safe_cut(options.keep_last);
+        CutOptions cut_options;
+        cut_options.pending_tail = options.pending_tail;
+        cut = input.safe_cut(options.keep_last, cut_options);
     } catch (const Error &e) {
         if (e.status() >= LC_PAIRING_UNANSWERED_CALL && e.status() <= LC_PAIRING_DUPLICATE_RESULT) {
             return detail::keep_history(

@@ -174,6 +174,21 @@ for call in ("lc_transcript_pairing_check", "lc_transcript_safe_cut"):
         lambda call=call: ratio(c(f"safety/{call}/1MiB"), c("safety/lc_compaction_input_parse+free/1MiB")),
         at_most(0.10))
 
+# The round from the model's own reply (SPEC §15, benches/round.rs) and the converters (§16,
+# benches/convert.rs): issue 26's and 27's targets.
+if go:
+    row("bare reply 4 KB (C ABI) vs the Go output path", ">= 60x", "{:.1f}x",
+        lambda: ratio(g("BenchmarkOutputGo4KB"), c("round/lc_compaction_reply_validate/4KB")), at_least(60))
+    row("round with an instant model / its library calls (Go)", "<= 1.10x", "{:.2f}x",
+        lambda: ratio(g("BenchmarkRoundCompact"), g("BenchmarkRoundCalls")), at_most(1.10))
+for call in ("lc_replacement_build", "lc_replacement_verify"):
+    row(f"{call} / canonical encoding, 1 MB", "<= 1.0x", "{:.2f}x",
+        lambda call=call: ratio(c(f"round/{call}/1MB"), c("round/CompactionInput::encode/1MB")), at_most(1.0))
+for name in ("openai_chat", "anthropic"):
+    row(f"convert {name} 1 MiB / parse+free of its wire", "<= 1.0x", "{:.2f}x",
+        lambda name=name: ratio(c(f"convert/lc_transcript_convert/{name}/1MiB"),
+                                c(f"convert/lc_compaction_input_parse+free/{name}-wire/1MiB")), at_most(1.0))
+
 # Request fingerprint (SPEC §10) of the R10.7 example: the C ABI call, and the library through cgo
 # against the Go path (internal/oracle: encoding/json, json.Marshal, sha256) in the same Go run.
 row("request fingerprint, R10.7 example, per call (C ABI)", "<= 2 µs", "{:.2f} µs",

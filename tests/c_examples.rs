@@ -656,6 +656,49 @@ const RUNS: &[Run] = &[
         exit: 2,
     },
     // --- end of examples/cpp/compact.cpp
+    // --- examples/cpp/render.cpp: GOAL CONSTRAINTS DECISIONS STATE OPEN_ITEMS, or --grammar KIND, or
+    // --schema (SPEC §17.1, §17.2). G17.8 by hand: the root, each section on its own line, & < > as
+    // entities, CR as &#13;, an empty optional section self-closed; 23 + 22 + 41 + 13 + 49 + 14 + 23
+    // = 185 bytes. G17.9: a blank goal is xml_content, U+0001 xml_syntax, both class retry.
+    Run {
+        example: "render",
+        args: &["Ship 1.2", "no API change", "", "tests <pass> & CI green", ""],
+        stdin: None,
+        stdout: "<conversation_summary>\n<goal>Ship 1.2</goal>\n<constraints>no API change</constraints>\n<decisions/>\n\
+                 <state>tests &lt;pass&gt; &amp; CI green</state>\n<open_items/>\n</conversation_summary>\n\
+                 valid: 185 bytes, every section reads back\n",
+        exit: 0,
+    },
+    Run {
+        example: "render",
+        args: &["g", "", "a\r\nb ]]>", "s", "- one\n- two"],
+        stdin: None,
+        stdout: "<decisions>a&#13;\nb ]]&gt;</decisions>\n<state>s</state>\n<open_items>- one\n- two</open_items>\n",
+        exit: 0,
+    },
+    Run {
+        example: "render",
+        args: &[" \t\u{3000}", "", "", "s", ""],
+        stdin: None,
+        stdout: "refused: LC_SUMMARY_XML_CONTENT xml_content (class retry)\n",
+        exit: 1,
+    },
+    // The first refusal in section order: the blank state comes after the control character.
+    Run {
+        example: "render",
+        args: &["g", "a\u{1}", "", " ", ""],
+        stdin: None,
+        stdout: "refused: LC_SUMMARY_XML_SYNTAX xml_syntax (class retry)\n",
+        exit: 1,
+    },
+    // G17.5, G17.6: the start rules; G17.7: no other property.
+    Run { example: "render", args: &["--grammar", "lark"], stdin: None, stdout: "\nstart: ", exit: 0 },
+    Run { example: "render", args: &["--grammar", "gbnf"], stdin: None, stdout: "root ::= ", exit: 0 },
+    Run { example: "render", args: &["--grammar", "regex"], stdin: None, stdout: "<conversation_summary>", exit: 0 },
+    Run { example: "render", args: &["--schema"], stdin: None, stdout: "\"additionalProperties\":false", exit: 0 },
+    Run { example: "render", args: &["--grammar", "ebnf"], stdin: None, stdout: "", exit: 2 },
+    Run { example: "render", args: &["g", "c", "d", "s"], stdin: None, stdout: "", exit: 2 },
+    // --- end of examples/cpp/render.cpp
     // demo [DATA_DIR]: the first run (scripts/demo), one line per step; exit 0 when every step gives
     // the result its sample is made for. F7.3: the tool message stubbed under 1400 bytes; C13.4: the
     // misplaced <decisions> of result_bad_xml.json; R10.7: the worked example; P8.4: quality 0 is
@@ -700,6 +743,136 @@ const RUNS: &[Run] = &[
     },
     Run { example: "demo", args: &["examples/no_such_dir"], stdin: None, stdout: "", exit: 2 },
     Run { example: "demo", args: &["a", "b"], stdin: None, stdout: "", exit: 2 },
+    // examples/cpp/pairing.cpp: SPEC §16.9 by hand. input_pending.json: message 6, the last assistant
+    // message, waits for c2 (G16.13): the pending-tail cut keeping 1 is 6 (c1's pair lies before it),
+    // §14's verdict is 500; the plan with the pending tail is empty and the repaired transcript is the
+    // input in canonical bytes (E7.3: "usage":null on assistant messages).
+    Run {
+        example: "pairing",
+        args: &["examples/data/input_pending.json", "1"],
+        stdin: None,
+        stdout: "violation: message 6, block 0: LC_PAIRING_UNANSWERED_CALL\nsafe cut: 6\n\
+                 safe cut (S14.4): LC_PAIRING_UNANSWERED_CALL\nrepair plan: []\nrepaired: \
+                 [{\"role\":\"system\",\"blocks\":[{\"type\":\"text\",\"text\":\"be brief\"}]},\
+                 {\"role\":\"user\",\"blocks\":[{\"type\":\"text\",\"text\":\"list the files\"}]},\
+                 {\"role\":\"assistant\",\"blocks\":[{\"type\":\"tool_use\",\"id\":\"c1\",\"name\":\"ls\",\"input\":{}}],\"usage\":null},\
+                 {\"role\":\"tool\",\"blocks\":[{\"type\":\"text\",\"text\":\"a.go b.go\"}],\"tool_use_id\":\"c1\",\"is_error\":false},\
+                 {\"role\":\"assistant\",\"blocks\":[{\"type\":\"text\",\"text\":\"two files\"}],\"usage\":null},\
+                 {\"role\":\"user\",\"blocks\":[{\"type\":\"text\",\"text\":\"now ship it\"}]},\
+                 {\"role\":\"assistant\",\"blocks\":[{\"type\":\"tool_use\",\"id\":\"c2\",\"name\":\"deploy\",\"input\":{}}],\"usage\":null}]\n",
+        exit: 0,
+    },
+    // input_unpaired.json: b (message 1, block 1) has no result and message 3 answers no call
+    // (G16.14, in transcript order); the last assistant message (5) has no call, so there is no
+    // pending tail and both cuts give the first violation's status. The plan (G16.15): drop message
+    // 3, then b's synthetic error result before message 4 (after message 1 and the tool messages
+    // that follow it).
+    Run {
+        example: "pairing",
+        args: &["examples/data/input_unpaired.json", "1"],
+        stdin: None,
+        stdout: "violation: message 1, block 1: LC_PAIRING_UNANSWERED_CALL\nviolation: message 3: \
+                 LC_PAIRING_ORPHAN_RESULT\nsafe cut: LC_PAIRING_UNANSWERED_CALL\nsafe cut (S14.4): \
+                 LC_PAIRING_UNANSWERED_CALL\nrepair plan: [{\"action\":\"drop_result\",\"message\":3,\"block\":null},\
+                 {\"action\":\"add_result\",\"before\":4,\"call_message\":1,\"call_block\":1,\"tool_use_id\":\"b\",\
+                 \"text\":\"[no result was recorded for this tool call]\"}]\nrepaired: \
+                 [{\"role\":\"user\",\"blocks\":[{\"type\":\"text\",\"text\":\"run both\"}]},\
+                 {\"role\":\"assistant\",\"blocks\":[{\"type\":\"tool_use\",\"id\":\"a\",\"name\":\"t\",\"input\":{}},\
+                 {\"type\":\"tool_use\",\"id\":\"b\",\"name\":\"t\",\"input\":{}}],\"usage\":null},\
+                 {\"role\":\"tool\",\"blocks\":[{\"type\":\"text\",\"text\":\"ok\"}],\"tool_use_id\":\"a\",\"is_error\":false},\
+                 {\"role\":\"tool\",\"blocks\":[{\"type\":\"text\",\"text\":\"[no result was recorded for this tool call]\"}],\
+                 \"tool_use_id\":\"b\",\"is_error\":true},\
+                 {\"role\":\"user\",\"blocks\":[{\"type\":\"text\",\"text\":\"go on\"}]},\
+                 {\"role\":\"assistant\",\"blocks\":[{\"type\":\"text\",\"text\":\"done\"}],\"usage\":null}]\n",
+        exit: 0,
+    },
+    Run { example: "pairing", args: &["examples/data/input_unpaired.json"], stdin: None, stdout: "", exit: 2 },
+    // convert (C) and conversion (C++): SPEC §16.2 and §16.4 on examples/data/convert_*.json, the
+    // figures worked out by hand from the tables. Chat: one wire message per message; losses
+    // `name` on the developer message (dropped_name), image `detail` "high" (dropped_media_options),
+    // the repeated `city` key (duplicate_argument_key, the last value kept, G16.4); keeping the last
+    // message the safe cut is 4 (the call and its result summarised together), source cut 4.
+    Run {
+        example: "convert",
+        args: &["openai_chat", "examples/data/convert_chat.json"],
+        stdin: None,
+        stdout: "wire 5 messages from 5 source messages\nsource_index 0 1 2 3 4\ncut_allowed 1 1 1 1 1 1\n\
+                 loss 0 dropped_name\nloss 1 dropped_media_options\nloss 2 duplicate_argument_key\n\
+                 safe_cut 4 source_cut 4\n",
+        exit: 0,
+    },
+    Run {
+        example: "convert",
+        args: &["openai_chat", "examples/data/convert_chat.json"],
+        stdin: None,
+        stdout: "\"id\":\"call_1\",\"name\":\"get_weather\",\"input\":{\"city\":\"Oslo\"}",
+        exit: 0,
+    },
+    // Anthropic: the system parameter is wire message 0 (source "system", its cache_control
+    // dropped); the last user message holds two tool results and a text: three wire messages from
+    // source 2 (G16.1), no cut inside them; a document by URL keeps its name only. Keeping the last
+    // message, cuts 5 and 4 are not allowed and 3 splits the calls from their results: cut 2,
+    // which summarises source [0, 1) (the system parameter counts as no source message).
+    Run {
+        example: "convert",
+        args: &["anthropic", "examples/data/convert_anthropic.json"],
+        stdin: None,
+        stdout: "wire 6 messages from 3 source messages\nsource_index system 0 1 2 2 2\n\
+                 cut_allowed 1 1 1 1 0 0 1\nloss system dropped_cache_control\nloss 0 document_not_inline\n\
+                 safe_cut 2 source_cut 1\n",
+        exit: 0,
+    },
+    // G16.3: the signature byte-exact, with its format.
+    Run {
+        example: "convert",
+        args: &["anthropic", "examples/data/convert_anthropic.json"],
+        stdin: None,
+        stdout: "\"signature\":\"EqQBCkYIBxgCKkB0c2lnbmF0dXJl\",\"signature_format\":\"anthropic\"",
+        exit: 0,
+    },
+    // 701 at the unknown role's value (byte 45), never its bytes.
+    Run {
+        example: "convert",
+        args: &["openai_chat", "examples/data/convert_bad_role.json"],
+        stdin: None,
+        stdout: "error LC_CONVERT_SHAPE convert_shape at messages[1].role offset 45\n",
+        exit: 1,
+    },
+    Run {
+        example: "convert",
+        args: &["openai_chat", "examples/data/no_such_file.json"],
+        stdin: None,
+        stdout: "",
+        exit: 2,
+    },
+    Run { example: "convert", args: &["klingon", "examples/data/convert_chat.json"], stdin: None, stdout: "", exit: 2 },
+    Run {
+        example: "conversion",
+        args: &["examples/data/convert_chat.json", "examples/data/convert_anthropic.json"],
+        stdin: None,
+        stdout: "openai_chat: loss 0 dropped_name\nopenai_chat: loss 1 dropped_media_options\n\
+                 openai_chat: loss 2 duplicate_argument_key\n\
+                 openai_chat: keeping the last message, summarise wire [0, 4) = source [0, 4)\n",
+        exit: 0,
+    },
+    Run {
+        example: "conversion",
+        args: &["examples/data/convert_chat.json", "examples/data/convert_anthropic.json"],
+        stdin: None,
+        stdout: "anthropic: 6 wire messages from 3 source messages\nanthropic: source_index system 0 1 2 2 2\n\
+                 anthropic: cut_allowed 1 1 1 1 0 0 1\nanthropic: loss system dropped_cache_control\n\
+                 anthropic: loss 0 document_not_inline\n\
+                 anthropic: keeping the last message, summarise wire [0, 2) = source [0, 1)\n",
+        exit: 0,
+    },
+    Run {
+        example: "conversion",
+        args: &["examples/data/convert_bad_role.json", "examples/data/convert_anthropic.json"],
+        stdin: None,
+        stdout: "openai_chat: refused LC_CONVERT_SHAPE; line 1, column 46, location messages[1].role, offset 45",
+        exit: 1,
+    },
+    Run { example: "conversion", args: &["examples/data/convert_chat.json"], stdin: None, stdout: "", exit: 2 },
 ];
 
 fn manifest_dir() -> &'static Path {

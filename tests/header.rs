@@ -30,6 +30,7 @@ const NOT_STATUS_CONSTANTS: &[&str] = &[
     "LC_LOSS_",
     "LC_CUT_PENDING_TAIL",
     "LC_NO_BLOCK",
+    "LC_GRAMMAR_",
 ];
 
 /// The macros cbindgen cannot see, written after the includes: the version macros (Cargo's) and the

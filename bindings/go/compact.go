@@ -130,7 +130,9 @@ type CompactResult interface {
 	compactResult()
 }
 
-// Compacted is a round that produced a valid summary: replace the history with Replacement.
+// Compacted is a round that produced a valid summary: replace the history with Replacement, or,
+// for an Input made by Conversion.Input, with Messages(source): the new list in the source's own
+// format.
 type Compacted struct {
 	// Summary is the accepted summary (ValidateReply's: the reply without what cleanup removed).
 	Summary string
@@ -143,6 +145,10 @@ type Compacted struct {
 	Attempts []Attempt
 	// Diagnoses are the attempts' diagnoses, one per attempt (nil for the accepted one).
 	Diagnoses []*Error
+
+	// origin is the Input's map back to the source (Conversion.Input), for Messages and
+	// SourceCut; nil for an Input from ParseInput.
+	origin *sourceMap
 }
 
 // KeepHistory is a round that ended without a summary: the history stays as it was. It is a
@@ -321,7 +327,8 @@ func Compact(ctx context.Context, in *Input, callModel CallModel, opts CompactOp
 			if err != nil {
 				return nil, err // a closed Input: the summary and the cut were checked
 			}
-			return &Compacted{Summary: summary, Cut: cut, Replacement: replacement, Attempts: records, Diagnoses: diagnoses}, nil
+			return &Compacted{Summary: summary, Cut: cut, Replacement: replacement, Attempts: records, Diagnoses: diagnoses,
+				origin: in.origin}, nil
 		case a.Class != ClassRetry:
 			return keep(a.Diagnosis, stopReason(a), records), nil
 		case n == attempts:

@@ -34,3 +34,28 @@ func TestFinalizerFreesDroppedInput(t *testing.T) {
 		t.Fatalf("%d handles still live after GC (baseline %d)", n, base)
 	}
 }
+
+// A Conversion dropped without Close is freed by its finalizer, and a closed one is not freed a
+// second time.
+func TestFinalizerFreesDroppedConversion(t *testing.T) {
+	base := liveConversions.Load()
+	func() {
+		for i := 0; i < 100; i++ {
+			c, err := FromOpenAIChat([]byte(`[{"role":"user","content":"hello"}]`))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if i%2 == 0 {
+				c.Close()
+			}
+		}
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	for liveConversions.Load() > base && time.Now().Before(deadline) {
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := liveConversions.Load(); n != base {
+		t.Fatalf("%d conversion handles still live after GC (baseline %d)", n, base)
+	}
+}

@@ -28,6 +28,13 @@
 // (one per status) and the Class constants (one per class: errors.Is(err, ClassRetry) asks
 // whether the summariser can fix it); errors.As gives the *Error.
 //
+// # Converters
+//
+// FromOpenAIChat, FromOpenAIResponses, FromAnthropic, FromGemini, FromLangChain and
+// FromModelMessages turn the message list a loop holds, as the JSON its provider takes, into the
+// wire transcript (SPEC §16); Conversion.Input makes the compaction input, and Compact's
+// *Compacted rebuilds the list in its own format with Messages.
+//
 // # Concurrency and memory
 //
 // Every function is safe for concurrent use; an *Input may be shared between goroutines, and
@@ -105,6 +112,9 @@ type Input struct {
 	// so Close never frees a handle that another goroutine is using.
 	mu  sync.RWMutex
 	ptr *C.lc_compaction_input
+	// origin is the map back to the source of an Input made by Conversion.Input (nil for
+	// ParseInput): a round on it gives a *Compacted whose Messages rebuilds the source's list.
+	origin *sourceMap
 }
 
 // liveInputs counts the handles not yet freed (read by the tests of the finalizer path).

@@ -114,6 +114,30 @@ func compactHistory(ctx context.Context, wire []byte) ([]byte, error) {
 
 // END README round
 
+// BEGIN README quick start
+
+// compactMessages compacts the OpenAI Chat messages your loop holds (their JSON) into the new list.
+func compactMessages(ctx context.Context, messages []byte) ([]byte, error) {
+	conv, err := lc.FromOpenAIChat(messages) // the wire transcript, cut map and loss report (SPEC §16)
+	if err != nil {
+		return nil, err
+	}
+	defer conv.Close()
+	in, err := conv.Input(lc.InputOptions{Provider: "openai", Model: "gpt-4.1-mini", MaxSummaryTokens: 2048, Revision: 1})
+	if err != nil {
+		return nil, err
+	}
+	defer in.Close()
+	callModel := openAIChat(http.DefaultClient, "https://api.openai.com/v1", os.Getenv("OPENAI_API_KEY"), "gpt-4.1-mini")
+	res, err := lc.Compact(ctx, in, callModel, lc.CompactOptions{KeepLast: 4}) // the summary is validated here
+	if r, ok := res.(*lc.Compacted); ok {
+		return r.Messages(messages) // your system message, the summary, the kept messages byte for byte
+	}
+	return messages, err // the history as it was
+}
+
+// END README quick start
+
 // chatRequest is what the fake provider reads of a request.
 type chatRequest struct {
 	Model    string           `json:"model"`
@@ -255,7 +279,8 @@ func TestCompactOverOpenAIFailures(t *testing.T) {
 	}
 }
 
-// The README shows the adapter this test runs, and the round (compactHistory, compiled here).
+// The README shows the adapter this test runs, and the round (compactHistory, compiled here); the
+// repository's README and this one the quick start (compactMessages).
 func TestREADMEShowsTheTestedCode(t *testing.T) {
 	source, err := os.ReadFile("openai_test.go")
 	if err != nil {
@@ -265,7 +290,20 @@ func TestREADMEShowsTheTestedCode(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, name := range []string{"adapter", "round"} {
+	top, err := os.ReadFile("../../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if begin, end := "// BEGIN README quick start\n\n", "\n// END README quick start"; bytes.Contains(source, []byte(begin)) {
+		i, j := bytes.Index(source, []byte(begin)), bytes.Index(source, []byte(end))
+		code := "```go\n" + string(source[i+len(begin):j]) + "```\n"
+		if !strings.Contains(string(top), code) {
+			t.Errorf("../../README.md does not show the quick start as openai_test.go has it")
+		}
+	} else {
+		t.Fatal("openai_test.go has no quick start markers")
+	}
+	for _, name := range []string{"adapter", "round", "quick start"} {
 		begin, end := "// BEGIN README "+name+"\n\n", "\n// END README "+name
 		i, j := bytes.Index(source, []byte(begin)), bytes.Index(source, []byte(end))
 		if i < 0 || j < i {
@@ -285,6 +323,39 @@ func (s toServer) RoundTrip(r *http.Request) (*http.Response, error) {
 	r = r.Clone(r.Context())
 	r.URL.Scheme, r.URL.Host = "http", s.srv.Listener.Addr().String()
 	return s.srv.Client().Transport.RoundTrip(r)
+}
+
+// compactMessages (the quick start) against the fake provider: a Chat list of six messages, the
+// last four kept; the new list is the system message, the summary, then messages 2 to 5 as given.
+func TestREADMEQuickStart(t *testing.T) {
+	fake, srv := serveOpenAI(t, completion(roundSummary, "stop", 40))
+	saved := http.DefaultClient
+	http.DefaultClient = &http.Client{Transport: toServer{srv}}
+	defer func() { http.DefaultClient = saved }()
+	t.Setenv("OPENAI_API_KEY", "test-key")
+	kept := []string{
+		`{"role": "assistant", "content": null, "tool_calls": [{"id": "c1", "type": "function", "function": {"name": "ls", "arguments": "{}"}}]}`,
+		`{"role": "tool", "tool_call_id": "c1", "content": "a b"}`,
+		`{"role": "assistant", "content": "Two files."}`,
+		`{"role": "user", "content": "Delete a."}`,
+	}
+	messages := `[{"role": "system", "content": "Be brief."}, {"role": "user", "content": "List the files."}, ` +
+		strings.Join(kept, ", ") + `]`
+	got, err := compactMessages(context.Background(), []byte(messages))
+	if err != nil || len(fake.requests) != 1 || fake.requests[0].Model != "gpt-4.1-mini" {
+		t.Fatalf("%v, %d requests", err, len(fake.requests))
+	}
+	var summary bytes.Buffer
+	enc := json.NewEncoder(&summary)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(roundSummary); err != nil {
+		t.Fatal(err)
+	}
+	want := `[{"role": "system", "content": "Be brief."},{"role":"user","content":` +
+		strings.TrimSpace(summary.String()) + `},` + strings.Join(kept, ",") + `]`
+	if string(got) != want {
+		t.Errorf("messages\n%s\nwant\n%s", got, want)
+	}
 }
 
 // compactHistory (the README's round) against the fake provider, its requests redirected there.

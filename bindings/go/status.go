@@ -104,6 +104,11 @@ const (
 	StatusReplacementPrefixChanged  Status = C.LC_REPLACEMENT_PREFIX_CHANGED
 	StatusReplacementTailChanged    Status = C.LC_REPLACEMENT_TAIL_CHANGED
 	StatusReplacementAdjacentUser   Status = C.LC_REPLACEMENT_ADJACENT_USER
+
+	// The converters (SPEC §16): the host's source list.
+	StatusConvertWire  Status = C.LC_CONVERT_WIRE
+	StatusConvertShape Status = C.LC_CONVERT_SHAPE
+	StatusConvertLoss  Status = C.LC_CONVERT_LOSS
 )
 
 // Name is the constant's name, e.g. "LC_SUMMARY_XML_SYNTAX" ("LC_UNKNOWN_STATUS" for an unknown

@@ -67,6 +67,7 @@ var allStatuses = []lc.Status{
 	lc.StatusReplyTruncated, lc.StatusReplyByteLimitUnreachable, lc.StatusReplacementEmptyHead,
 	lc.StatusReplacementSummary, lc.StatusReplacementWire, lc.StatusReplacementPrefixChanged,
 	lc.StatusReplacementTailChanged, lc.StatusReplacementAdjacentUser,
+	lc.StatusConvertWire, lc.StatusConvertShape, lc.StatusConvertLoss,
 }
 
 func readHeader(t *testing.T) string {

@@ -834,15 +834,25 @@ fn replacement_build_and_verify() {
         let v = json(&["replacement", "build", INPUT_VALID, cut, path_str(&summary)], b"", 1);
         assert_eq!(v["name"].as_str(), Some(name), "cut {cut}: {v}");
     }
+    // The call of message 1 is unanswered and a later assistant message follows: not a pending tail
+    // (G16.13), so the build refuses with the pairing status.
     let unpaired = transcript_file(
         "replacement_unpaired.json",
-        r#"[{"role":"user","blocks":[]},{"role":"assistant","blocks":[{"type":"tool_use","id":"a","name":"t","input":{}}]},{"role":"user","blocks":[]}]"#,
+        r#"[{"role":"user","blocks":[]},{"role":"assistant","blocks":[{"type":"tool_use","id":"a","name":"t","input":{}}]},{"role":"user","blocks":[]},{"role":"assistant","blocks":[]}]"#,
     );
     let v = json(&["replacement", "build", path_str(&unpaired), "1", path_str(&summary)], b"", 1);
     assert_eq!(
         (v["name"].as_str(), v["location"].as_str()),
         (Some("LC_PAIRING_UNANSWERED_CALL"), Some("transcript[1].blocks[0]"))
     );
+    // Without the last message, message 1 is the last assistant message: its call waits for a result
+    // (a pending tail), and cut 1 keeps that turn unchanged (R15.10).
+    let pending = transcript_file(
+        "replacement_pending.json",
+        r#"[{"role":"user","blocks":[]},{"role":"assistant","blocks":[{"type":"tool_use","id":"a","name":"t","input":{}}]},{"role":"user","blocks":[]}]"#,
+    );
+    let v = json(&["replacement", "build", path_str(&pending), "1", path_str(&summary)], b"", 0);
+    assert_eq!(v["name"].as_str(), Some("LC_OK"), "{v}");
 
     for args in [
         &["replacement", "build", INPUT_VALID, "2"][..],

@@ -32,6 +32,9 @@ fn message<'a>(cx: &mut Cx<'a>) -> Conv<()> {
     }
     cx.no_duplicates(m)?;
     let role = cx.required_str(m, "role")?.decode_bytes().unwrap_or_default().into_owned();
+    if !matches!(role.as_slice(), b"system" | b"user" | b"assistant" | b"tool") {
+        return Err(cx.field_error(m, "role", c"system, user, assistant or tool"));
+    }
     options(cx, m, &[])?;
     let content =
         cx.tree.get(m, "content").ok_or_else(|| cx.field_error(m, "content", c"a string or an array of parts"))?;
@@ -58,8 +61,7 @@ fn message<'a>(cx: &mut Cx<'a>) -> Conv<()> {
             cx.out.end_assistant();
             r
         }
-        b"tool" => tool_message(cx, content),
-        _ => Err(cx.field_error(m, "role", c"system, user, assistant or tool")),
+        _ => tool_message(cx, content),
     };
     cx.path.pop(1);
     r
@@ -266,7 +268,7 @@ fn media_part<'a>(cx: &mut Cx<'a>, part: NodeId, kind: &[u8]) -> Conv<()> {
                         cx.out.document(Str::Text(&media_type), name, None, Str::Text(&text))
                     }
                     Some(Err(())) => return Err(cx.shape(data, c"base64, a URL or a base64 data URL")),
-                    None if raw.starts_with(b"http://") || raw.starts_with(b"https://") => {
+                    None if media::has_url_scheme(&raw) => {
                         media::put_reference(cx, mt, Str::Json(s), is_image, data)?;
                     }
                     None => {
@@ -298,20 +300,7 @@ fn media_part<'a>(cx: &mut Cx<'a>, part: NodeId, kind: &[u8]) -> Conv<()> {
                             .tree
                             .get(data, "reference")
                             .ok_or_else(|| cx.field_error(data, "reference", c"an object"))?;
-                        let mut pairs: Vec<(String, String)> = cx
-                            .tree
-                            .children(reference)
-                            .filter_map(|c| {
-                                let key = cx.tree.key(c)?.decode().ok()?.into_owned();
-                                let Value::String(v) = cx.tree.value(c) else { return None };
-                                Some((key, v.decode().ok()?.into_owned()))
-                            })
-                            .collect();
-                        pairs.sort();
-                        let url = format!(
-                            "file-id:{}",
-                            pairs.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(",")
-                        );
+                        let url = file_id_url(cx, reference);
                         media::put_reference(cx, mt, Str::Text(&url), is_image, data)?;
                     }
                     b"text" => {
@@ -332,6 +321,26 @@ fn media_part<'a>(cx: &mut Cx<'a>, part: NodeId, kind: &[u8]) -> Conv<()> {
     })();
     cx.path.pop(1);
     r
+}
+
+/// The pseudo-URL of a file reference (G16.7): a provider-to-id record as `file-id:` then its
+/// `provider=id` pairs sorted by provider, joined by `,`; a bare id (a tool output's `fileId`
+/// string, whose provider the part does not say) as `file-id:ai_sdk:<id>`.
+fn file_id_url(cx: &Cx<'_>, id: NodeId) -> String {
+    if let Value::String(s) = cx.tree.value(id) {
+        return format!("file-id:ai_sdk:{}", s.decode().unwrap_or_default());
+    }
+    let mut pairs: Vec<(String, String)> = cx
+        .tree
+        .children(id)
+        .filter_map(|c| {
+            let key = cx.tree.key(c)?.decode().ok()?.into_owned();
+            let Value::String(v) = cx.tree.value(c) else { return None };
+            Some((key, v.decode().ok()?.into_owned()))
+        })
+        .collect();
+    pairs.sort();
+    format!("file-id:{}", pairs.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(","))
 }
 
 /// A `tool` message: each `tool-result` a `tool` message of its own (G16.1).
@@ -377,7 +386,7 @@ fn tool_result<'a>(cx: &mut Cx<'a>, part: NodeId) -> Conv<()> {
                 }
                 b"json" | b"error-json" => {
                     let v = cx.tree.get(o, "value").ok_or_else(|| cx.field_error(o, "value", c"a JSON value"))?;
-                    let text = String::from_utf8_lossy(cx.tree.span(v).of(cx.src)).into_owned();
+                    let text = cx.json_text(v);
                     cx.out.text(Str::Text(&text));
                 }
                 b"execution-denied" => {
@@ -401,6 +410,28 @@ fn tool_result<'a>(cx: &mut Cx<'a>, part: NodeId) -> Conv<()> {
                                 let bytes = super::anthropic::base64_field(cx, item, "data")?;
                                 media::put_bytes(cx, mt, &bytes, Str::Text(""));
                             }
+                            b"file-url" | b"image-url" => {
+                                let url = cx.required_str(item, "url")?;
+                                let mt = cx.str_field(item, "mediaType")?;
+                                let image =
+                                    t.as_slice() == b"image-url" || mt.is_some_and(|m| m.raw().starts_with(b"image"));
+                                media::put_reference(
+                                    cx,
+                                    mt.map_or(Str::Text(""), Str::Json),
+                                    Str::Json(url),
+                                    image,
+                                    item,
+                                )?;
+                            }
+                            b"file-id" | b"image-file-id" => {
+                                let id = match cx.tree.get(item, "fileId") {
+                                    Some(id) if matches!(cx.tree.value(id), Value::String(_) | Value::Object) => id,
+                                    _ => return Err(cx.field_error(item, "fileId", c"a string or an object")),
+                                };
+                                let url = file_id_url(cx, id);
+                                let image = t.as_slice() == b"image-file-id";
+                                media::put_reference(cx, Str::Text(""), Str::Text(&url), image, item)?;
+                            }
                             b"file" | b"image" => {
                                 media_part(cx, item, if t.as_slice() == b"image" { b"image" } else { b"file" })?
                             }
@@ -415,7 +446,7 @@ fn tool_result<'a>(cx: &mut Cx<'a>, part: NodeId) -> Conv<()> {
         cx.path.pop(1);
         is_error = r?;
     } else if let Some(v) = cx.tree.get(part, "result") {
-        let text = String::from_utf8_lossy(cx.tree.span(v).of(cx.src)).into_owned();
+        let text = cx.json_text(v);
         cx.out.text(Str::Text(&text));
         is_error = cx.bool_field(part, "isError")?;
     }

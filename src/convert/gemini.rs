@@ -297,7 +297,7 @@ fn function_response<'a>(cx: &mut Cx<'a>, r: NodeId, open: &mut Vec<(Vec<u8>, St
         cx.out.begin_tool();
         if let Some(o) = response {
             // The response's JSON, as written, is the result's text.
-            let text = String::from_utf8_lossy(cx.tree.span(o).of(cx.src)).into_owned();
+            let text = cx.json_text(o);
             cx.out.text(Str::Text(&text));
         }
         if let Some(parts) = cx.tree.get(r, "parts") {

@@ -87,6 +87,15 @@ pub(crate) enum DataUrl {
     },
 }
 
+/// Whether a string is a URL rather than base64 (AI SDK data content): it starts with a scheme,
+/// `ALPHA *(ALPHA / DIGIT / "+" / "-" / ".") ":"` (RFC 3986), as `new URL()` requires. Base64 has
+/// no `:`, so no base64 text is taken for a URL; `gs://`, `s3://` and `file:` are URLs.
+pub(crate) fn has_url_scheme(text: &[u8]) -> bool {
+    let scheme = text.split(|&b| b == b':').next().filter(|s| s.len() < text.len()).unwrap_or_default();
+    scheme.first().is_some_and(u8::is_ascii_alphabetic)
+        && scheme.iter().all(|&b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'-' | b'.'))
+}
+
 pub(crate) fn data_url(url: &[u8]) -> Option<Result<DataUrl, ()>> {
     let rest = url.strip_prefix(b"data:")?;
     let comma = memchr::memchr(b',', rest);

@@ -316,6 +316,28 @@ pub(crate) struct Cx<'a> {
 pub(crate) type Conv<T> = Result<T, ConvertError>;
 
 impl<'a> Cx<'a> {
+    /// A JSON value of the source as a result's text (G16.17): its source text with the
+    /// whitespace outside strings removed, everything else as written (escapes, numbers, key
+    /// order), so that the text does not depend on how the host's serialiser indents.
+    pub(crate) fn json_text(&self, id: NodeId) -> String {
+        let raw = self.tree.span(id).of(self.src);
+        let mut out = Vec::with_capacity(raw.len());
+        let (mut in_string, mut escaped) = (false, false);
+        for &b in raw {
+            if in_string {
+                in_string = escaped || b != b'"';
+                escaped = !escaped && b == b'\\';
+            } else if matches!(b, b' ' | b'\t' | b'\n' | b'\r') {
+                continue;
+            } else {
+                in_string = b == b'"';
+            }
+            out.push(b);
+        }
+        // The source's strings were checked (J5.3); lossy only keeps this total.
+        String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
+    }
+
     /// A shape failure at node `id` (the path so far, plus `name` when given).
     pub(crate) fn shape(&self, id: NodeId, expected: &'static core::ffi::CStr) -> ConvertError {
         let at = self.tree.span(id).start;
@@ -399,18 +421,20 @@ impl<'a> Cx<'a> {
 
     /// Reads the next top-level element of the array `p` is in into the tree: `false` at its end.
     pub(crate) fn next_element(&mut self, p: &mut Parser<'a>) -> Conv<bool> {
-        let event = p.next().map_err(|e| wire_error(e, self.src, &self.path))?;
+        let event = p.next().map_err(|e| wire_error(e, p, self.src, &self.path))?;
         if event == Event::ArrayEnd {
             return Ok(false);
         }
-        self.tree.read(p, event).map_err(|e| wire_error(e, self.src, &self.path))?;
+        self.tree.read(p, event).map_err(|e| wire_error(e, p, self.src, &self.path))?;
         Ok(true)
     }
 }
 
-/// A JSON failure of the source (J5.1–J5.3): `LC_CONVERT_WIRE`.
-fn wire_error(e: JsonError, src: &[u8], path: &Path) -> ConvertError {
+/// A JSON failure of the source (J5.1–J5.3): `LC_CONVERT_WIRE`. `p` is the parser that failed: a
+/// syntax error at its depth limit is nesting too deep (J5.2), as in the wire's diagnosis.
+fn wire_error(e: JsonError, p: &Parser<'_>, src: &[u8], path: &Path) -> ConvertError {
     let rule = match e.kind {
+        crate::json::ErrorKind::Syntax if p.depth() >= crate::json::MAX_DEPTH => c"J5.2",
         crate::json::ErrorKind::Syntax => c"J5.1",
         crate::json::ErrorKind::Invalid => c"J5.3",
     };
@@ -447,7 +471,7 @@ pub fn convert(format: Format, src: &[u8], flags: u32) -> Result<Conversion, Con
         Format::AiSdk => ai_sdk::convert(&mut cx, &mut p)?,
         Format::LangChain => langchain::convert(&mut cx, &mut p)?,
     };
-    p.finish().map_err(|e| wire_error(e, src, &Path::default()))?;
+    p.finish().map_err(|e| wire_error(e, &p, src, &Path::default()))?;
     let out = cx.out.finish();
     let n = out.source_index.len();
     let cut_allowed: Vec<bool> = (0..=n)
@@ -475,7 +499,7 @@ pub(crate) fn open_array<'a>(cx: &mut Cx<'a>, p: &mut Parser<'a>, what: &'static
                 .with_expected(what);
             Err(ConvertError::from(d))
         }
-        Err(e) => Err(wire_error(e, cx.src, &cx.path)),
+        Err(e) => Err(wire_error(e, p, cx.src, &cx.path)),
     }
 }
 
@@ -514,17 +538,17 @@ pub(crate) fn object_members<'a>(
                 .with_expected(what);
             return Err(ConvertError::from(d));
         }
-        Err(e) => return Err(wire_error(e, cx.src, &cx.path)),
+        Err(e) => return Err(wire_error(e, p, cx.src, &cx.path)),
     }
     let mut seen: Vec<Vec<u8>> = Vec::new();
     loop {
-        let key = match p.next().map_err(|e| wire_error(e, cx.src, &cx.path))? {
+        let key = match p.next().map_err(|e| wire_error(e, p, cx.src, &cx.path))? {
             Event::ObjectEnd => return Ok(()),
             Event::Key(k) => k,
-            _ => return Err(wire_error(JsonError::syntax(p.token_start()), cx.src, &cx.path)),
+            _ => return Err(wire_error(JsonError::syntax(p.token_start()), p, cx.src, &cx.path)),
         };
         let at = p.token_start();
-        let name = key.decode_bytes().map_err(|e| wire_error(e, cx.src, &cx.path))?.into_owned();
+        let name = key.decode_bytes().map_err(|e| wire_error(e, p, cx.src, &cx.path))?.into_owned();
         if seen.contains(&name) {
             let d = Diagnostic::new(Status::ConvertShape)
                 .at_offset_in(at, cx.src)
@@ -534,8 +558,8 @@ pub(crate) fn object_members<'a>(
         }
         seen.push(name.clone());
         if !member(cx, p, &name)? {
-            let first = p.next().map_err(|e| wire_error(e, cx.src, &cx.path))?;
-            skip_value(p, first).map_err(|e| wire_error(e, cx.src, &cx.path))?;
+            let first = p.next().map_err(|e| wire_error(e, p, cx.src, &cx.path))?;
+            skip_value(p, first).map_err(|e| wire_error(e, p, cx.src, &cx.path))?;
         }
     }
 }
@@ -549,8 +573,8 @@ pub(crate) fn system_parameter<'a>(
     name: &'static str,
     convert: impl FnOnce(&mut Cx<'a>) -> Conv<()>,
 ) -> Conv<Out> {
-    let first = p.next().map_err(|e| wire_error(e, cx.src, &cx.path))?;
-    cx.tree.read(p, first).map_err(|e| wire_error(e, cx.src, &cx.path))?;
+    let first = p.next().map_err(|e| wire_error(e, p, cx.src, &cx.path))?;
+    cx.tree.read(p, first).map_err(|e| wire_error(e, p, cx.src, &cx.path))?;
     let main = core::mem::replace(&mut cx.out, Out::new(64));
     cx.path.name(name);
     let r = convert(cx);

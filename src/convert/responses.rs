@@ -65,9 +65,9 @@ pub(super) fn convert<'a>(cx: &mut Cx<'a>, p: &mut Parser<'a>) -> Conv<u64> {
         }
         b"input" => {
             cx.path.name("input");
-            let first = p.next().map_err(|e| super::wire_error(e, cx.src, &cx.path))?;
+            let first = p.next().map_err(|e| super::wire_error(e, p, cx.src, &cx.path))?;
             if let Event::String(s) = first {
-                s.check_utf8().map_err(|e| super::wire_error(e, cx.src, &cx.path))?;
+                s.check_utf8().map_err(|e| super::wire_error(e, p, cx.src, &cx.path))?;
                 cx.out.source(0);
                 cx.out.begin(Role::User);
                 cx.out.text(Str::Json(s));
@@ -403,7 +403,7 @@ fn output<'a>(cx: &mut Cx<'a>, it: NodeId, kind: &[u8]) -> Conv<()> {
             Value::Null => Ok(()),
             // Structured output of a client tool (shell results): its JSON as text.
             _ => {
-                let text = String::from_utf8_lossy(cx.tree.span(o).of(cx.src)).into_owned();
+                let text = cx.json_text(o);
                 cx.out.text(Str::Text(&text));
                 Ok(())
             }

@@ -16,6 +16,7 @@ mod diagnostic;
 mod pairing;
 mod round;
 mod convert;
+mod grammar;
 mod stream;
 // The JavaScript package's allocation pair: exported by the WebAssembly build only, never by a
 // native library (whose exports are exactly the header's functions: scripts/release checks them).
@@ -25,6 +26,7 @@ mod wasm;
 pub use convert::*;
 pub use diagnostic::*;
 pub use fingerprint::*;
+pub use grammar::*;
 pub use meta::*;
 pub use pairing::*;
 pub use policy::*;

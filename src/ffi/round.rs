@@ -133,9 +133,15 @@ pub unsafe extern "C" fn lc_compaction_reply_diagnose(
             input.diagnose_reply(reply, &options)
         };
         if status == crate::Status::Ok.code() {
-            // On success the diagnosis still says what cleanup removed.
+            // On success the diagnosis still says what cleanup removed: the cleanup alone, not
+            // a second validation (the round asks for this on every attempt).
+            // SAFETY: the plain function accepted the buffer.
+            let reply = unsafe { InBuf::new(reply, reply_len).and_then(|b| b.slice()) }.unwrap_or_default();
+            let options = ReplyOptions::from_c(output_tokens, stop, max_reply_bytes, flags)
+                .unwrap_or(ReplyOptions::new(output_tokens, max_reply_bytes));
+            let d = crate::Diagnostic::ok().with_removed(crate::round::removed_from_valid(reply, &options));
             // SAFETY: `diag` validity is the caller's contract.
-            unsafe { super::diagnostic::fill_diagnostic(diag, &diagnose()) };
+            unsafe { super::diagnostic::fill_diagnostic(diag, &d) };
             status
         } else {
             diagnose_after(status, diag, diagnose)

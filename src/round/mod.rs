@@ -34,6 +34,7 @@ pub mod replacement;
 pub mod reply;
 
 pub use replacement::HeadError;
+pub(crate) use reply::removed_from_valid;
 pub use reply::{REPLY_FLAGS, REPLY_TRIM, REPLY_UNFENCE, ReplyOptions, SMALLEST_SUMMARY, Stop, ValidReply};
 
 use crate::diagnostic::Diagnostic;

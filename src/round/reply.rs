@@ -115,6 +115,12 @@ impl<'r> ValidReply<'r> {
     }
 }
 
+/// What cleanup removed from a reply that [`validate`] accepted (R15.7's diagnosis of a success),
+/// without validating it again.
+pub(crate) fn removed_from_valid(reply: &[u8], options: &ReplyOptions) -> Removed {
+    clean(reply, options).2
+}
+
 /// The summary's place in the reply after cleanup (R15.5).
 fn clean(reply: &[u8], options: &ReplyOptions) -> (usize, usize, Removed) {
     let (mut start, mut end) = (0, reply.len());

@@ -6,6 +6,8 @@
 //! - `chars`: character data and attribute values, references, Char, White_Space (X4.5–X4.8,
 //!   X4.21).
 //! - `tokenizer`: names and markup tokens (X4.9–X4.15).
+//! - `grammar`: the grammars for constrained decoding and the JSON Schema (SPEC §17).
+//! - `render`: the summary built from five section strings (SPEC §17.2).
 //! - `name_chars`: the Appendix B character classes of names (X4.9).
 //!
 //! The tokenizer is this module's own, not quick-xml's `Reader`: the reader allocates on every
@@ -18,12 +20,17 @@
 
 mod chars;
 mod diagnose;
+mod grammar;
 mod name_chars;
+mod render;
 mod stream;
 mod tokenizer;
 
 pub(crate) use chars::{is_white_space, utf8_char};
 pub use diagnose::{Section, SectionSpans, diagnose, section_text, sections};
+pub use grammar::{GBNF, GrammarKind, JSON_SCHEMA, LARK, REGEX, grammar};
+pub(crate) use grammar::{JSON_SCHEMA_C, grammar_c};
+pub use render::{RenderError, render};
 pub use stream::SummaryStream;
 
 use crate::error::{Error, Result};

@@ -8,4 +8,6 @@ mod errors;
 mod fixtures;
 mod identity;
 mod oracle;
+mod pinned;
 mod props;
+mod rules;

@@ -35,6 +35,25 @@ export interface Exports {
   lc_summary_sections(xml: Ptr, len: number, out: Ptr): number;
   lc_summary_section_text(xml: Ptr, len: number, section: number, buf: Ptr, cap: number, outLen: Ptr): number;
 
+  // grammars, schema and renderer (§17.1, §17.2)
+  lc_summary_grammar(kind: number): Ptr;
+  lc_summary_json_schema(): Ptr;
+  lc_summary_render(
+    goal: Ptr,
+    goalLen: number,
+    constraints: Ptr,
+    constraintsLen: number,
+    decisions: Ptr,
+    decisionsLen: number,
+    state: Ptr,
+    stateLen: number,
+    openItems: Ptr,
+    openItemsLen: number,
+    buf: Ptr,
+    cap: number,
+    outLen: Ptr,
+  ): number;
+
   // input (§5, §7) and output (§6)
   lc_compaction_input_parse(wire: Ptr, len: number, out: Ptr): number;
   lc_compaction_input_free(input: Ptr): void;
@@ -172,8 +191,8 @@ const WITH_SIBLING =
 
 /**
  * @internal For every `lc_*` function of include/loopcompact.h: the public spelling that calls it
- * (`"Input.prototype.safeCut"` is the method `safeCut` of `Input`), or `{ via, why }` for a function
- * reached through another.
+ * (`"Input.prototype.safeCut"` is the method `safeCut` of `Input`; a getter is named the same
+ * way), or `{ via, why }` for a function reached through another.
  */
 export const NAME_TABLE = {
   lc_version: "version",
@@ -189,6 +208,9 @@ export const NAME_TABLE = {
   lc_summary_instructions: "summaryInstructions",
   lc_summary_sections: "summarySections",
   lc_summary_section_text: "summarySectionText",
+  lc_summary_grammar: "summaryGrammar",
+  lc_summary_json_schema: "summaryJsonSchema",
+  lc_summary_render: "renderSummary",
 
   lc_compaction_input_parse: "Input.parse",
   lc_compaction_input_free: "Input.prototype.free",

@@ -59,7 +59,18 @@ export type { Bytes } from "./buffers.js";
 export type { U64 } from "./args.js";
 export { LoopcompactError, type Diagnosis } from "./errors.js";
 export { abiVersion, statusClass, statusMessage, statusName, statusReason, version } from "./status.js";
-export { summaryInstructions, summarySectionText, summarySections, validateSummary, type SectionSpan } from "./summary.js";
+export {
+  renderSummary,
+  summaryGrammar,
+  summaryInstructions,
+  summaryJsonSchema,
+  summarySectionText,
+  summarySections,
+  validateSummary,
+  type GrammarKind,
+  type SectionSpan,
+  type Sections,
+} from "./summary.js";
 export {
   compactionProgressCheck,
   compactionThresholdCheck,

@@ -8,7 +8,9 @@
 
 import assert from "node:assert/strict";
 import { createHash } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
 import test, { afterEach } from "node:test";
+import { fileURLToPath } from "node:url";
 import vm from "node:vm";
 
 import * as lc from "loopcompact";
@@ -703,4 +705,33 @@ test("Conversion lifecycle: free is idempotent, using frees, a freed conversion 
   assert.equal(kept.freed, true);
   assert.ok(Object.isFrozen(kept.sourceIndex) && Object.isFrozen(kept.cutAllowed) && Object.isFrozen(kept.losses));
   assert.throws(() => new lc.Conversion(), TypeError);
+});
+
+// ---- tests/convert/pinned.jsonl: the figures the Rust test pins (not a second call of the library),
+// reached from the fixture's exact text as a host holding JSON passes it (`convert`).
+
+const PINNED =
+  process.env.LOOPCOMPACT_CONVERT_PINNED ?? fileURLToPath(new URL("../../../tests/convert/pinned.jsonl", import.meta.url));
+
+test("every fixture converts as tests/convert/pinned.jsonl says", { skip: (skip || !existsSync(PINNED)) && "no pinned file" }, () => {
+  const pinned = readFileSync(PINNED, "utf8").trim().split("\n").map((line) => JSON.parse(line));
+  assert.equal(pinned.length, fixtureNames().length);
+  for (const want of pinned) {
+    const f = fixture(want.name);
+    const c = own(lc.convert(FORMATS[want.format], f.text));
+    assert.equal(c.transcript.length, want.transcript_len, want.name);
+    assert.equal(createHash("sha256").update(c.transcript).digest("hex"), want.transcript_sha256, want.name);
+    assert.deepEqual([...c.sourceIndex], want.source_index, want.name);
+    assert.deepEqual([...c.cutAllowed], want.cut_allowed, want.name);
+    assert.equal(c.sourceLength, want.source_len, want.name);
+    assert.deepEqual(c.losses.map((l) => [l.sourceIndex, l.name]), want.losses, want.name);
+    want.source_cuts.forEach((s, cut) => {
+      if (s === null) assert.throws(() => c.sourceCut(cut), LoopcompactError, `${want.name} cut ${cut}`);
+      else assert.equal(c.sourceCut(cut), s, `${want.name} cut ${cut}`);
+    });
+    const input = own(c.input({ provider: "provider", model: "model", maxSummaryTokens: 1000, revision: 1 }));
+    const doc = JSON.parse(text(input.encodeWithin(2n ** 62n)));
+    assert.equal(doc.request_fingerprint, want.request_fingerprint, want.name);
+    assert.equal(doc.basis.through_event_id, want.through_event_id, want.name);
+  }
 });

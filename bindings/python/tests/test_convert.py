@@ -713,7 +713,8 @@ def test_from_json_counts_bytes_of_the_callers_json() -> None:
     with pytest.raises(ValueError):
         lc.from_json(99, b"[]")
     ai_sdk = lc.from_json(lc.Format.AI_SDK, raw_source("ai_sdk__parallel_tools"))
-    assert ai_sdk.source_len is None and ai_sdk.format == lc.Format.AI_SDK and ai_sdk.cut_allowed[0]
+    assert ai_sdk.source_len == len(json.loads(raw_source("ai_sdk__parallel_tools")))
+    assert ai_sdk.format == lc.Format.AI_SDK and ai_sdk.cut_allowed[0]
 
 
 def test_conversion_lifetime_and_names() -> None:
@@ -727,3 +728,40 @@ def test_conversion_lifetime_and_names() -> None:
         conversion.source_cut(0)
     assert [lc.loss_name(c) for c in (0, 18, -1)] == ["", "", ""]
     assert [c.name.lower() for c in lc.LossCode] == [lc.loss_name(c) for c in lc.LossCode]
+
+
+# ---- tests/convert/pinned.jsonl: the figures the Rust test pins, not a second call of the library --
+
+_FORMATS = {
+    "openai_chat": lc.Format.OPENAI_CHAT,
+    "openai_responses": lc.Format.OPENAI_RESPONSES,
+    "anthropic": lc.Format.ANTHROPIC,
+    "gemini": lc.Format.GEMINI,
+    "ai_sdk": lc.Format.AI_SDK,
+    "langchain": lc.Format.LANGCHAIN,
+}
+
+
+def test_every_fixture_converts_as_pinned() -> None:
+    lines = (REPO / "tests" / "convert" / "pinned.jsonl").read_text("utf-8").splitlines()
+    pinned = [json.loads(line) for line in lines]
+    assert len(pinned) == len(list(FIXTURES.glob("*.json"))) >= 50
+    for want in pinned:
+        name = want["name"]
+        with lc.from_json(_FORMATS[want["format"]], raw_source(name)) as c:
+            assert len(c.transcript) == want["transcript_len"], name
+            assert hashlib.sha256(c.transcript).hexdigest() == want["transcript_sha256"], name
+            assert list(c.source_index) == want["source_index"], name
+            assert list(c.cut_allowed) == want["cut_allowed"], name
+            assert c.source_len == want["source_len"], name
+            assert [[loss.source_index, loss.name] for loss in c.losses] == want["losses"], name
+            for cut, s in enumerate(want["source_cuts"]):
+                if s is None:
+                    with pytest.raises(lc.ConversionError):
+                        c.source_cut(cut)
+                else:
+                    assert c.source_cut(cut) == s, (name, cut)
+            with c.input(provider="provider", model="model", max_summary_tokens=1000, revision=1) as history:
+                doc = json.loads(history.encode_within(1 << 62))
+            assert doc["request_fingerprint"] == want["request_fingerprint"], name
+            assert doc["basis"]["through_event_id"] == want["through_event_id"], name

@@ -79,5 +79,8 @@ func run() error {
 		return err
 	}
 	fmt.Printf("accepted: %d bytes, state %q, safe cut %d\n", len(got), state, cut)
-	return runRound(in)
+	if err := runRound(in); err != nil {
+		return err
+	}
+	return runConversion()
 }

@@ -43,6 +43,9 @@ from ._constants import (
     CUT_PENDING_TAIL,
     NO_BLOCK,
     FINGERPRINT_LEN,
+    GRAMMAR_GBNF,
+    GRAMMAR_LARK,
+    GRAMMAR_REGEX,
     SMALLEST_SUMMARY_LEN,
     Cleanup,
     CounterQuality,
@@ -143,7 +146,10 @@ __all__ = [
     "status_message",
     "status_name",
     "status_reason",
+    "render_summary",
+    "summary_grammar",
     "summary_instructions",
+    "summary_json_schema",
     "summary_section_text",
     "summary_sections",
     "validate_compaction_policy",
@@ -213,6 +219,8 @@ class Violation(NamedTuple):
 
 def _uint(value: int, bits: int, what: str) -> int:
     # ctypes would silently wrap -1 or 2**64 to another value: refuse instead.
+    if type(value) is int and 0 <= value < (1 << bits):  # the common case, one test
+        return value
     if not isinstance(value, int) or isinstance(value, bool):
         raise TypeError(f"{what} must be an int, not {type(value).__name__}")
     if not 0 <= value < (1 << bits):
@@ -344,6 +352,66 @@ def summary_instructions() -> str:
     """The instructions for the summariser (SPEC C13.6): the system prompt to send with the input,
     ending in one complete example summary."""
     return _lib.lc_summary_instructions().decode("utf-8")
+
+
+# ---- grammars and structured output (SPEC §17.1, §17.2) -------------------------------------------
+
+_GRAMMAR_KINDS = {"regex": GRAMMAR_REGEX, "lark": GRAMMAR_LARK, "gbnf": GRAMMAR_GBNF}
+
+
+def summary_grammar(kind: str) -> str:
+    """The summary language as a grammar for constrained decoding (SPEC G17.1): ``"regex"`` (one
+    expression, matched against the whole reply), ``"lark"`` (start rule ``start``; OpenAI custom
+    tools, llguidance) or ``"gbnf"`` (llama.cpp). Every string it matches passes
+    :func:`validate_summary`. ``ValueError`` for another kind."""
+    code = _GRAMMAR_KINDS.get(kind) if isinstance(kind, str) else None
+    if code is None:
+        raise ValueError(f"kind must be 'regex', 'lark' or 'gbnf', got {kind!r}")
+    text = _lib.lc_summary_grammar(code)
+    if text is None:  # pragma: no cover - the library knows every kind above
+        raise ValueError(f"the library has no grammar of kind {kind!r}")
+    return text.decode("utf-8")
+
+
+def summary_json_schema() -> str:
+    """The JSON Schema of the summary's structured-output form (SPEC G17.7): an object of five
+    required strings ``goal``, ``constraints``, ``decisions``, ``state``, ``open_items``, no other
+    property. Render a filled object with :func:`render_summary`."""
+    return _lib.lc_summary_json_schema().decode("utf-8")
+
+
+def render_summary(*, goal: str, constraints: str, decisions: str, state: str, open_items: str) -> str:
+    """The summary XML built from the five sections' texts (SPEC G17.8): ``&``, ``<``, ``>`` and CR
+    escaped, empty optional sections self-closed. The result passes :func:`validate_summary`, and
+    :func:`summary_section_text` gives each text back.
+
+    Raises :class:`SummaryError` (G17.9) for a blank ``goal`` or ``state``
+    (``SUMMARY_XML_CONTENT``) or a character XML cannot carry, such as U+0000 or a lone surrogate
+    (``SUMMARY_XML_SYNTAX``); nothing is replaced. ``TypeError`` for an argument that is not a str.
+    """
+    texts = []
+    for name, value in (("goal", goal), ("constraints", constraints), ("decisions", decisions),
+                        ("state", state), ("open_items", open_items)):
+        if not isinstance(value, str):
+            raise TypeError(f"{name} must be a str, got {type(value).__name__}")
+        # A lone surrogate becomes bytes that are not UTF-8, which the library refuses.
+        texts.append(value.encode("utf-8", "surrogatepass"))
+    g, c, d, s, o = texts
+    needed = c_size_t(0)
+
+    def render(buf: Any, cap: int) -> int:
+        return _lib.lc_summary_render(g or None, len(g), c or None, len(c), d or None, len(d), s or None, len(s),
+                                      o or None, len(o), buf, cap, ctypes.byref(needed))
+
+    status = render(None, 0)
+    while status == Status.ERR_BUFFER_TOO_SMALL:
+        cap = needed.value
+        buf = ctypes.create_string_buffer(cap)
+        status = render(buf, cap)
+        if status == Status.OK:
+            return str(memoryview(buf)[: needed.value], "utf-8")
+    check(status, SummaryError)
+    raise SummaryError(Diagnostic.of_status(status))  # pragma: no cover - check raised above
 
 
 # ---- the compaction input ------------------------------------------------------------------------

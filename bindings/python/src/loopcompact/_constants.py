@@ -37,6 +37,12 @@ SMALLEST_SUMMARY_LEN: Final = 114
 CONVERT_STRICT: Final = 1
 #: `lc_conversion_source_index` of a wire message made from the system parameter (Anthropic `system`, Responses `instructions`, Gemini `system_instruction`), not a source message.
 SOURCE_SYSTEM: Final = 18446744073709551615
+#: `lc_summary_grammar` kind: one regular expression, matched against the whole reply (SPEC G17.4).
+GRAMMAR_REGEX: Final = 1
+#: `lc_summary_grammar` kind: a Lark grammar, start rule `start` (SPEC G17.5).
+GRAMMAR_LARK: Final = 2
+#: `lc_summary_grammar` kind: a GBNF grammar for llama.cpp, start rule `root` (SPEC G17.6).
+GRAMMAR_GBNF: Final = 3
 
 
 class Status(IntEnum):

@@ -489,7 +489,7 @@ def _fingerprint(value: Union[bytes, str, None]) -> Optional[bytes]:
     raise TypeError(f"fingerprint must be bytes, a hex str or None, not {type(value).__name__}")
 
 
-def _convert(fmt: Format, ptr: Any, n: int, strict: bool, source_len: Optional[int], offsets: bool) -> Conversion:
+def _convert(fmt: Format, ptr: Any, n: int, strict: bool, offsets: bool) -> Conversion:
     handle = POINTER(lc_conversion)()
     d = lc_diagnostic()
     d.struct_size = ctypes.sizeof(lc_diagnostic)
@@ -510,9 +510,9 @@ def _convert(fmt: Format, ptr: Any, n: int, strict: bool, source_len: Optional[i
     return Conversion(handle, fmt, int(counted.value))
 
 
-def _objects(fmt: Format, document: Any, root: str, strict: bool, source_len: int) -> Conversion:
+def _objects(fmt: Format, document: Any, root: str, strict: bool) -> Conversion:
     data = _encode(document, _DUMPS[fmt], root, fmt)
-    return _convert(fmt, data, len(data), bool(strict), source_len, offsets=False)
+    return _convert(fmt, data, len(data), bool(strict), offsets=False)
 
 
 # ---- the public converters -------------------------------------------------------------------------
@@ -526,7 +526,7 @@ def from_openai_chat(messages: Sequence[Any], *, strict: bool = False) -> Conver
     ``messages[3].tool_calls[0].function.arguments``), ``TypeError`` for what is not a message
     list."""
     items = _sequence(messages, "messages", Format.OPENAI_CHAT)
-    return _objects(Format.OPENAI_CHAT, items, "messages", strict, len(items))
+    return _objects(Format.OPENAI_CHAT, items, "messages", strict)
 
 
 def from_openai_responses(
@@ -537,15 +537,13 @@ def from_openai_responses(
     ``instructions`` is wire message 0, with source index ``None``."""
     if isinstance(items, str):
         document: Dict[str, Any] = {"input": items}
-        count = 1
     else:
         document = {"input": _sequence(items, "items", Format.OPENAI_RESPONSES)}
-        count = len(document["input"])
     if instructions is not None:
         if not isinstance(instructions, str):
             raise TypeError(f"instructions must be a str or None, not {type(instructions).__name__}")
         document["instructions"] = instructions
-    return _objects(Format.OPENAI_RESPONSES, document, "", strict, count)
+    return _objects(Format.OPENAI_RESPONSES, document, "", strict)
 
 
 def from_anthropic(messages: Sequence[Any], system: Any = None, *, strict: bool = False) -> Conversion:
@@ -557,7 +555,7 @@ def from_anthropic(messages: Sequence[Any], system: Any = None, *, strict: bool 
         document["system"] = system
     items = _sequence(messages, "messages", Format.ANTHROPIC)
     document["messages"] = items
-    return _objects(Format.ANTHROPIC, document, "", strict, len(items))
+    return _objects(Format.ANTHROPIC, document, "", strict)
 
 
 def from_gemini(contents: Sequence[Any], system_instruction: Any = None, *, strict: bool = False) -> Conversion:
@@ -569,7 +567,7 @@ def from_gemini(contents: Sequence[Any], system_instruction: Any = None, *, stri
         document["system_instruction"] = _gemini_system(system_instruction)
     items = _sequence(contents, "contents", Format.GEMINI)
     document["contents"] = items
-    return _objects(Format.GEMINI, document, "", strict, len(items))
+    return _objects(Format.GEMINI, document, "", strict)
 
 
 def _gemini_system(value: Any) -> Any:
@@ -589,7 +587,7 @@ def from_langchain(messages: Sequence[Any], *, strict: bool = False) -> Conversi
     ``message_to_dict``; langchain-core is imported only then) or their serialised dicts
     (``messages_to_dict``, ``dumpd`` or ``model_dump`` form)."""
     items = _sequence(messages, "messages", Format.LANGCHAIN)
-    return _objects(Format.LANGCHAIN, items, "messages", strict, len(items))
+    return _objects(Format.LANGCHAIN, items, "messages", strict)
 
 
 def from_json(format: int, data: "Document", *, strict: bool = False) -> Conversion:
@@ -607,4 +605,4 @@ def from_json(format: int, data: "Document", *, strict: bool = False) -> Convers
     except ValueError:
         raise ValueError(f"format must be a Format, got {code}") from None
     ptr, n = _buffer(data, "data")
-    return _convert(fmt, ptr, n, bool(strict), None, offsets=True)
+    return _convert(fmt, ptr, n, bool(strict), offsets=True)

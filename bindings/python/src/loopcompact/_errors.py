@@ -67,6 +67,12 @@ def _int32(value: int, what: str) -> int:
 _KNOWN_CLEANUP = sum(int(flag) for flag in Cleanup)
 
 
+#: Enum members by value, for :meth:`Diagnostic.from_c`.
+_SECTIONS = {int(member): member for member in Section}
+_CLASSES = {int(member): member for member in StatusClass}
+_CLEANUPS = {bits: Cleanup(bits) for bits in range(_KNOWN_CLEANUP + 1) if bits & ~_KNOWN_CLEANUP == 0}
+
+
 def _section_name(section: int) -> str:
     # The element name, as the CLI prints it: `root` for the root element.
     return "root" if section == Section.ROOT else Section(section).name.lower()
@@ -108,29 +114,28 @@ class Diagnostic:
 
     @classmethod
     def from_c(cls, d: lc_diagnostic) -> "Diagnostic":
-        def known(value: int, unknown: int) -> Optional[int]:
-            return None if value == unknown else int(value)
-
-        try:
-            section = Section(d.section)
-        except ValueError:  # a section added by a newer library
-            section = Section.NONE
+        # The round reads a diagnosis per attempt, successes included: enum members come from
+        # tables built once (an Enum call costs a microsecond or more), and the ctypes fields are
+        # read once each. Values a newer library adds (a section, a class, a cleanup bit) map as
+        # Section.NONE, StatusClass.HOST and dropped bits.
+        offset, limit, actual = d.offset, d.limit, d.actual
+        rule, expected = d.rule, d.expected
         return cls(
-            status=int(d.status),
-            status_class=_known_class(d.status_class),
-            section=section,
-            offset=known(d.offset, OFFSET_UNKNOWN),
-            line=int(d.line) or None,
-            column=int(d.column) or None,
-            limit=known(d.limit, LIMIT_UNKNOWN),
-            actual=known(d.actual, LIMIT_UNKNOWN),
-            rule=_text(d.rule),
-            expected=_text(d.expected),
-            location=bytes(d.location).split(b"\0", 1)[0].decode("utf-8", "replace"),
-            # Bits a newer library may add are dropped, as an unknown section is.
-            removed=Cleanup(int(d.removed) & _KNOWN_CLEANUP),
-            removed_before=int(d.removed_before),
-            removed_after=int(d.removed_after),
+            status=d.status,
+            status_class=_CLASSES.get(d.status_class, StatusClass.HOST),
+            section=_SECTIONS.get(d.section, Section.NONE),
+            offset=None if offset == OFFSET_UNKNOWN else offset,
+            line=d.line or None,
+            column=d.column or None,
+            limit=None if limit == LIMIT_UNKNOWN else limit,
+            actual=None if actual == LIMIT_UNKNOWN else actual,
+            rule=rule.decode("utf-8") if rule else "",
+            expected=expected.decode("utf-8") if expected else "",
+            # A `char[]` field reads as the bytes before its first NUL.
+            location=d.location.decode("utf-8", "replace"),
+            removed=_CLEANUPS[d.removed & _KNOWN_CLEANUP],
+            removed_before=d.removed_before,
+            removed_after=d.removed_after,
         )
 
     def to_c(self) -> lc_diagnostic:

@@ -155,6 +155,12 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
     "lc_summary_instructions": (c_char_p, []),
     "lc_summary_sections": (lc_status, [_buf, c_size_t, POINTER(lc_span)]),
     "lc_summary_section_text": (lc_status, [_buf, c_size_t, c_int32, _buf, c_size_t, _size_p]),
+    "lc_summary_grammar": (c_char_p, [c_int32]),
+    "lc_summary_json_schema": (c_char_p, []),
+    "lc_summary_render": (
+        lc_status,
+        [_buf, c_size_t, _buf, c_size_t, _buf, c_size_t, _buf, c_size_t, _buf, c_size_t, _buf, c_size_t, _size_p],
+    ),
     "lc_transcript_pairing_check": (lc_status, [_input_p, _diag_p]),
     "lc_transcript_safe_cut": (lc_status, [_input_p, c_uint64, POINTER(c_uint64)]),
     "lc_transcript_cut_check": (lc_status, [_input_p, c_uint64]),
@@ -236,6 +242,9 @@ class Library:
     lc_summary_instructions: Callable[[], bytes]
     lc_summary_sections: Callable[[_B, int, _P], _St]
     lc_summary_section_text: Callable[[_B, int, int, _B, int, _P], _St]
+    lc_summary_grammar: Callable[[int], Optional[bytes]]
+    lc_summary_json_schema: Callable[[], bytes]
+    lc_summary_render: Callable[[_B, int, _B, int, _B, int, _B, int, _B, int, _B, int, _P], _St]
     lc_transcript_pairing_check: Callable[[_P, _P], _St]
     lc_transcript_safe_cut: Callable[[_P, int, _P], _St]
     lc_transcript_cut_check: Callable[[_P, int], _St]

@@ -8,6 +8,8 @@ what the model answered. :func:`compact` and :func:`acompact` only drive it, one
 
 from __future__ import annotations
 
+import functools
+
 from dataclasses import dataclass, field
 from typing import (
     TYPE_CHECKING,
@@ -236,6 +238,8 @@ class _Options:
 
 
 def _count(value: object, what: str, least: int) -> int:
+    if type(value) is int and least <= value <= _U64_MAX:  # the common case, one test
+        return value
     if not isinstance(value, int) or isinstance(value, bool):
         raise TypeError(f"{what} must be an int, not {type(value).__name__}")
     if not least <= value <= _U64_MAX:
@@ -310,6 +314,12 @@ class _Raised(NamedTuple):
 Step = Union[SummaryRequest, Result]
 
 
+@functools.lru_cache(maxsize=1)
+def _instructions() -> str:
+    # A static string of the library (lc_summary_instructions): decoded once.
+    return str(_native.lib.lc_summary_instructions().decode("utf-8"))
+
+
 def _round(input: "Input", options: _Options) -> Generator[SummaryRequest, object, Result]:
     """The round of R15.12, one attempt per request it yields; returns its result."""
     try:
@@ -327,7 +337,7 @@ def _round(input: "Input", options: _Options) -> Generator[SummaryRequest, objec
     max_reply_bytes = options.max_reply_bytes
     if max_reply_bytes is None:
         max_reply_bytes = min(max(16 * max_summary_tokens, SMALLEST_SUMMARY_LEN), _U64_MAX)
-    system = _native.lib.lc_summary_instructions().decode("utf-8")
+    system = _instructions()
     retries: List[ChatMessage] = []
     attempts: List[Attempt] = []
 

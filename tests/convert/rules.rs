@@ -1,0 +1,126 @@
+//! Single rules of §16 on hand-written sources, each expectation written from the rule's text:
+//! JSON values as text (G16.17), the URL test of the AI SDK (§16.7), tool output references
+//! (G16.7), the location of an unknown AI SDK role, the J5.2 rule of a source nested too deep, and
+//! the cut after a system parameter (G16.2).
+
+use loopcompact::ffi;
+use serde_json::{Value, json};
+use testkit::convert::convert;
+use testkit::status::{LC_CONVERT_SHAPE, LC_CONVERT_WIRE};
+
+const GEMINI: i32 = ffi::LC_FORMAT_GEMINI;
+const AI_SDK: i32 = ffi::LC_FORMAT_AI_SDK;
+const ANTHROPIC: i32 = ffi::LC_FORMAT_ANTHROPIC;
+
+fn wire(format: i32, src: &str) -> Vec<Value> {
+    let c = convert(format, src.as_bytes(), 0).unwrap_or_else(|(rc, d)| panic!("{rc} {d:?}: {src}"));
+    serde_json::from_slice::<Vec<Value>>(&c.transcript).unwrap()
+}
+
+/// The tool message answering `id`.
+fn tool<'a>(messages: &'a [Value], id: &str) -> &'a Value {
+    messages.iter().find(|m| m["role"] == "tool" && m["tool_use_id"] == id).expect("a tool message")
+}
+
+#[test]
+fn json_results_are_their_text_without_whitespace_between_tokens() {
+    // Indented as Python's json.dumps(indent=1) would, with whitespace inside a string kept.
+    let gemini = r#"{"contents":[
+      {"role":"model","parts":[{"functionCall":{"id":"c1","name":"f","args":{}}}]},
+      {"role":"user","parts":[{"functionResponse":{"id":"c1","name":"f","response": {
+        "output" : [ 1, 2.50 ],
+        "s" : "a \" b\n",
+        "e": "\u00e9"
+      }}}]}]}"#;
+    let m = wire(GEMINI, gemini);
+    let t = tool(&m, "c1");
+    assert_eq!(t["blocks"][0]["text"], r#"{"output":[1,2.50],"s":"a \" b\n","e":"\u00e9"}"#);
+    assert_eq!(t["is_error"], false);
+
+    let ai = r#"[
+      {"role":"assistant","content":[{"type":"tool-call","toolCallId":"a","toolName":"f","input":{}},
+                                     {"type":"tool-call","toolCallId":"b","toolName":"f","input":{}}]},
+      {"role":"tool","content":[
+        {"type":"tool-result","toolCallId":"a","toolName":"f","output":{"type":"json","value":{ "k" : [ true , null ] }}},
+        {"type":"tool-result","toolCallId":"b","toolName":"f","output":{"type":"error-json","value":{ "error" : "x y" }}}]}]"#;
+    let m = wire(AI_SDK, ai);
+    assert_eq!(tool(&m, "a")["blocks"][0]["text"], r#"{"k":[true,null]}"#);
+    assert_eq!(tool(&m, "a")["is_error"], false);
+    assert_eq!(tool(&m, "b")["blocks"][0]["text"], r#"{"error":"x y"}"#);
+    assert_eq!(tool(&m, "b")["is_error"], true);
+}
+
+#[test]
+fn an_ai_sdk_string_with_a_url_scheme_is_a_url() {
+    let src = r#"[{"role":"user","content":[
+      {"type":"image","image":"gs://bucket/cat.png"},
+      {"type":"image","image":"s3://b/k.png","mediaType":"image/png"},
+      {"type":"image","image":"iVBORw0KGgo="}]}]"#;
+    let m = wire(AI_SDK, src);
+    let blocks = m[0]["blocks"].as_array().unwrap();
+    assert_eq!(blocks[0]["type"], "image");
+    assert_eq!(
+        (&blocks[0]["source"]["url"], &blocks[0]["source"]["data"]),
+        (&json!("gs://bucket/cat.png"), &Value::Null)
+    );
+    assert_eq!((&blocks[1]["source"]["url"], &blocks[1]["media_type"]), (&json!("s3://b/k.png"), &json!("image/png")));
+    // Base64 has no `:`: bytes, standard padded base64 in the wire.
+    assert_eq!((&blocks[2]["source"]["url"], &blocks[2]["source"]["data"]), (&json!(""), &json!("iVBORw0KGgo=")));
+}
+
+#[test]
+fn ai_sdk_tool_output_references_are_media_blocks() {
+    let src = r#"[
+      {"role":"assistant","content":[{"type":"tool-call","toolCallId":"a","toolName":"shot","input":{}}]},
+      {"role":"tool","content":[{"type":"tool-result","toolCallId":"a","toolName":"shot","output":{"type":"content","value":[
+        {"type":"image-url","url":"https://x.test/a.png"},
+        {"type":"file-url","url":"https://x.test/b.pdf","mediaType":"application/pdf"},
+        {"type":"image-file-id","fileId":"file-1"},
+        {"type":"file-id","fileId":{"openai":"file-2","anthropic":"file-3"}},
+        {"type":"custom","providerOptions":{}}]}}]}]"#;
+    let c = convert(AI_SDK, src.as_bytes(), 0).unwrap();
+    let m: Vec<Value> = serde_json::from_slice(&c.transcript).unwrap();
+    let blocks = tool(&m, "a")["blocks"].as_array().unwrap().clone();
+    assert_eq!(blocks.len(), 4, "{blocks:?}");
+    assert_eq!((&blocks[0]["type"], &blocks[0]["source"]["url"]), (&json!("image"), &json!("https://x.test/a.png")));
+    // A document by URL keeps its name only, with the loss document_not_inline (G16.7).
+    assert_eq!(blocks[1]["type"], "document");
+    assert_eq!((&blocks[2]["type"], &blocks[2]["source"]["url"]), (&json!("image"), &json!("file-id:ai_sdk:file-1")));
+    assert_eq!(blocks[3]["type"], "document");
+    let names: Vec<&str> = c.losses.iter().map(|&(_, code)| testkit::convert::loss_name(code)).collect();
+    assert_eq!(names, ["document_not_inline", "document_not_inline", "unknown_content_dropped"]);
+}
+
+#[test]
+fn an_unknown_ai_sdk_role_is_located_at_the_role() {
+    let (rc, d) =
+        convert(AI_SDK, br#"[{"role":"user","content":"a"},{"role":"SECRET","content":"b"}]"#, 0).err().unwrap();
+    assert_eq!((rc, d.location.as_str(), d.rule.as_str()), (LC_CONVERT_SHAPE, "[1].role", "G16.8"));
+}
+
+#[test]
+fn a_source_nested_too_deep_is_rule_j5_2() {
+    let deep = format!(r#"[{{"role":"user","content":"a","x":{}1{}}}]"#, "[".repeat(10_001), "]".repeat(10_001));
+    let (rc, d) = convert(AI_SDK, deep.as_bytes(), 0).err().unwrap();
+    assert_eq!((rc, d.rule.as_str()), (LC_CONVERT_WIRE, "J5.2"));
+    let (rc, d) = convert(AI_SDK, br#"[{"role":"user","content":"a"},]"#, 0).err().unwrap();
+    assert_eq!((rc, d.rule.as_str()), (LC_CONVERT_WIRE, "J5.1"));
+}
+
+#[test]
+fn after_a_system_parameter_cut_one_maps_to_source_cut_zero() {
+    let src = r#"{"system":"be brief","messages":[{"role":"user","content":"a"},{"role":"assistant","content":"b"}]}"#;
+    let c = convert(ANTHROPIC, src.as_bytes(), 0).unwrap();
+    assert_eq!(c.source_index, [u64::MAX, 0, 1]);
+    assert_eq!(c.cut_allowed, [true, true, true, true]);
+    assert_eq!(c.source_cut(1), Ok(0));
+    assert_eq!(c.source_cut(2), Ok(1));
+    let input = c.input("p", "m", 1000, 1, None).unwrap();
+    // The replacement refuses cut 1 as an empty head (R15.10).
+    let mut len = 0usize;
+    // SAFETY: a live handle; a size query with a NULL buffer of capacity 0.
+    let rc = unsafe {
+        ffi::lc_replacement_build(input.as_ptr(), 1, b"x".as_ptr(), 1, std::ptr::null_mut(), 0, &raw mut len)
+    };
+    assert_eq!(testkit::status::name(rc), "LC_REPLACEMENT_EMPTY_HEAD");
+}
