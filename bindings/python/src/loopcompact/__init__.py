@@ -123,7 +123,9 @@ __all__ = [
     "SummaryStream",
     "Violation",
     "SummaryReply",
+    "SummaryReplyStream",
     "SummaryRequest",
+    "SummaryUsage",
     "__version__",
     "abi_version",
     "acompact",
@@ -1051,7 +1053,9 @@ from ._round import (  # noqa: E402 - the round is written over Input, defined a
     KeepHistory,
     Removed,
     SummaryReply,
+    SummaryReplyStream,
     SummaryRequest,
+    SummaryUsage,
     acompact,
     compact,
 )
@@ -1087,6 +1091,9 @@ for _public in (
     ReplacementError,
     SummaryError,
     SummaryReply,
+    SummaryReplyStream,
     SummaryRequest,
+    SummaryStream,
+    SummaryUsage,
 ):
     _public.__module__ = __name__
