@@ -918,14 +918,21 @@ impl SummaryStream {
         let ((lf_lo, cont_lo), (lf_hi, cont_hi)) = (masks(lo), masks(hi));
         let real = u64::MAX.checked_shr(u32::try_from(WINDOW - end).unwrap_or(64)).unwrap_or(0);
         let lf = (lf_lo | lf_hi << 32) & real;
-        let chars = !(cont_lo | cont_hi << 32) & real;
+        let cont = (cont_lo | cont_hi << 32) & real;
         self.pos += end;
+        // The common window (ASCII text, at most one line feed) needs no population count, which
+        // the baseline x86-64 target computes in a dozen instructions: the columns are then bytes.
         if lf == 0 {
-            self.column += u64::from(chars.count_ones());
+            self.column += if cont == 0 { end as u64 } else { u64::from((!cont & real).count_ones()) };
         } else {
             let last_lf = 63 - lf.leading_zeros();
-            self.line += u64::from(lf.count_ones());
-            self.column = 1 + u64::from((chars & u64::MAX.checked_shl(last_lf + 1).unwrap_or(0)).count_ones());
+            self.line += if lf & (lf - 1) == 0 { 1 } else { u64::from(lf.count_ones()) };
+            // The bytes after the last line feed: `end - last_lf - 1` of them.
+            self.column = 1 + if cont == 0 {
+                end as u64 - u64::from(last_lf) - 1
+            } else {
+                u64::from((!cont & real & u64::MAX.checked_shl(last_lf + 1).unwrap_or(0)).count_ones())
+            };
         }
         self.prev = Some(last);
     }
