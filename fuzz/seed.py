@@ -70,6 +70,8 @@ def seeds():
     out["summary_xml"] += [x for r in rows("summary_xml.jsonl") if (x := field(r, "xml")) is not None]
     out["summary_xml"] += [r["summary"].encode("utf-8") for r in rows("output.jsonl") if r.get("summary")]
     out["summary_xml"] += files("summary_*.xml")
+    # The stream's target: four bytes of chunk sizes (1, 8, 64, 2), then the reply.
+    out["summary_stream"] += [b"\x00\x07\x3f\x01" + x for x in out["summary_xml"]]
 
     inputs = rows("input.jsonl")
     if (SHARED / "peer_jsontestsuite.jsonl").is_file():
@@ -174,7 +176,7 @@ def seeds():
 FORMATS = {"openai_chat": "convert_openai_chat", "openai_responses": "convert_openai_responses",
            "anthropic": "convert_anthropic", "gemini": "convert_gemini", "ai_sdk": "convert_ai_sdk",
            "langchain": "convert_langchain"}
-TARGETS = ["summary_xml", "input_parse", "output_validate", "compaction_policy", "context_observation",
+TARGETS = ["summary_xml", "summary_stream", "input_parse", "output_validate", "compaction_policy", "context_observation",
            "context_config", "request_fingerprint", "limits", "compaction_reply", "replacement", "transcript_safety",
            "json_fast_paths"] + list(FORMATS.values())
 

@@ -13,6 +13,10 @@
  *                      lc_status_message, lc_status_class
  *   summary (§4, §13)  lc_summary_instructions, lc_summary_xml_validate, lc_summary_xml_diagnose,
  *                      lc_retry_message, lc_summary_sections, lc_summary_section_text
+ *   streaming (§17.3)  lc_summary_stream_new, lc_summary_stream_feed,
+ *                      lc_summary_stream_feed_diagnose, lc_summary_stream_finish,
+ *                      lc_summary_stream_finish_diagnose, lc_summary_stream_dead_offset,
+ *                      lc_summary_stream_free
  *   input (§5, §7)     lc_compaction_input_parse, lc_compaction_input_free,
  *                      lc_compaction_input_validate, lc_compaction_input_diagnose,
  *                      lc_compaction_input_encode_within, lc_compaction_input_message_count,
@@ -545,6 +549,13 @@ typedef struct lc_compaction_input lc_compaction_input;
  * `lc_transcript_convert`, released by `lc_conversion_free`.
  */
 typedef struct lc_conversion lc_conversion;
+
+/**
+ * A streaming summary validator (opaque). Created by `lc_summary_stream_new`, released by
+ * `lc_summary_stream_free`. Not for concurrent use: one thread at a time may feed it (any thread,
+ * one after another).
+ */
+typedef struct lc_summary_stream lc_summary_stream;
 
 /**
  * A status code: `0` (`LC_OK`) or one of the reason codes of the status table. Stable forever.
@@ -1495,6 +1506,76 @@ const char *lc_summary_json_schema(void);
  * write.
  */
 lc_status lc_summary_render(const uint8_t *goal, size_t goal_len, const uint8_t *constraints, size_t constraints_len, const uint8_t *decisions, size_t decisions_len, const uint8_t *state, size_t state_len, const uint8_t *open_items, size_t open_items_len, uint8_t *buf, size_t cap, size_t *len);
+
+/**
+ * Creates a streaming summary validator with nothing fed yet (SPEC §17.3). On `LC_OK`, `*out`
+ * receives the handle; release it with `lc_summary_stream_free`.
+ *
+ * # Safety
+ * `out` is valid for one pointer write.
+ */
+lc_status lc_summary_stream_new(struct lc_summary_stream **out);
+
+/**
+ * Releases a stream. `NULL` is a no-op.
+ *
+ * # Safety
+ * `stream` is NULL or a handle from `lc_summary_stream_new` not yet freed, unused elsewhere.
+ */
+void lc_summary_stream_free(struct lc_summary_stream *stream);
+
+/**
+ * Reads the next chunk of the reply (T17.2): any size, cut anywhere (inside a UTF-8 sequence, a
+ * reference or a tag). Returns `LC_OK` while some continuation of the bytes fed so far can
+ * validate, else the status of the problem that killed it (`LC_SUMMARY_XML_*`), and that same
+ * status for every later chunk (T17.3). `chunk` may be NULL with `len == 0`; NULL with `len > 0`
+ * is `LC_ERR_NULL_ARGUMENT` and feeds nothing.
+ *
+ * # Safety
+ * `stream` is a live handle used by no other thread during the call; `chunk` is NULL (with
+ * `len == 0`) or valid for reads of `len` bytes.
+ */
+lc_status lc_summary_stream_feed(struct lc_summary_stream *stream, const uint8_t *chunk, size_t len);
+
+/**
+ * `lc_summary_stream_feed` with a diagnosis (SPEC C13.4): the same return value, and, when
+ * `diag` is not NULL, `*diag` filled: `LC_OK` while viable, else the problem known when the
+ * stream died, with offsets, lines and columns from the start of the reply (T17.3).
+ *
+ * # Safety
+ * As `lc_summary_stream_feed`; `diag` is NULL or an `lc_diagnostic` whose `struct_size` the
+ * caller set, writable for that many bytes.
+ */
+lc_status lc_summary_stream_feed_diagnose(struct lc_summary_stream *stream, const uint8_t *chunk, size_t len, struct lc_diagnostic *diag);
+
+/**
+ * The whole-document verdict of everything fed so far (T17.4): exactly what
+ * `lc_summary_xml_validate` returns for the concatenated chunks. The stream is not ended: more
+ * chunks may be fed after it.
+ *
+ * # Safety
+ * `stream` is a live handle not being fed by another thread during the call.
+ */
+lc_status lc_summary_stream_finish(const struct lc_summary_stream *stream);
+
+/**
+ * `lc_summary_stream_finish` with a diagnosis: exactly `lc_summary_xml_diagnose` of the
+ * concatenated chunks.
+ *
+ * # Safety
+ * As `lc_summary_stream_finish`; `diag` as for `lc_summary_stream_feed_diagnose`.
+ */
+lc_status lc_summary_stream_finish_diagnose(const struct lc_summary_stream *stream, struct lc_diagnostic *diag);
+
+/**
+ * The offset, from the start of the reply, of the byte at which the stream died (T17.3: the
+ * bytes up to and including it have no continuation that validates), or `LC_OFFSET_UNKNOWN`
+ * while it is viable (and for NULL).
+ *
+ * # Safety
+ * `stream` is NULL or a live handle not being fed by another thread during the call.
+ */
+uint64_t lc_summary_stream_dead_offset(const struct lc_summary_stream *stream);
 
 #ifdef __cplusplus
 }  // extern "C"

@@ -37,6 +37,7 @@
  *                 check_threshold
  *   never blocking (§16.9) Input::safe_cut and check_cut with CutOptions,
  *                 Input::pairing_violations, repair_plan, repair; CompactOptions::pending_tail
+ *   streaming (§17.3) SummaryStream: feed, finish, dead_offset
  *   convert (§16) Conversion::convert, Conversion::transcript, source_index, cut_allowed, losses
  *                 (Loss::name), source_len, source_cut, input
  *   round (§15)   Input::encode_head_within, Input::validate_reply (and diagnose_reply, which returns
@@ -463,6 +464,62 @@ inline std::string summary_section_text(bytes_view xml, std::int32_t section)
     text.resize(len);
     return text;
 }
+
+/* ---- streaming validation (SPEC §17.3) ------------------------------------------------------- */
+
+// The summariser's reply validated chunk by chunk as it streams (lc_summary_stream_*). feed()
+// throws Error at the first chunk after which no continuation can make the reply a valid summary
+// (T17.3), with the diagnosis known then, and the same Error for every later chunk; finish()
+// throws exactly as validate_summary of everything fed (T17.4). Fixed memory, no text kept. Not
+// for concurrent use: one thread at a time. Move-only; the destructor frees the handle.
+class SummaryStream {
+public:
+    // lc_summary_stream_new; throws Error for a status other than LC_OK (a library failure).
+    SummaryStream()
+    {
+        lc_summary_stream *handle = nullptr;
+        detail::check(lc_summary_stream_new(&handle));
+        handle_.reset(handle);
+    }
+
+    SummaryStream(SummaryStream &&) noexcept = default;
+    SummaryStream &operator=(SummaryStream &&) noexcept = default;
+    SummaryStream(const SummaryStream &) = delete;
+    SummaryStream &operator=(const SummaryStream &) = delete;
+    ~SummaryStream() = default;  // the deleter calls lc_summary_stream_free
+
+    // The C handle, for calls the wrapper does not cover; owned by this stream.
+    lc_summary_stream *get() const noexcept { return handle_.get(); }
+
+    // Reads the next chunk (any size, cut anywhere: T17.2); throws Error once the reply is dead.
+    void feed(bytes_view chunk)
+    {
+        lc_diagnostic diag = detail::blank_diagnostic();
+        detail::check(lc_summary_stream_feed_diagnose(handle_.get(), chunk.data(), chunk.size(), &diag), diag);
+    }
+
+    // The whole-document verdict of everything fed so far; throws Error as validate_summary does.
+    // More chunks may be fed after it.
+    void finish() const
+    {
+        lc_diagnostic diag = detail::blank_diagnostic();
+        detail::check(lc_summary_stream_finish_diagnose(handle_.get(), &diag), diag);
+    }
+
+    // The offset from the start of the reply of the byte at which it died; nullopt while viable.
+    std::optional<std::uint64_t> dead_offset() const noexcept
+    {
+        const std::uint64_t offset = lc_summary_stream_dead_offset(handle_.get());
+        return offset == LC_OFFSET_UNKNOWN ? std::nullopt : std::optional<std::uint64_t>(offset);
+    }
+
+private:
+    struct Free {
+        void operator()(lc_summary_stream *handle) const noexcept { lc_summary_stream_free(handle); }
+    };
+
+    std::unique_ptr<lc_summary_stream, Free> handle_;
+};
 
 /* ---- grammars and structured output (SPEC §17.1, §17.2) ------------------------------------- */
 

@@ -174,6 +174,16 @@ impl Diagnostic {
         self
     }
 
+    /// Sets the offset with its line and column, already known (the streaming validator keeps
+    /// no text to count them in).
+    #[must_use]
+    pub(crate) const fn at_position(mut self, offset: usize, line: u64, column: u64) -> Diagnostic {
+        self.offset = Some(offset);
+        self.line = line;
+        self.column = column;
+        self
+    }
+
     /// Another status, with its class.
     #[must_use]
     pub(crate) const fn with_status(mut self, status: Status) -> Diagnostic {

@@ -699,6 +699,49 @@ const RUNS: &[Run] = &[
     Run { example: "render", args: &["--grammar", "ebnf"], stdin: None, stdout: "", exit: 2 },
     Run { example: "render", args: &["g", "c", "d", "s"], stdin: None, stdout: "", exit: 2 },
     // --- end of examples/cpp/render.cpp
+    // --- examples/cpp/stream.cpp: CHUNK_BYTES FILE (SPEC §17.3), by hand from the files' bytes.
+    // summary_valid.xml: 395 bytes, no trailing newline: 16-byte chunks, 25 of them, all viable.
+    Run {
+        example: "stream",
+        args: &["16", "examples/data/summary_valid.xml"],
+        stdin: None,
+        stdout: "valid: 395 bytes in 25 chunks\n",
+        exit: 0,
+    },
+    // reply_fenced.txt (526 bytes) opens with a Markdown fence: text before the root, dead at
+    // byte 0 (T17.3); the 510 bytes after the first chunk are never fed.
+    Run {
+        example: "stream",
+        args: &["16", "examples/data/reply_fenced.txt"],
+        stdin: None,
+        stdout: "dead in chunk 1: byte 0 killed it; LC_SUMMARY_XML_STRUCTURE at offset 0 (line 1, column 1); \
+                 510 of 526 bytes never fed\n",
+        exit: 1,
+    },
+    // summary_bad_structure.xml (220 bytes): line 1 is 23 bytes, line 2 "  <goal>Ship the release
+    // today.</goal>" 38 + LF, so line 3's "<decisions>" has its "<" at 62 + 2 = 64 (column 3) and
+    // dies at the "d" (65: the start tag must be <constraints>), in chunk 10 of 7 bytes (63..69);
+    // 220 - 70 = 150 bytes never fed. The diagnosis names the start tag at its "<".
+    Run {
+        example: "stream",
+        args: &["7", "examples/data/summary_bad_structure.xml"],
+        stdin: None,
+        stdout: "dead in chunk 10: byte 65 killed it; LC_SUMMARY_XML_STRUCTURE at offset 64 (line 3, column 3); \
+                 150 of 220 bytes never fed\n",
+        exit: 1,
+    },
+    // reply_truncated.txt (293 bytes) stops inside <decisions>: viable to the end, then X4.16 at
+    // the end of the input.
+    Run {
+        example: "stream",
+        args: &["64", "examples/data/reply_truncated.txt"],
+        stdin: None,
+        stdout: "invalid at the end: LC_SUMMARY_XML_SYNTAX at offset 293\n",
+        exit: 1,
+    },
+    Run { example: "stream", args: &["0", "examples/data/summary_valid.xml"], stdin: None, stdout: "", exit: 2 },
+    Run { example: "stream", args: &["16", "examples/data/no_such_file.xml"], stdin: None, stdout: "", exit: 2 },
+    // --- end of examples/cpp/stream.cpp
     // demo [DATA_DIR]: the first run (scripts/demo), one line per step; exit 0 when every step gives
     // the result its sample is made for. F7.3: the tool message stubbed under 1400 bytes; C13.4: the
     // misplaced <decisions> of result_bad_xml.json; R10.7: the worked example; P8.4: quality 0 is

@@ -59,3 +59,31 @@ func TestFinalizerFreesDroppedConversion(t *testing.T) {
 		t.Fatalf("%d conversion handles still live after GC (baseline %d)", n, base)
 	}
 }
+
+// A SummaryStream dropped without Close is freed by its finalizer, and a closed one is not freed a
+// second time.
+func TestFinalizerFreesDroppedSummaryStream(t *testing.T) {
+	base := liveStreams.Load()
+	func() {
+		for i := 0; i < 100; i++ {
+			s, err := NewSummaryStream()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := s.Feed([]byte("<conversation_summary>")); err != nil {
+				t.Fatal(err)
+			}
+			if i%2 == 0 {
+				s.Close()
+			}
+		}
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	for liveStreams.Load() > base && time.Now().Before(deadline) {
+		runtime.GC()
+		time.Sleep(10 * time.Millisecond)
+	}
+	if n := liveStreams.Load(); n != base {
+		t.Fatalf("%d stream handles still live after GC (baseline %d)", n, base)
+	}
+}

@@ -17,6 +17,7 @@ mod pairing;
 mod round;
 mod convert;
 mod grammar;
+mod stream;
 // The JavaScript package's allocation pair: exported by the WebAssembly build only, never by a
 // native library (whose exports are exactly the header's functions: scripts/release checks them).
 #[cfg(target_arch = "wasm32")]
@@ -30,6 +31,7 @@ pub use meta::*;
 pub use pairing::*;
 pub use policy::*;
 pub use round::*;
+pub use stream::*;
 pub use summary::*;
 pub use wire::*;
 

@@ -14,8 +14,8 @@ use crate::section::Section;
 use crate::status::Status;
 
 /// What a failing token was (from its first bytes).
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Token {
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Token {
     Text,
     StartTag,
     EndTag,
@@ -38,7 +38,15 @@ fn token_at(xml: &[u8], at: usize) -> Token {
 
 /// The rule an `xml_syntax` offset breaks, from the token it is in and the byte found there.
 fn syntax_rule(xml: &[u8], token: Token, lt: usize, at: usize) -> &'static CStr {
-    let Some(&b) = xml.get(at) else {
+    let in_value = token == Token::StartTag && in_attribute_value(xml, lt, at);
+    rule_of(token, in_value, xml.get(at).copied(), xml.get(at.wrapping_sub(1)).copied())
+}
+
+/// [`syntax_rule`] from what it reads: the byte at the offset (`None` at the end of the input),
+/// the byte before it, and whether the offset lies inside a quoted attribute value of a start tag.
+/// The streaming validator, which keeps no text, calls it with the bytes it noted.
+pub(super) fn rule_of(token: Token, in_value: bool, at: Option<u8>, before: Option<u8>) -> &'static CStr {
+    let Some(b) = at else {
         // The end of the input: inside a token, or with an element open.
         return c"X4.16";
     };
@@ -49,7 +57,7 @@ fn syntax_rule(xml: &[u8], token: Token, lt: usize, at: usize) -> &'static CStr 
             _ => c"X4.8",
         },
         // Inside a quoted attribute value: its rules, not a name's (X4.11 values, X4.6, X4.8).
-        Token::StartTag if in_attribute_value(xml, lt, at) => match b {
+        Token::StartTag if in_value => match b {
             b'&' => c"X4.6",
             b'<' => c"X4.11",
             _ => c"X4.8",
@@ -58,7 +66,7 @@ fn syntax_rule(xml: &[u8], token: Token, lt: usize, at: usize) -> &'static CStr 
             b'&' => c"X4.6",
             b':' => c"X4.10",
             // A byte of a name that is not a valid name (its first byte is reported).
-            _ if xml.get(at.wrapping_sub(1)).is_some_and(|&p| matches!(p, b'<' | b' ' | b'\t' | b'\r' | b'\n'))
+            _ if before.is_some_and(|p| matches!(p, b'<' | b' ' | b'\t' | b'\r' | b'\n'))
                 && (b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-') || b >= 0x80) =>
             {
                 c"X4.9"

@@ -23,6 +23,7 @@ mod diagnose;
 mod grammar;
 mod name_chars;
 mod render;
+mod stream;
 mod tokenizer;
 
 pub use crate::section::Section;
@@ -31,6 +32,7 @@ pub use diagnose::{SectionSpans, diagnose, section_text, sections};
 pub use grammar::{GBNF, GrammarKind, JSON_SCHEMA, LARK, REGEX, grammar};
 pub(crate) use grammar::{JSON_SCHEMA_C, grammar_c};
 pub use render::{RenderError, render};
+pub use stream::SummaryStream;
 
 use crate::error::{Error, Result};
 use crate::status::Status;

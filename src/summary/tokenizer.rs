@@ -230,7 +230,7 @@ fn qualified_name(xml: &[u8], start: usize) -> Result<QualifiedName<'_>, usize> 
 }
 
 /// X4.9: the bytes a name is made of (its extent); whether they form a name is [`is_name`].
-const fn is_name_byte(b: u8) -> bool {
+pub(super) const fn is_name_byte(b: u8) -> bool {
     b.is_ascii_alphanumeric() || matches!(b, b'_' | b':' | b'.' | b'-') || b >= 0x80
 }
 

@@ -54,6 +54,15 @@ export interface Exports {
     outLen: Ptr,
   ): number;
 
+  // streaming validation (§17.3)
+  lc_summary_stream_new(out: Ptr): number;
+  lc_summary_stream_feed(stream: Ptr, chunk: Ptr, len: number): number;
+  lc_summary_stream_feed_diagnose(stream: Ptr, chunk: Ptr, len: number, diag: Ptr): number;
+  lc_summary_stream_finish(stream: Ptr): number;
+  lc_summary_stream_finish_diagnose(stream: Ptr, diag: Ptr): number;
+  lc_summary_stream_dead_offset(stream: Ptr): bigint;
+  lc_summary_stream_free(stream: Ptr): void;
+
   // input (§5, §7) and output (§6)
   lc_compaction_input_parse(wire: Ptr, len: number, out: Ptr): number;
   lc_compaction_input_free(input: Ptr): void;
@@ -211,6 +220,16 @@ export const NAME_TABLE = {
   lc_summary_grammar: "summaryGrammar",
   lc_summary_json_schema: "summaryJsonSchema",
   lc_summary_render: "renderSummary",
+
+  // The plain feed and finish run first; the _diagnose siblings only once the stream is dead (an
+  // empty feed) or finish failed, to read the diagnosis.
+  lc_summary_stream_new: "SummaryStream",
+  lc_summary_stream_feed: "SummaryStream.prototype.feed",
+  lc_summary_stream_feed_diagnose: "SummaryStream.prototype.feed",
+  lc_summary_stream_finish: "SummaryStream.prototype.finish",
+  lc_summary_stream_finish_diagnose: "SummaryStream.prototype.finish",
+  lc_summary_stream_dead_offset: "SummaryStream.prototype.deadOffset",
+  lc_summary_stream_free: "SummaryStream.prototype.free",
 
   lc_compaction_input_parse: "Input.parse",
   lc_compaction_input_free: "Input.prototype.free",

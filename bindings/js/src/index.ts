@@ -71,6 +71,7 @@ export {
   type SectionSpan,
   type Sections,
 } from "./summary.js";
+export { SummaryStream, validateSummaryStream, type ChunkSource } from "./stream.js";
 export {
   compactionProgressCheck,
   compactionThresholdCheck,
@@ -121,8 +122,11 @@ export {
   type Compacted,
   type KeepHistory,
   type Removed,
+  type ReplyChunk,
   type SummaryReply,
+  type SummaryReplyStream,
   type SummaryRequest,
+  type SummaryUsage,
 } from "./round.js";
 
 /** @internal For the package's own tests: calls a raw export inside the trap handling. */

@@ -12,6 +12,7 @@ import { type Diagnosed, type Diagnosis, LoopcompactError, diagnosedOf, retryMes
 import { SMALLEST_SUMMARY_LEN, Status, StatusClass, type StatusCode } from "./generated.js";
 import { type Input, type Origin, type Stop, inputInternals } from "./input.js";
 import { rebuild } from "./messages.js";
+import { type Aborted, ReplyStreamCheck } from "./stream.js";
 import { summaryInstructions } from "./summary.js";
 
 /** One chat turn of a summary request: what chat APIs take as a message. */
@@ -50,8 +51,35 @@ export interface SummaryReply {
   stop?: Stop | undefined;
 }
 
+/** What a streamed reply reports once its last chunk was read (SPEC T17.6). */
+export interface SummaryUsage {
+  /** The output tokens the provider reported; 0 when it reported none. */
+  outputTokens: U64;
+  /** `"end"`, `"length"`, or `null`/left out when not reported. */
+  stop?: Stop | undefined;
+}
+
+/** A chunk of a streamed reply: text, or bytes of a raw body. */
+export type ReplyChunk = string | Uint8Array;
+
+/**
+ * What a streaming `callModel` returns instead of a `SummaryReply` (SPEC T17.6): the reply as
+ * `chunks` (a `ReadableStream`, an async iterable or an iterable of strings or bytes) and `usage`,
+ * called once after the last chunk was read. The round validates the chunks as they arrive and, at
+ * the first one after which the reply cannot become a valid summary, stops reading: it cancels the
+ * stream (`reader.cancel()`) or returns the iterator (`return()`), so that the provider's HTTP
+ * stream is closed (an SDK's stream aborts its request when its iterator is returned), and never
+ * calls `usage`.
+ */
+export interface SummaryReplyStream {
+  chunks: ReadableStream<ReplyChunk> | AsyncIterable<ReplyChunk> | Iterable<ReplyChunk>;
+  usage: () => SummaryUsage | PromiseLike<SummaryUsage>;
+}
+
 /** The caller's model: sync or async. Transient errors are its own business (the SDK's retries). */
-export type CallModel = (request: SummaryRequest) => SummaryReply | PromiseLike<SummaryReply>;
+export type CallModel = (
+  request: SummaryRequest,
+) => SummaryReply | SummaryReplyStream | PromiseLike<SummaryReply | SummaryReplyStream>;
 
 /** What cleanup removed around the summary (SPEC R15.7). */
 export interface Removed {
@@ -77,6 +105,11 @@ export interface Attempt {
   /** The verdict's diagnosis (status `Status.OK` for the accepted reply). */
   readonly diagnosis: Diagnosis;
   readonly removed: Removed;
+  /**
+   * A streamed reply the round stopped reading at its first dead chunk (SPEC T17.6): `replyBytes`
+   * counts the bytes read, `stop` is `null`, and the verdict is the one known when it died.
+   */
+  readonly aborted: boolean;
 }
 
 /** The round replaced the history: commit `replacement` (or the summary with the same cut). */
@@ -219,6 +252,14 @@ const maxBig = (a: bigint, b: bigint) => (a > b ? a : b);
  * `Compacted` or `KeepHistory` (`result.kind`). Rejects only when `callModel` throws (unless
  * `onError: "keepHistory"`), returns something that is not a `SummaryReply` (`TypeError`), an option
  * is invalid, `onAttempt` throws, or the input was freed.
+ *
+ * A streaming `callModel` returns a `SummaryReplyStream` (SPEC T17.6): the round validates its
+ * chunks as they arrive (past what `trim` and `unfence` would remove before the summary) and stops
+ * reading at the first chunk after which the reply cannot pass, or once it is longer than
+ * `maxReplyBytes`, cancelling the stream or returning its iterator. That attempt counts as any
+ * other (`aborted: true`), with the diagnosis known when the reply died (offsets in the reply as
+ * read) and, for its RETRY class, the retry message as the next turn. An exception of the stream or
+ * of `usage` is one of `callModel`.
  */
 export async function compact(input: Input, callModel: CallModel, options: CompactOptions = {}): Promise<CompactResult> {
   if (typeof callModel !== "function") throw new TypeError("loopcompact: callModel must be a function");
@@ -285,16 +326,46 @@ export async function compact(input: Input, callModel: CallModel, options: Compa
       if (onError === "keepHistory") return keep(`callModel threw ${typeName(e)}`, null);
       throw e;
     }
-    const reply = asReply(answer);
-
-    // 3. The verdict on the reply as it arrived.
-    const verdict = judge(input, reply, { maxReplyBytes, trim, unfence });
+    // 3. The verdict on the reply as it arrived; a streamed one read until it ends or dies (T17.6).
+    let reply: { text: Bytes; outputTokens: bigint; stop: Stop };
+    let verdict: { diagnosed: Diagnosed; summary: string | null; replyBytes: number };
+    let aborted = false;
+    if (isReplyStream(answer)) {
+      const check = new ReplyStreamCheck({
+        trim,
+        unfence,
+        maxReplyBytes,
+        overLimit: (received) => judge(input, { text: received, outputTokens: 0n, stop: null }, { maxReplyBytes, trim: false, unfence: false }).diagnosed,
+      });
+      let read: Aborted | { text: Uint8Array; usage: unknown } | CallerFailure;
+      try {
+        read = await readStream(answer, check);
+      } finally {
+        check.free();
+      }
+      if (read instanceof CallerFailure) {
+        if (onError === "keepHistory") return keep(`callModel threw ${typeName(read.error)}`, null);
+        throw read.error;
+      }
+      if ("diagnosed" in read) {
+        aborted = true;
+        reply = { text: read.received, outputTokens: 0n, stop: null };
+        verdict = { diagnosed: read.diagnosed, summary: null, replyBytes: read.replyBytes };
+      } else {
+        reply = asReply(usageReply(read.text, read.usage));
+        verdict = judge(input, reply, { maxReplyBytes, trim, unfence });
+      }
+    } else {
+      reply = asReply(answer);
+      verdict = judge(input, reply, { maxReplyBytes, trim, unfence });
+    }
     const { diagnosis } = verdict.diagnosed;
     const attempt: Attempt = Object.freeze({
       number,
       request: sent,
       replyBytes: verdict.replyBytes,
       stop: reply.stop,
+      aborted,
       status: diagnosis.status,
       statusClass: diagnosis.statusClass,
       diagnosis,
@@ -346,6 +417,93 @@ export async function compact(input: Input, callModel: CallModel, options: Compa
         }
       }
     }
+  }
+}
+
+/** An exception of the caller's code while a streamed reply was read (its iterator, `usage`). */
+class CallerFailure {
+  constructor(readonly error: unknown) {}
+}
+
+function isReplyStream(value: unknown): value is SummaryReplyStream {
+  return typeof value === "object" && value !== null && "chunks" in value;
+}
+
+/** The reply a finished stream makes with what `usage()` returned. */
+function usageReply(text: Uint8Array, usage: unknown): unknown {
+  if (typeof usage !== "object" || usage === null) {
+    throw new TypeError("loopcompact: SummaryReplyStream.usage must return { outputTokens, stop }");
+  }
+  const { outputTokens, stop } = usage as Record<string, unknown>;
+  return { text, outputTokens, stop };
+}
+
+/**
+ * Reads a streamed reply into `check` (SPEC T17.6): the bytes and what `usage()` returned, the
+ * `Aborted` of the first chunk after which the reply cannot pass (the source then cancelled or
+ * its iterator returned), or the caller's exception.
+ */
+async function readStream(
+  reply: SummaryReplyStream,
+  check: ReplyStreamCheck,
+): Promise<Aborted | { text: Uint8Array; usage: unknown } | CallerFailure> {
+  if (typeof reply.usage !== "function") throw new TypeError("loopcompact: SummaryReplyStream.usage must be a function");
+  const chunks: unknown = reply.chunks;
+  // The source as next() and stop(), whatever its kind.
+  let next: () => Promise<IteratorResult<unknown>>;
+  let stop: () => Promise<unknown>;
+  let release = () => {};
+  if (typeof ReadableStream === "function" && chunks instanceof ReadableStream) {
+    const reader = (chunks as ReadableStream<unknown>).getReader();
+    next = async () => {
+      const r = await reader.read();
+      return r.done ? { done: true, value: undefined } : { done: false, value: r.value };
+    };
+    stop = () => reader.cancel();
+    release = () => reader.releaseLock();
+  } else if (typeof chunks === "object" && chunks !== null && Symbol.asyncIterator in chunks) {
+    const it = (chunks as AsyncIterable<unknown>)[Symbol.asyncIterator]();
+    next = () => it.next();
+    stop = async () => it.return?.();
+  } else if (typeof chunks === "object" && chunks !== null && Symbol.iterator in chunks) {
+    const it = (chunks as Iterable<unknown>)[Symbol.iterator]();
+    next = async () => it.next();
+    stop = async () => it.return?.();
+  } else {
+    throw new TypeError("loopcompact: SummaryReplyStream.chunks must be a ReadableStream, an async iterable or an iterable");
+  }
+  try {
+    for (;;) {
+      let step: IteratorResult<unknown>;
+      try {
+        step = await next();
+      } catch (e) {
+        return new CallerFailure(e);
+      }
+      if (step.done === true) break;
+      let dead: Aborted | null;
+      try {
+        dead = check.add(step.value);
+      } catch (e) {
+        await stop().catch(() => undefined);
+        throw e;
+      }
+      if (dead !== null) {
+        try {
+          await stop();
+        } catch (e) {
+          return new CallerFailure(e);
+        }
+        return dead;
+      }
+    }
+  } finally {
+    release();
+  }
+  try {
+    return { text: check.received.slice(), usage: await reply.usage() };
+  } catch (e) {
+    return new CallerFailure(e);
   }
 }
 

@@ -28,7 +28,7 @@ pub use policy::{
 pub use reader::Reader;
 pub use round::{envelope_for, target_compaction_reply, target_convert, target_replacement};
 pub use safety::target_transcript_safety;
-pub use summary::target_summary_xml;
+pub use summary::{target_summary_stream, target_summary_xml};
 pub use wire::{target_input_parse, target_output_validate};
 
 /// Whitespace that J5.1 allows around a JSON document: wrapping a document in it changes nothing.

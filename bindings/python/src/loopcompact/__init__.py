@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import ctypes
 import json
+import threading
 from ctypes import POINTER, c_char, c_size_t, c_uint16, c_uint64
 from typing import TYPE_CHECKING, Any, Callable, Dict, List, NamedTuple, Optional, Sequence, Tuple, Union, cast
 
@@ -42,6 +43,7 @@ from ._constants import (
     ABI_VERSION,
     CUT_PENDING_TAIL,
     NO_BLOCK,
+    OFFSET_UNKNOWN,
     FINGERPRINT_LEN,
     GRAMMAR_GBNF,
     GRAMMAR_LARK,
@@ -118,9 +120,12 @@ __all__ = [
     "StatusClass",
     "Stop",
     "SummaryError",
+    "SummaryStream",
     "Violation",
     "SummaryReply",
+    "SummaryReplyStream",
     "SummaryRequest",
+    "SummaryUsage",
     "__version__",
     "abi_version",
     "acompact",
@@ -412,6 +417,92 @@ def render_summary(*, goal: str, constraints: str, decisions: str, state: str, o
             return str(memoryview(buf)[: needed.value], "utf-8")
     check(status, SummaryError)
     raise SummaryError(Diagnostic.of_status(status))  # pragma: no cover - check raised above
+
+
+# ---- streaming validation (SPEC §17.3) -----------------------------------------------------------
+
+class SummaryStream(Owned):
+    """The summariser's reply validated as it streams (``lc_summary_stream``, SPEC §17.3).
+
+    :meth:`feed` each chunk as it arrives (any size, cut anywhere: inside a UTF-8 sequence, a
+    reference, a tag); it raises :class:`SummaryError` at the first chunk after which no
+    continuation can make the reply a valid summary (T17.3), so the caller can stop the model's
+    call at once instead of paying for the rest of it. :meth:`finish` gives exactly the verdict of
+    :func:`validate_summary` for everything fed (T17.4)::
+
+        with lc.SummaryStream() as stream:
+            for chunk in reply_chunks:       # str or bytes
+                stream.feed(chunk)           # SummaryError once the reply is doomed
+            stream.finish()                  # SummaryError as validate_summary raises it
+
+    A ``str`` chunk is encoded to UTF-8 on its own, a lone surrogate as U+FFFD (as every document
+    of the package). Offsets, lines and columns of the errors count from the start of the reply.
+    Its memory is fixed, whatever the reply's length: it keeps no text.
+
+    Use it as a context manager or call :meth:`close`; the handle is also freed when the object is
+    garbage-collected. Calls on one stream are serialised (a lock), so it may be fed from any
+    thread, one call at a time.
+    """
+
+    def __init__(self) -> None:
+        handle = POINTER(_native.lc_summary_stream)()
+        check(_lib.lc_summary_stream_new(ctypes.byref(handle)), SummaryError)
+        super().__init__(handle)
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def _free(handle: Any) -> None:
+        _lib.lc_summary_stream_free(handle)
+
+    def __repr__(self) -> str:
+        if self.closed:
+            return "<loopcompact.SummaryStream closed>"
+        dead = self.dead_offset
+        return "<loopcompact.SummaryStream viable>" if dead is None else f"<loopcompact.SummaryStream dead at byte {dead}>"
+
+    def feed(self, chunk: Document) -> None:
+        """Reads the next chunk of the reply (T17.2). Raises :class:`SummaryError` with the
+        diagnosis known when the reply died (T17.3: the first rule the prefix breaks, offsets
+        from the start of the reply) once no continuation can validate, and the same error for
+        every later chunk (which is not read). ``ValueError`` on a closed stream."""
+        ptr, n = _buffer(chunk, "chunk")
+        with self._lock:
+            handle = self._acquire()
+            try:
+                status = _stream_feed(handle, ptr, n)
+                if status != Status.OK:
+                    # A dead stream reads nothing more: an empty feed gives its diagnosis.
+                    check(status, SummaryError, lambda: diagnosis(lambda d: _stream_feed_diagnose(handle, None, 0, d)))
+            finally:
+                self._release()
+
+    def finish(self) -> None:
+        """The whole-document verdict of everything fed so far (T17.4): raises :class:`SummaryError`
+        exactly as :func:`validate_summary` of the concatenated chunks would. The stream is not
+        ended: more chunks may be fed after it."""
+        with self._lock:
+            handle = self._acquire()
+            try:
+                check(_lib.lc_summary_stream_finish(handle), SummaryError,
+                      lambda: diagnosis(lambda d: _lib.lc_summary_stream_finish_diagnose(handle, d)))
+            finally:
+                self._release()
+
+    @property
+    def dead_offset(self) -> Optional[int]:
+        """The offset from the start of the reply of the byte at which the reply died (T17.3), or
+        ``None`` while it is viable."""
+        with self._lock:
+            handle = self._acquire()
+            try:
+                offset = int(_lib.lc_summary_stream_dead_offset(handle))
+            finally:
+                self._release()
+        return None if offset == OFFSET_UNKNOWN else offset
+
+
+_stream_feed = _lib.lc_summary_stream_feed
+_stream_feed_diagnose = _lib.lc_summary_stream_feed_diagnose
 
 
 # ---- the compaction input ------------------------------------------------------------------------
@@ -962,7 +1053,9 @@ from ._round import (  # noqa: E402 - the round is written over Input, defined a
     KeepHistory,
     Removed,
     SummaryReply,
+    SummaryReplyStream,
     SummaryRequest,
+    SummaryUsage,
     acompact,
     compact,
 )
@@ -998,6 +1091,9 @@ for _public in (
     ReplacementError,
     SummaryError,
     SummaryReply,
+    SummaryReplyStream,
     SummaryRequest,
+    SummaryStream,
+    SummaryUsage,
 ):
     _public.__module__ = __name__

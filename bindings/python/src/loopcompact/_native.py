@@ -36,6 +36,10 @@ class lc_conversion(Structure):
     """``lc_conversion``: opaque, only ever used through a pointer."""
 
 
+class lc_summary_stream(Structure):
+    """``lc_summary_stream``: opaque, only ever used through a pointer (SPEC §17.3)."""
+
+
 class lc_loss(Structure):
     """``lc_loss``: one loss of a conversion (SPEC §16)."""
 
@@ -111,6 +115,7 @@ class lc_span(Structure):
 _input_p = POINTER(lc_compaction_input)
 _conversion_p = POINTER(lc_conversion)
 _diag_p = POINTER(lc_diagnostic)
+_stream_p = POINTER(lc_summary_stream)
 _size_p = POINTER(c_size_t)
 _buf = c_char_p
 
@@ -161,6 +166,13 @@ SIGNATURES: Dict[str, Tuple[Any, List[Any]]] = {
         lc_status,
         [_buf, c_size_t, _buf, c_size_t, _buf, c_size_t, _buf, c_size_t, _buf, c_size_t, _buf, c_size_t, _size_p],
     ),
+    "lc_summary_stream_new": (lc_status, [POINTER(_stream_p)]),
+    "lc_summary_stream_feed": (lc_status, [_stream_p, _buf, c_size_t]),
+    "lc_summary_stream_feed_diagnose": (lc_status, [_stream_p, _buf, c_size_t, _diag_p]),
+    "lc_summary_stream_finish": (lc_status, [_stream_p]),
+    "lc_summary_stream_finish_diagnose": (lc_status, [_stream_p, _diag_p]),
+    "lc_summary_stream_dead_offset": (c_uint64, [_stream_p]),
+    "lc_summary_stream_free": (None, [_stream_p]),
     "lc_transcript_pairing_check": (lc_status, [_input_p, _diag_p]),
     "lc_transcript_safe_cut": (lc_status, [_input_p, c_uint64, POINTER(c_uint64)]),
     "lc_transcript_cut_check": (lc_status, [_input_p, c_uint64]),
@@ -245,6 +257,13 @@ class Library:
     lc_summary_grammar: Callable[[int], Optional[bytes]]
     lc_summary_json_schema: Callable[[], bytes]
     lc_summary_render: Callable[[_B, int, _B, int, _B, int, _B, int, _B, int, _B, int, _P], _St]
+    lc_summary_stream_new: Callable[[_P], _St]
+    lc_summary_stream_feed: Callable[[_P, _B, int], _St]
+    lc_summary_stream_feed_diagnose: Callable[[_P, _B, int, _P], _St]
+    lc_summary_stream_finish: Callable[[_P], _St]
+    lc_summary_stream_finish_diagnose: Callable[[_P, _P], _St]
+    lc_summary_stream_dead_offset: Callable[[_P], int]
+    lc_summary_stream_free: Callable[[_P], None]
     lc_transcript_pairing_check: Callable[[_P, _P], _St]
     lc_transcript_safe_cut: Callable[[_P, int, _P], _St]
     lc_transcript_cut_check: Callable[[_P, int], _St]

@@ -9,14 +9,17 @@ what the model answered. :func:`compact` and :func:`acompact` only drive it, one
 from __future__ import annotations
 
 import functools
-
-from dataclasses import dataclass, field
+import inspect
+from dataclasses import dataclass, field, replace
 from typing import (
     TYPE_CHECKING,
     Any,
+    AsyncIterable,
+    AsyncIterator,
     Awaitable,
     Callable,
     Generator,
+    Iterable,
     List,
     Literal,
     Mapping,
@@ -29,10 +32,11 @@ from typing import (
 
 from . import _native
 from ._constants import SMALLEST_SUMMARY_LEN, Cleanup, Status, StatusClass
-from ._errors import Diagnostic, LoopcompactError, retry_message, status_message, status_name
+from ._errors import Diagnostic, LoopcompactError, SummaryError, retry_message, status_message, status_name
+from ._text import utf8
 
 if TYPE_CHECKING:  # the round only calls methods of Input, which the package's __init__ defines
-    from . import Input
+    from . import Input, SummaryStream
     from ._sourcemap import SourceMap
 
 _U64_MAX = (1 << 64) - 1
@@ -107,6 +111,73 @@ class SummaryReply:
             raise ValueError(f'SummaryReply.stop must be "end", "length" or None, not {self.stop!r}')
 
 
+class SummaryUsage(NamedTuple):
+    """What a streamed reply reports once its last chunk was read: the ``output_tokens`` the
+    provider reported (0: none) and ``stop`` (``"end"``, ``"length"`` or ``None``), as in
+    :class:`SummaryReply`."""
+
+    output_tokens: int
+    stop: Optional[str] = None
+
+
+Chunk = Union[str, bytes]
+
+
+@dataclass(frozen=True)
+class SummaryReplyStream:
+    """What a streaming ``call_model`` returns instead of a :class:`SummaryReply` (SPEC T17.6):
+    the reply as ``chunks`` (an iterable of ``str`` or ``bytes``; for :func:`acompact` an async
+    iterable too) and ``usage``, a function called once after the last chunk was read that returns
+    the :class:`SummaryUsage` (or a mapping with ``output_tokens`` and optionally ``stop``; for
+    :func:`acompact` it may be a coroutine function). The round validates the chunks as they
+    arrive (:class:`SummaryStream`) and, at the first chunk after which the reply cannot become a
+    valid summary, stops reading: it closes the iterator (``close()``, or ``aclose()`` for an
+    async one, then the same on ``chunks`` when that is another object), so that a generator's
+    ``with`` around the provider's stream closes the HTTP response, and never calls ``usage``.
+
+    A typical ``call_model`` over OpenAI's streaming Chat Completions::
+
+        def call_model(request):
+            usage = {}
+            def chunks():
+                with client.chat.completions.create(..., stream=True,
+                                                    stream_options={"include_usage": True}) as s:
+                    for event in s:
+                        if event.usage:
+                            usage["output_tokens"] = event.usage.completion_tokens
+                        for choice in event.choices:
+                            if choice.finish_reason:
+                                usage["stop"] = {"stop": "end", "length": "length"}.get(choice.finish_reason)
+                            if choice.delta.content:
+                                yield choice.delta.content
+            return lc.SummaryReplyStream(chunks(), lambda: usage)
+    """
+
+    chunks: Union[Iterable[Chunk], AsyncIterable[Chunk]]
+    usage: Callable[[], Any]
+
+    def __post_init__(self) -> None:
+        if not (isinstance(self.chunks, (Iterable, AsyncIterable)) and not isinstance(self.chunks, (str, bytes))):
+            raise TypeError(f"SummaryReplyStream.chunks must be an iterable of chunks, not {type(self.chunks).__name__}")
+        if not callable(self.usage):
+            raise TypeError("SummaryReplyStream.usage must be callable")
+
+
+def _usage(value: object) -> SummaryUsage:
+    if isinstance(value, SummaryUsage):
+        usage = value
+    elif isinstance(value, Mapping):
+        keys = set(value)
+        if not {"output_tokens"} <= keys <= {"output_tokens", "stop"}:
+            raise TypeError("usage() returned a mapping without exactly the key output_tokens and optionally stop")
+        usage = SummaryUsage(value["output_tokens"], value.get("stop"))
+    else:
+        raise TypeError(f"usage() must return a SummaryUsage (or a mapping of its fields), not {type(value).__name__}")
+    # SummaryReply checks the two fields.
+    SummaryReply(text=b"", output_tokens=usage.output_tokens, stop=usage.stop)
+    return usage
+
+
 class Removed(NamedTuple):
     """What cleanup removed around a reply (SPEC R15.7): the :class:`Cleanup` flags that removed
     something, and the bytes removed before and after the summary."""
@@ -120,7 +191,9 @@ class Removed(NamedTuple):
 class Attempt:
     """One attempt of a round, as :func:`compact` hands it to ``on_attempt`` and records it:
     its ``number`` (1 on), the ``request`` sent, the reply's size in bytes and its ``stop``, the
-    verdict (``status``, ``status_class``, the whole ``diagnosis``) and what cleanup ``removed``."""
+    verdict (``status``, ``status_class``, the whole ``diagnosis``) and what cleanup ``removed``.
+    ``aborted``: a streamed reply the round stopped reading (SPEC T17.6): ``reply_bytes`` then
+    counts the bytes read, and the verdict is the one known when the reply died."""
 
     number: int
     request: SummaryRequest
@@ -130,6 +203,7 @@ class Attempt:
     status_class: StatusClass
     diagnosis: Diagnostic
     removed: Removed
+    aborted: bool = False
 
     @property
     def ok(self) -> bool:
@@ -137,8 +211,9 @@ class Attempt:
 
     def __str__(self) -> str:
         """One log line: ``attempt 1: 86 bytes, stop end, max_tokens 2048: LC_... (208) at ...``."""
+        how = "aborted" if self.aborted else f"stop {self.stop or 'unknown'}"
         return (
-            f"attempt {self.number}: {self.reply_bytes} bytes, stop {self.stop or 'unknown'}, "
+            f"attempt {self.number}: {self.reply_bytes} bytes, {how}, "
             f"max_tokens {self.request.max_tokens}: {self.diagnosis}"
         )
 
@@ -219,7 +294,7 @@ class KeepHistory:
 
 
 Result = Union[Compacted, KeepHistory]
-ReplyLike = Union[SummaryReply, Mapping[str, Any]]
+ReplyLike = Union[SummaryReply, "SummaryReplyStream", Mapping[str, Any]]
 
 
 @dataclass(frozen=True)
@@ -305,13 +380,173 @@ def _why(status: int, status_class: StatusClass, attempt: int) -> str:
     return f"Attempt {attempt} was refused for the host's settings or input ({name}): {message}"
 
 
+#: Characters with the Unicode White_Space property (SPEC X4.21), which LC_REPLY_TRIM removes.
+_WHITE_SPACE = frozenset(
+    [*range(0x09, 0x0E), 0x20, 0x85, 0xA0, 0x1680, *range(0x2000, 0x200B), 0x2028, 0x2029, 0x202F, 0x205F, 0x3000]
+)
+
+
+def _char_at(data: bytearray, pos: int) -> Tuple[Optional[int], int]:
+    """The code point of the UTF-8 sequence at ``pos`` and its length; ``(None, 0)`` when the bytes
+    so far end inside a sequence that may still complete, ``(None, -1)`` when no valid sequence
+    starts there."""
+    lead = data[pos]
+    if lead < 0x80:
+        return lead, 1
+    need = 2 if 0xC2 <= lead <= 0xDF else 3 if 0xE0 <= lead <= 0xEF else 4 if 0xF0 <= lead <= 0xF4 else 0
+    if need == 0:
+        return None, -1
+    part = bytes(data[pos:pos + need])
+    try:
+        return ord(part.decode("utf-8")), need
+    except UnicodeDecodeError as error:
+        # Cut by the end of what arrived (and valid so far): wait; anything else is not UTF-8.
+        return (None, 0) if error.end == len(part) and len(part) < need else (None, -1)
+
+
+class _Aborted(NamedTuple):
+    """A streamed reply the round stopped reading: the diagnosis known when it died, the bytes read."""
+
+    diagnosis: Diagnostic
+    received: bytes
+
+
+class _StreamCheck:
+    """Reads one streamed reply (SPEC T17.6): keeps its bytes, skips what cleanup (R15.5) would
+    remove before the summary (leading White_Space with trim; with unfence an opening fence line,
+    then White_Space again), feeds the rest to a :class:`SummaryStream`, and says at the first
+    chunk after which the reply cannot pass. After a complete summary it stops feeding: what
+    follows can only be removed by cleanup or fail, which the whole reply's check decides."""
+
+    def __init__(self, input: "Input", max_reply_bytes: int, trim: bool, unfence: bool, reply: SummaryReplyStream) -> None:
+        from . import SummaryStream
+
+        self.reply = reply
+        self._input = input
+        self._max_reply_bytes = max_reply_bytes
+        self._trim, self._unfence = trim, unfence
+        self.received = bytearray()
+        self._stream: "SummaryStream" = SummaryStream()
+        #: Where feeding starts (None: still in the part cleanup may remove), where it has reached.
+        self._start: Optional[int] = None
+        self._fed = 0
+        self._removed = Cleanup(0)
+        self._phase = "trim" if trim else "fence" if unfence else "body"
+        self._tail = False
+
+    def close(self) -> None:
+        self._stream.close()
+
+    def add(self, chunk: object) -> Optional[_Aborted]:
+        """Reads one chunk; an :class:`_Aborted` once the reply cannot pass."""
+        if isinstance(chunk, str):
+            data = utf8(chunk)
+        elif isinstance(chunk, (bytes, bytearray, memoryview)):
+            data = bytes(chunk)
+        else:
+            raise TypeError(f"a reply chunk must be str or bytes, not {type(chunk).__name__}")
+        self.received += data
+        if len(self.received) > self._max_reply_bytes:
+            # R15.3 step 2 comes first whatever follows: the library's own verdict of it.
+            found, _, _ = self._input._check_reply(bytes(self.received), 0, None, self._max_reply_bytes, False, False)
+            return _Aborted(found, bytes(self.received))
+        if self._start is None:
+            self._lead()
+            if self._start is None:
+                return None
+        if self._tail:
+            return None
+        try:
+            self._stream.feed(memoryview(self.received)[self._fed:])
+            self._fed = len(self.received)
+            return None
+        except SummaryError as error:
+            return self._died(error.diagnostic)
+
+    def _lead(self) -> None:
+        """Moves past what cleanup would remove before the summary, as far as the bytes go."""
+        data = self.received
+        pos = self._fed
+        while True:
+            if pos >= len(data):
+                self._fed = pos
+                return
+            if self._phase in ("trim", "trim again"):
+                code, size = _char_at(data, pos)
+                if size == 0:
+                    self._fed = pos
+                    return
+                if code is not None and code in _WHITE_SPACE:
+                    pos += size
+                    self._removed |= Cleanup.TRIM
+                    continue
+                self._phase = "fence" if self._phase == "trim" and self._unfence else "body"
+            elif self._phase == "fence":
+                fence = self._fence_line(pos)
+                if fence is None:  # not known yet
+                    self._fed = pos
+                    return
+                if fence:
+                    pos = data.index(b"\n", pos) + 1
+                    self._removed |= Cleanup.UNFENCE
+                    self._phase = "trim again" if self._trim else "body"
+                else:
+                    self._phase = "body"
+            else:
+                self._start = self._fed = pos
+                return
+
+    def _fence_line(self, pos: int) -> Optional[bool]:
+        """Whether an opening fence line (R15.5) starts at ``pos``: None until its LF arrived (or
+        a byte shows it cannot be one)."""
+        data = self.received
+        mark = data[pos]
+        if mark not in b"`~":
+            return False
+        run = pos
+        while run < len(data) and data[run] == mark:
+            run += 1
+        if run - pos < 3 and run < len(data):
+            return False
+        end = data.find(b"\n", run)
+        info = data[run:] if end < 0 else data[run:end]
+        if mark == ord("`") and b"`" in info:
+            return False
+        return None if end < 0 else run - pos >= 3
+
+    def _died(self, found: Diagnostic) -> Optional[_Aborted]:
+        start = self._start or 0
+        dead = self._stream.dead_offset or 0
+        if self._trim or self._unfence:
+            # Dead at the first byte after a complete summary: cleanup may remove what follows.
+            if not _native.lib.lc_summary_xml_validate(bytes(self.received[start:start + dead]), dead):
+                self._tail = True
+                return None
+        # Offsets, lines and columns of the reply as it arrived (R15.7, C13.2: lines end at LF,
+        # columns count characters).
+        offset = start + (found.offset or 0)
+        before = self.received[:offset]
+        line_start = before.rfind(b"\n") + 1
+        column = sum(1 for b in before[line_start:] if b & 0xC0 != 0x80) + 1
+        diagnosis = replace(
+            found,
+            offset=offset,
+            line=before.count(b"\n") + 1,
+            column=column,
+            location="summary",
+            removed=self._removed,
+            removed_before=start,
+        )
+        return _Aborted(diagnosis, bytes(self.received))
+
+
 class _Raised(NamedTuple):
     """``call_model`` raised (with ``on_error="keep_history"``): only the exception's type is kept."""
 
     kind: str
 
 
-Step = Union[SummaryRequest, Result]
+Step = Union[SummaryRequest, "_StreamCheck", Result]
 
 
 @functools.lru_cache(maxsize=1)
@@ -320,7 +555,7 @@ def _instructions() -> str:
     return str(_native.lib.lc_summary_instructions().decode("utf-8"))
 
 
-def _round(input: "Input", options: _Options) -> Generator[SummaryRequest, object, Result]:
+def _round(input: "Input", options: _Options) -> Generator[Union[SummaryRequest, "_StreamCheck"], object, Result]:
     """The round of R15.12, one attempt per request it yields; returns its result."""
     try:
         cut = input.safe_cut(options.keep_last, pending_tail=options.pending_tail)
@@ -349,23 +584,36 @@ def _round(input: "Input", options: _Options) -> Generator[SummaryRequest, objec
         messages: Tuple[ChatMessage, ...] = (first, *retries)
         request = SummaryRequest(system=system, messages=messages, max_tokens=max_tokens, attempt=number)
         answer = yield request
+        if isinstance(answer, SummaryReplyStream):
+            # The driver reads the chunks into the check (T17.6) and sends back what came of it.
+            check = _StreamCheck(input, max_reply_bytes, options.trim, options.unfence, answer)
+            try:
+                answer = yield check
+            finally:
+                check.close()
         if isinstance(answer, _Raised):
             done, diagnoses = record()
             reason = f"call_model raised {answer.kind} at attempt {number}; the history is kept."
             return KeepHistory(reason=reason, status=None, attempts=done, diagnoses=diagnoses)
-        reply = _reply(answer)
-        found, summary, size = input._check_reply(
-            reply.text, reply.output_tokens, reply.stop, max_reply_bytes, options.trim, options.unfence
-        )
+        text: Union[str, bytes]
+        if isinstance(answer, _Aborted):
+            found, summary, size, stop, text = answer.diagnosis, None, len(answer.received), None, answer.received
+        else:
+            reply = _reply(answer)
+            found, summary, size = input._check_reply(
+                reply.text, reply.output_tokens, reply.stop, max_reply_bytes, options.trim, options.unfence
+            )
+            stop, text = reply.stop, reply.text
         attempt = Attempt(
             number=number,
             request=request,
             reply_bytes=size,
-            stop=reply.stop,
+            stop=stop,
             status=found.status,
             status_class=found.status_class,
             diagnosis=found,
             removed=Removed(found.removed, found.removed_before, found.removed_after),
+            aborted=isinstance(answer, _Aborted),
         )
         attempts.append(attempt)
         if options.on_attempt is not None:
@@ -403,7 +651,7 @@ def _round(input: "Input", options: _Options) -> Generator[SummaryRequest, objec
                     if error.status != Status.INPUT_TOO_LARGE:
                         raise
         if options.reshow_rejected:
-            shown = reply.text if isinstance(reply.text, str) else reply.text.decode("utf-8", "replace")
+            shown = text if isinstance(text, str) else text.decode("utf-8", "replace")
         else:
             shown = WITHHELD
         retries.append({"role": "assistant", "content": shown})
@@ -417,12 +665,120 @@ def _round(input: "Input", options: _Options) -> Generator[SummaryRequest, objec
     return KeepHistory(reason=reason, status=last.status, attempts=done, diagnoses=diagnoses)
 
 
-def _resume(steps: Generator[SummaryRequest, object, Result], answer: object) -> Step:
+def _resume(steps: Generator[Union[SummaryRequest, "_StreamCheck"], object, Result], answer: object) -> Step:
     try:
         return steps.send(answer)
     except StopIteration as done:
         result: Result = done.value
         return result
+
+
+def _caller_failed(error: Exception, options: _Options) -> _Raised:
+    """An exception of the caller's code (``call_model``, the chunks' iterator, ``usage``)."""
+    if not options.keep_on_error:
+        raise error
+    return _Raised(type(error).__name__)
+
+
+def _close(iterator: object, chunks: object) -> None:
+    for obj in (iterator,) if chunks is iterator else (iterator, chunks):
+        close = getattr(obj, "close", None)
+        if callable(close):
+            close()
+
+
+def _read(check: _StreamCheck, options: _Options) -> object:
+    """Reads a streamed reply into ``check`` (T17.6): the reply with its usage, or the
+    :class:`_Aborted` of the first chunk after which it cannot pass (the iterator then closed)."""
+    chunks = check.reply.chunks
+    if not isinstance(chunks, Iterable):
+        raise TypeError("compact() reads chunks from a plain iterable; use acompact() for an async iterable")
+    try:
+        iterator = iter(chunks)
+    except Exception as error:
+        return _caller_failed(error, options)
+    finished = False
+    try:
+        while True:
+            try:
+                chunk = next(iterator)
+            except StopIteration:
+                finished = True
+                break
+            except Exception as error:
+                finished = True  # the iterator ended with its exception
+                return _caller_failed(error, options)
+            aborted = check.add(chunk)
+            if aborted is not None:
+                return aborted
+    finally:
+        if not finished:
+            _close(iterator, chunks)
+    try:
+        usage = check.reply.usage()
+    except Exception as error:
+        return _caller_failed(error, options)
+    return _complete(check, _usage(usage))
+
+
+def _complete(check: _StreamCheck, usage: SummaryUsage) -> SummaryReply:
+    return SummaryReply(text=bytes(check.received), output_tokens=usage.output_tokens, stop=usage.stop)
+
+
+async def _aclose(iterator: object, chunks: object) -> None:
+    for obj in (iterator,) if chunks is iterator else (iterator, chunks):
+        close = getattr(obj, "aclose", None) or getattr(obj, "close", None)
+        if callable(close):
+            result = close()
+            if inspect.isawaitable(result):
+                await result
+
+
+async def _async_chunks(chunks: Iterable[Chunk]) -> AsyncIterator[Chunk]:
+    """A plain iterable of chunks as an async one; closing it closes the plain iterator."""
+    iterator = iter(chunks)
+    try:
+        for chunk in iterator:
+            yield chunk
+    finally:
+        close = getattr(iterator, "close", None)
+        if callable(close):
+            close()
+
+
+async def _aread(check: _StreamCheck, options: _Options) -> object:
+    """:func:`_read` for :func:`acompact`: an async iterable (or a plain one), ``usage`` maybe a
+    coroutine function."""
+    chunks = check.reply.chunks
+    source = chunks if isinstance(chunks, AsyncIterable) else _async_chunks(chunks)
+    try:
+        iterator = source.__aiter__()
+    except Exception as error:
+        return _caller_failed(error, options)
+    finished = False
+    try:
+        while True:
+            try:
+                chunk = await iterator.__anext__()
+            except StopAsyncIteration:
+                finished = True
+                break
+            except Exception as error:
+                finished = True
+                return _caller_failed(error, options)
+            aborted = check.add(chunk)
+            if aborted is not None:
+                return aborted
+    finally:
+        if not finished:
+            await _aclose(iterator, chunks)
+    try:
+        usage = check.reply.usage()
+        if inspect.isawaitable(usage):
+            usage = await usage
+    except Exception as error:
+        return _caller_failed(error, options)
+    return _complete(check, _usage(usage))
 
 
 def compact(
@@ -463,6 +819,15 @@ def compact(
     propagates, unless ``on_error="keep_history"``: then the round returns :class:`KeepHistory`
     naming the exception's type. A value that is neither a :class:`SummaryReply` nor a mapping of
     its fields raises ``TypeError``.
+
+    A streaming ``call_model`` returns a :class:`SummaryReplyStream` (SPEC T17.6): the round
+    validates its chunks as they arrive (past what ``trim`` and ``unfence`` would remove before
+    the summary) and stops reading at the first chunk after which the reply cannot pass, or once
+    it is longer than ``max_reply_bytes``, closing the iterator so the provider's stream is
+    closed. That attempt counts as any other, with the diagnosis known when the reply died
+    (offsets in the reply as read; ``Attempt.aborted``) and, for its RETRY class, the retry
+    message as the next turn. An exception of the iterator or of ``usage`` is one of
+    ``call_model``.
     """
     options = _options(
         keep_last, pending_tail, attempts, max_input_bytes, max_reply_bytes, max_tokens, trim, unfence, reshow_rejected,
@@ -470,13 +835,15 @@ def compact(
     )
     steps = _round(input, options)
     step = _resume(steps, None)
-    while isinstance(step, SummaryRequest):
-        try:
-            answer: object = call_model(step)
-        except Exception as error:
-            if not options.keep_on_error:
-                raise
-            answer = _Raised(type(error).__name__)
+    while not isinstance(step, (Compacted, KeepHistory)):
+        answer: object
+        if isinstance(step, _StreamCheck):
+            answer = _read(step, options)
+        else:
+            try:
+                answer = call_model(step)
+            except Exception as error:
+                answer = _caller_failed(error, options)
         step = _resume(steps, answer)
     return step
 
@@ -498,19 +865,23 @@ async def acompact(
     on_error: OnError = "raise",
 ) -> Result:
     """:func:`compact` with an async ``call_model`` (awaited once per attempt); the round is the
-    same code. ``on_attempt`` stays a plain function. Cancellation propagates as always."""
+    same code. ``on_attempt`` stays a plain function. Cancellation propagates as always. A
+    :class:`SummaryReplyStream` may carry an async iterable (closed with ``aclose()`` when the
+    round stops reading) or a plain one, and ``usage`` may be a coroutine function."""
     options = _options(
         keep_last, pending_tail, attempts, max_input_bytes, max_reply_bytes, max_tokens, trim, unfence, reshow_rejected,
         on_attempt, on_error,
     )
     steps = _round(input, options)
     step = _resume(steps, None)
-    while isinstance(step, SummaryRequest):
-        try:
-            answer: object = await call_model(step)
-        except Exception as error:
-            if not options.keep_on_error:
-                raise
-            answer = _Raised(type(error).__name__)
+    while not isinstance(step, (Compacted, KeepHistory)):
+        answer: object
+        if isinstance(step, _StreamCheck):
+            answer = await _aread(step, options)
+        else:
+            try:
+                answer = await call_model(step)
+            except Exception as error:
+                answer = _caller_failed(error, options)
         step = _resume(steps, answer)
     return step
