@@ -111,6 +111,7 @@ export {
   type ResponsesOptions,
 } from "./convert.js";
 export {
+  STRUCTURED_NOTE,
   WITHHELD,
   compact,
   type Attempt,
@@ -121,6 +122,7 @@ export {
   type Compacted,
   type KeepHistory,
   type Removed,
+  type ReplySections,
   type SummaryReply,
   type SummaryRequest,
 } from "./round.js";
