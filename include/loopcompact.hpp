@@ -1079,7 +1079,7 @@ struct SummaryRequest {
     unsigned attempt = 0;               // 1-based
     // With CompactOptions::structured, the JSON Schema of the reply (summary_json_schema(), SPEC
     // G17.10) to hand the provider's structured output; "" otherwise.
-    std::string json_schema;
+    std::string json_schema{};
 };
 
 inline bool operator==(const SummaryRequest &a, const SummaryRequest &b) noexcept
@@ -1109,7 +1109,7 @@ struct SummaryReply {
     std::string text;
     std::uint64_t output_tokens = 0;
     std::int32_t stop = LC_STOP_UNKNOWN;
-    std::optional<SummarySections> sections;
+    std::optional<SummarySections> sections = std::nullopt;  // an initializer: {text, tokens, stop} stays warning-free
 };
 
 // The assistant turn that stands for a rejected reply unless CompactOptions::reshow_rejected.
@@ -1751,7 +1751,7 @@ CompactResult compact(const Input &input, CallModel &&call_model, const CompactO
         std::max<std::uint64_t>(LC_SMALLEST_SUMMARY_LEN, detail::saturating_mul(16, *max_summary)));
 
     std::string system(summary_instructions());
-    std::string json_schema;
+    std::string json_schema{};
     if (options.structured) {
         system += "\n\n";
         system += structured_note;
