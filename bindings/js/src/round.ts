@@ -422,7 +422,9 @@ export async function compact(input: Input, callModel: CallModel, options: Compa
     if (number >= attempts) return keep(reasonFor(diagnosis.status, number, true), diagnosis.status);
 
     // 4. A retry: the rejected reply (or the placeholder) and what was wrong with it.
-    const rejected = !reshow || reply.text === null ? WITHHELD : typeof reply.text === "string" ? reply.text : decodeText(reply.text);
+    // A sections reply without text (or with an empty one) has nothing to show (G17.10 step 6).
+    const noText = reply.text === null || (reply.sections !== null && reply.text.length === 0);
+    const rejected = !reshow || noText ? WITHHELD : typeof reply.text === "string" ? reply.text : decodeText(reply.text as Uint8Array);
     const { diagnosis: d, raw } = verdict.diagnosed;
     const retry = retryMessageOf(raw, verdict.made ? { rule: d.rule, expected: d.expected } : undefined);
     turns.push(

@@ -231,5 +231,9 @@ test("never an unvalidated summary; sections of the wrong shape are the host's e
     reshowRejected: true,
   });
   assert.equal(shown.requests[1].messages[1].content, "{}");
+  const empty = await round([{ text: "", sections: withSections({ goal: "" }), outputTokens: 3 }, sectionsReply(SECTIONS)], {
+    reshowRejected: true,
+  });
+  assert.equal(empty.requests[1].messages[1].content, WITHHELD);
   await assert.rejects(round([sectionsReply(SECTIONS)], { structured: "yes" }), TypeError);
 });

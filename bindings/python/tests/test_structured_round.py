@@ -13,6 +13,7 @@ copied from the SPEC, not from the package.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any, Dict, List, Optional
 
 import openai
@@ -20,7 +21,7 @@ import pydantic
 import pytest
 
 import loopcompact as lc
-from helpers import EXAMPLES, Stub
+from helpers import EXAMPLES, PROJECT, Stub
 
 WIRE = (EXAMPLES / "input_valid.json").read_bytes()  # max_summary_tokens 2048
 WITHHELD = "[previous summary withheld: it was rejected]"
@@ -246,6 +247,9 @@ def test_a_pydantic_model_and_a_mapping_reply() -> None:
         model = Scripted(lc.SummaryReply(text="{}", output_tokens=3, sections=with_(goal="")), sections_reply(SECTIONS))
         result = lc.compact(handle, model, reshow_rejected=True)
         assert isinstance(result, lc.Compacted) and model.requests[1].messages[1]["content"] == "{}"
+        model = Scripted(lc.SummaryReply(text="", output_tokens=3, sections=with_(goal="")), sections_reply(SECTIONS))
+        lc.compact(handle, model, reshow_rejected=True)
+        assert model.requests[1].messages[1]["content"] == WITHHELD
 
 
 def test_sections_of_the_wrong_shape_are_the_hosts_error() -> None:
@@ -342,3 +346,28 @@ def test_openai_parse_with_a_pydantic_model() -> None:
     sent = stub.received[0][1]["response_format"]
     assert sent["type"] == "json_schema" and sent["json_schema"]["strict"] is True
     assert sorted(sent["json_schema"]["schema"]["properties"]) == sorted(SECTIONS)
+
+
+def test_the_readme_adapter_runs_as_written() -> None:
+    """bindings/python/README.md's structured-output adapter, executed verbatim against the stub."""
+    blocks = re.findall(r"```python\n(.*?)```", (PROJECT / "README.md").read_text("utf-8"), flags=re.S)
+    (block,) = [b for b in blocks if "json_schema" in b and "def call_model" in b]
+    answers = [completion(json.dumps(with_(goal="")), 30), completion(json.dumps(SECTIONS), 60)]
+    # The example input with 4 more turns, so that keep_last=4 leaves a head to summarise.
+    document = json.loads(WIRE)
+    document["transcript"] += [
+        {"role": role, "blocks": [{"type": "text", "text": text}], **({"usage": None} if role == "assistant" else {})}
+        for role, text in (("user", "Apply it."), ("assistant", "Applied."), ("user", "Test it."), ("assistant", "Green."))
+    ]
+    with Stub(answers) as stub, lc.Input(json.dumps(document)) as handle:
+        scope: Dict[str, Any] = {
+            "lc": lc,
+            "history": handle,
+            "client": openai.OpenAI(base_url=stub.url + "/v1", api_key="test-key", max_retries=0),
+        }
+        exec(block, scope)
+    result = scope["result"]
+    assert isinstance(result, lc.Compacted) and result.summary == RENDERED and result.cut == 5
+    assert [a.status for a in result.attempts] == [lc.Status.SUMMARY_XML_CONTENT, lc.Status.OK]
+    schema = json.loads(lc.summary_json_schema())
+    assert all(body["response_format"]["json_schema"]["schema"] == schema for _, body in stub.received)

@@ -573,8 +573,8 @@ def _round(input: "Input", options: _Options) -> Generator[SummaryRequest, objec
                 except LoopcompactError as error:
                     if error.status != Status.INPUT_TOO_LARGE:
                         raise
-        if not options.reshow_rejected or reply.text is None:
-            shown = WITHHELD
+        if not options.reshow_rejected or reply.text is None or (reply.sections is not None and not reply.text):
+            shown = WITHHELD  # a sections reply without text has nothing to show (G17.10 step 6)
         elif isinstance(reply.text, str):
             shown = reply.text
         else:
