@@ -4,13 +4,31 @@
 // written out by hand from G17.8's layout; the structured note is copied from the SPEC.
 
 import assert from "node:assert/strict";
-import { readFileSync } from "node:fs";
 import test from "node:test";
 
 import * as lc from "loopcompact";
 import { Input, Section, Status, StatusClass, WITHHELD, compact } from "loopcompact";
 
-const WIRE = readFileSync(new URL("../../../examples/data/input_valid.json", import.meta.url)); // max_summary_tokens 2048
+// A user turn, a call and its result, the answer after a system message; max_summary_tokens 2048.
+const WIRE = JSON.stringify({
+  version: 1,
+  basis: { revision: 7, through_event_id: "3f2b8c1e-9a4d-4e6b-8f0a-2c5d7e9b1a34" },
+  model: { provider: "anthropic", model: "claude-sonnet-4" },
+  request_fingerprint: "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08",
+  transcript: [
+    { role: "system", blocks: [{ type: "text", text: "You are a coding agent." }] },
+    { role: "user", blocks: [{ type: "text", text: "The nightly build fails. Fix it." }] },
+    { role: "assistant", blocks: [{ type: "tool_use", id: "t1", name: "run_tests", input: {} }], usage: null },
+    {
+      role: "tool",
+      blocks: [{ type: "tool_result", tool_use_id: "t1", content: [{ type: "text", text: "1 failed" }], is_error: false }],
+      tool_use_id: "t1",
+      is_error: false,
+    },
+    { role: "assistant", blocks: [{ type: "text", text: "The timeout is too short." }], usage: null },
+  ],
+  max_summary_tokens: 2048,
+});
 // SPEC G17.10 step 1, verbatim.
 const NOTE =
   "Structured output: instead of the XML document, reply with one JSON object of the given schema: the keys " +
