@@ -1134,31 +1134,57 @@ struct SummaryRequest {
     std::vector<ChatMessage> messages;  // the head (user), then per rejected attempt: assistant, user (retry)
     std::uint64_t max_tokens = 0;       // the output token budget to ask the provider for
     unsigned attempt = 0;               // 1-based
+    // With CompactOptions::structured, the JSON Schema of the reply (summary_json_schema(), SPEC
+    // G17.10) to hand the provider's structured output; "" otherwise.
+    std::string json_schema{};
 };
 
 inline bool operator==(const SummaryRequest &a, const SummaryRequest &b) noexcept
 {
-    return a.system == b.system && a.messages == b.messages && a.max_tokens == b.max_tokens && a.attempt == b.attempt;
+    return a.system == b.system && a.messages == b.messages && a.max_tokens == b.max_tokens && a.attempt == b.attempt &&
+           a.json_schema == b.json_schema;
 }
 inline bool operator!=(const SummaryRequest &a, const SummaryRequest &b) noexcept { return !(a == b); }
 
 // What call_model returns: the text as it arrived, the output usage the provider reported (0:
 // none) and how the call ended (LC_STOP_END: OpenAI "stop", Anthropic "end_turn"; LC_STOP_LENGTH:
 // "length", "max_tokens"; LC_STOP_UNKNOWN).
+//
+// `sections`, when set, is the summary as the five sections' texts (a structured output the
+// adapter decoded itself): compact() renders them (render_summary) and checks the rendered summary
+// as it checks a text; `text` is then not read (SPEC G17.10). With CompactOptions::structured, a
+// reply without sections has the JSON object of summary_json_schema() as its text.
+struct SummarySections {
+    std::string goal;
+    std::string constraints;
+    std::string decisions;
+    std::string state;
+    std::string open_items;
+};
+
 struct SummaryReply {
     std::string text;
     std::uint64_t output_tokens = 0;
     std::int32_t stop = LC_STOP_UNKNOWN;
+    std::optional<SummarySections> sections = std::nullopt;  // an initializer: {text, tokens, stop} stays warning-free
 };
 
 // The assistant turn that stands for a rejected reply unless CompactOptions::reshow_rejected.
 inline constexpr std::string_view withheld_reply = "[previous summary withheld: it was rejected]";
 
+// What follows the instructions and every retry message with CompactOptions::structured (SPEC
+// G17.10): the reply is the JSON object of summary_json_schema(), its texts plain (the renderer
+// escapes them).
+inline constexpr std::string_view structured_note =
+    "Structured output: instead of the XML document, reply with one JSON object of the given schema: the keys goal, "
+    "constraints, decisions, state and open_items, each a string holding that section's plain text, without XML tags "
+    "and without XML escapes (write &, < and > as they are); goal and state must not be blank.";
+
 // One attempt of a round: what was sent, what came back, the verdict.
 struct Attempt {
     unsigned number = 0;                       // 1-based
     SummaryRequest request;                    // the request sent
-    std::size_t reply_bytes = 0;               // the reply's length
+    std::size_t reply_bytes = 0;               // the reply's length; with sections, the rendered summary's (0: refused)
     std::int32_t stop = LC_STOP_UNKNOWN;       // the reply's stop
     lc_status status = LC_OK;                  // the verdict
     std::int32_t status_class = LC_CLASS_OK;   // LC_CLASS_*: what the round did about it
@@ -1208,6 +1234,12 @@ struct CompactOptions {
     bool reshow_rejected = false;                  // send rejected replies back instead of withheld_reply
     std::function<void(const Attempt &)> on_attempt;  // every attempt, before the round decides
     OnError on_error = OnError::raise;
+    // Structured output (SPEC G17.10): each request carries the summary's JSON Schema
+    // (SummaryRequest::json_schema) and the instructions end with structured_note; a reply's text
+    // is read as that JSON object (not JSON: LC_SUMMARY_WIRE; another shape:
+    // LC_SUMMARY_OUTPUT_SHAPE; either stopped by length: LC_REPLY_TRUNCATED), rendered, then
+    // checked as a text reply is. A reply with sections is rendered with or without it.
+    bool structured = false;
 };
 
 namespace detail {
@@ -1298,6 +1330,409 @@ inline std::string stop_reason(const Attempt &a)
     return out + "the host's limits or input must change; retrying will not help";
 }
 
+// Reads a structured reply's text as the schema's JSON object (SPEC G17.10 step 3): RFC 8259 over
+// UTF-8, any value skipped but checked, nesting up to 512 levels. LC_SUMMARY_WIRE when it is not
+// UTF-8 or not JSON, LC_SUMMARY_OUTPUT_SHAPE when it is not an object whose members are the five
+// keys (a key given twice counts with its last value), each a string. A \u escape of a lone
+// surrogate is written as its three-byte encoding, which is not UTF-8, so that render_summary
+// refuses it in its place.
+class SectionsReader {
+public:
+    explicit SectionsReader(std::string_view text) noexcept : text_(text) {}
+
+    lc_status read(std::array<std::string, 5> &out)
+    {
+        if (!utf8(text_)) {
+            return LC_SUMMARY_WIRE;
+        }
+        space();
+        bool object = at_ < text_.size() && text_[at_] == '{';
+        if (!(object ? members() : value(0))) {
+            return LC_SUMMARY_WIRE;
+        }
+        space();
+        if (at_ != text_.size()) {
+            return LC_SUMMARY_WIRE;
+        }
+        if (!object || other_key_) {
+            return LC_SUMMARY_OUTPUT_SHAPE;
+        }
+        for (std::size_t i = 0; i < 5; ++i) {
+            if (kind_[i] != 's') {
+                return LC_SUMMARY_OUTPUT_SHAPE;
+            }
+            out[i] = std::move(texts_[i]);
+        }
+        return LC_OK;
+    }
+
+private:
+    static constexpr std::array<std::string_view, 5> keys{"goal", "constraints", "decisions", "state", "open_items"};
+
+    static bool utf8(std::string_view s) noexcept
+    {
+        for (std::size_t i = 0; i < s.size();) {
+            const auto c = static_cast<unsigned char>(s[i]);
+            std::size_t n = 0;
+            std::uint32_t cp = 0;
+            if (c < 0x80) {
+                ++i;
+                continue;
+            } else if (c >= 0xC2 && c <= 0xDF) {
+                n = 1, cp = c & 0x1F;
+            } else if (c >= 0xE0 && c <= 0xEF) {
+                n = 2, cp = c & 0x0F;
+            } else if (c >= 0xF0 && c <= 0xF4) {
+                n = 3, cp = c & 0x07;
+            } else {
+                return false;
+            }
+            if (i + n >= s.size()) {  // the sequence runs past the end
+                return false;
+            }
+            for (std::size_t k = 1; k <= n; ++k) {
+                const auto d = static_cast<unsigned char>(s[i + k]);
+                if ((d & 0xC0) != 0x80) {
+                    return false;
+                }
+                cp = cp << 6 | (d & 0x3F);
+            }
+            if ((n == 2 && (cp < 0x800 || (cp >= 0xD800 && cp <= 0xDFFF))) || (n == 3 && (cp < 0x10000 || cp > 0x10FFFF))) {
+                return false;
+            }
+            i += n + 1;
+        }
+        return true;
+    }
+
+    void space() noexcept
+    {
+        while (at_ < text_.size() && (text_[at_] == ' ' || text_[at_] == '\t' || text_[at_] == '\n' || text_[at_] == '\r')) {
+            ++at_;
+        }
+    }
+
+    bool eat(char c) noexcept
+    {
+        if (at_ < text_.size() && text_[at_] == c) {
+            ++at_;
+            return true;
+        }
+        return false;
+    }
+
+    static void put(std::string &out, std::uint32_t cp)
+    {
+        if (cp < 0x80) {
+            out += static_cast<char>(cp);
+        } else if (cp < 0x800) {
+            out += static_cast<char>(0xC0 | cp >> 6);
+            out += static_cast<char>(0x80 | (cp & 0x3F));
+        } else if (cp < 0x10000) {  // a lone surrogate too: three bytes that are not UTF-8
+            out += static_cast<char>(0xE0 | cp >> 12);
+            out += static_cast<char>(0x80 | (cp >> 6 & 0x3F));
+            out += static_cast<char>(0x80 | (cp & 0x3F));
+        } else {
+            out += static_cast<char>(0xF0 | cp >> 18);
+            out += static_cast<char>(0x80 | (cp >> 12 & 0x3F));
+            out += static_cast<char>(0x80 | (cp >> 6 & 0x3F));
+            out += static_cast<char>(0x80 | (cp & 0x3F));
+        }
+    }
+
+    bool hex4(std::uint32_t &cp) noexcept
+    {
+        if (text_.size() - at_ < 4) {
+            return false;
+        }
+        cp = 0;
+        for (int k = 0; k < 4; ++k) {
+            const char c = text_[at_++];
+            const int d = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+            if (d < 0) {
+                return false;
+            }
+            cp = cp << 4 | static_cast<std::uint32_t>(d);
+        }
+        return true;
+    }
+
+    // A string at at_ (its opening quote), decoded into *out when out is not null.
+    bool string(std::string *out)
+    {
+        if (!eat('"')) {
+            return false;
+        }
+        while (at_ < text_.size()) {
+            const char c = text_[at_++];
+            if (c == '"') {
+                return true;
+            }
+            if (static_cast<unsigned char>(c) < 0x20) {
+                return false;
+            }
+            if (c != '\\') {
+                if (out != nullptr) {
+                    *out += c;
+                }
+                continue;
+            }
+            if (at_ == text_.size()) {
+                return false;
+            }
+            const char e = text_[at_++];
+            std::uint32_t cp = 0;
+            switch (e) {
+            case '"': cp = '"'; break;
+            case '\\': cp = '\\'; break;
+            case '/': cp = '/'; break;
+            case 'b': cp = '\b'; break;
+            case 'f': cp = '\f'; break;
+            case 'n': cp = '\n'; break;
+            case 'r': cp = '\r'; break;
+            case 't': cp = '\t'; break;
+            case 'u': {
+                if (!hex4(cp)) {
+                    return false;
+                }
+                std::uint32_t low = 0;
+                const std::size_t mark = at_;
+                if (cp >= 0xD800 && cp <= 0xDBFF && eat('\\') && eat('u') && hex4(low) && low >= 0xDC00 && low <= 0xDFFF) {
+                    cp = 0x10000 + ((cp - 0xD800) << 10) + (low - 0xDC00);
+                } else if (cp >= 0xD800 && cp <= 0xDBFF) {
+                    at_ = mark;  // not a pair: the next escape is read on its own
+                }
+                break;
+            }
+            default: return false;
+            }
+            if (out != nullptr) {
+                put(*out, cp);
+            }
+        }
+        return false;
+    }
+
+    bool digits() noexcept
+    {
+        const std::size_t from = at_;
+        while (at_ < text_.size() && text_[at_] >= '0' && text_[at_] <= '9') {
+            ++at_;
+        }
+        return at_ > from;
+    }
+
+    bool number() noexcept
+    {
+        eat('-');
+        if (!eat('0') && !(at_ < text_.size() && text_[at_] >= '1' && text_[at_] <= '9' && digits())) {
+            return false;
+        }
+        if (eat('.') && !digits()) {
+            return false;
+        }
+        if (eat('e') || eat('E')) {
+            if (!eat('+')) {
+                eat('-');
+            }
+            return digits();
+        }
+        return true;
+    }
+
+    bool literal(std::string_view word) noexcept
+    {
+        if (text_.substr(at_, word.size()) != word) {
+            return false;
+        }
+        at_ += word.size();
+        return true;
+    }
+
+    // Any value at at_, checked and skipped.
+    bool value(unsigned depth)
+    {
+        if (at_ >= text_.size() || depth > 512) {
+            return false;
+        }
+        switch (text_[at_]) {
+        case '"': return string(nullptr);
+        case 't': return literal("true");
+        case 'f': return literal("false");
+        case 'n': return literal("null");
+        case '[':
+        case '{': {
+            const char close = text_[at_] == '[' ? ']' : '}';
+            const bool object = close == '}';
+            ++at_;
+            space();
+            if (eat(close)) {
+                return true;
+            }
+            for (;;) {
+                if (object) {
+                    if (!string(nullptr)) {
+                        return false;
+                    }
+                    space();
+                    if (!eat(':')) {
+                        return false;
+                    }
+                    space();
+                }
+                if (!value(depth + 1)) {
+                    return false;
+                }
+                space();
+                if (eat(close)) {
+                    return true;
+                }
+                if (!eat(',')) {
+                    return false;
+                }
+                space();
+            }
+        }
+        default: return number();
+        }
+    }
+
+    // The top-level object: its members, the five keys' values kept.
+    bool members()
+    {
+        ++at_;  // '{'
+        space();
+        if (eat('}')) {
+            return true;
+        }
+        for (;;) {
+            std::string key;
+            if (!string(&key)) {
+                return false;
+            }
+            space();
+            if (!eat(':')) {
+                return false;
+            }
+            space();
+            const auto found = std::find(keys.begin(), keys.end(), key);
+            if (found == keys.end()) {
+                other_key_ = true;
+                if (!value(1)) {
+                    return false;
+                }
+            } else {
+                const auto i = static_cast<std::size_t>(found - keys.begin());
+                if (at_ < text_.size() && text_[at_] == '"') {
+                    texts_[i].clear();
+                    if (!string(&texts_[i])) {
+                        return false;
+                    }
+                    kind_[i] = 's';
+                } else {
+                    if (!value(1)) {
+                        return false;
+                    }
+                    kind_[i] = 'v';
+                }
+            }
+            space();
+            if (eat('}')) {
+                return true;
+            }
+            if (!eat(',')) {
+                return false;
+            }
+            space();
+        }
+    }
+
+    std::string_view text_;
+    std::size_t at_ = 0;
+    std::array<std::string, 5> texts_;
+    std::array<char, 5> kind_{};  // 0 missing, 's' a string, 'v' another value
+    bool other_key_ = false;
+};
+
+// A diagnosis the round makes itself (SPEC G17.10): static rule and expected text, location
+// "summary".
+inline lc_diagnostic made_diagnosis(lc_status status, const char *rule, std::int32_t section = LC_SECTION_NONE,
+                                    const char *expected = "")
+{
+    lc_diagnostic diag = status_only(status);
+    diag.section = section;
+    diag.rule = rule;
+    diag.expected = expected;
+    std::memcpy(diag.location, "summary", sizeof "summary");
+    return diag;
+}
+
+// The verdict on a reply with sections, or on a structured reply's text (SPEC G17.10 steps 2-5):
+// rendered, then checked as Input::diagnose_reply checks a text. `reply_bytes` is the attempt's.
+inline ReplyVerdict structured_verdict(const Input &input, const SummaryReply &reply, const ReplyOptions &options,
+                                       std::uint64_t max_summary, std::size_t &reply_bytes)
+{
+    std::array<std::string, 5> texts;
+    const bool from_text = !reply.sections.has_value();
+    if (from_text) {
+        reply_bytes = reply.text.size();
+        const lc_status read = SectionsReader(reply.text).read(texts);
+        if (read != LC_OK) {
+            lc_diagnostic diag = made_diagnosis(read, "G17.10");
+            if (reply.stop == LC_STOP_LENGTH) {
+                diag = made_diagnosis(LC_REPLY_TRUNCATED, "R15.4");
+                diag.limit = max_summary;
+                diag.actual = reply.output_tokens == std::numeric_limits<std::uint64_t>::max() ? reply.output_tokens - 1
+                                                                                                : reply.output_tokens;
+            }
+            ReplyVerdict verdict;
+            verdict.status = diag.status;
+            verdict.diagnostic = Diagnostic::from_c(diag);
+            verdict.retry_message = loopcompact::retry_message(diag);
+            return verdict;
+        }
+    } else {
+        const SummarySections &s = *reply.sections;
+        texts = {s.goal, s.constraints, s.decisions, s.state, s.open_items};
+    }
+    const auto render = [](const std::array<std::string, 5> &t) {
+        return render_summary(Sections{t[0], t[1], t[2], t[3], t[4]});
+    };
+    std::string rendered;
+    try {
+        rendered = render(texts);
+    } catch (const Error &refused) {
+        // The first section whose text alone (the others "." for goal and state, "" for the rest)
+        // the renderer refuses with the same status.
+        std::int32_t section = LC_SECTION_NONE;
+        for (std::size_t i = 0; i < 5 && section == LC_SECTION_NONE; ++i) {
+            std::array<std::string, 5> alone{".", "", "", ".", ""};
+            alone[i] = texts[i];
+            try {
+                render(alone);
+            } catch (const Error &e) {
+                if (e.status() == refused.status()) {
+                    section = static_cast<std::int32_t>(LC_SECTION_GOAL + i);
+                }
+            }
+        }
+        const lc_diagnostic diag = made_diagnosis(refused.status(), "G17.9", section,
+                                                  refused.status() == LC_SUMMARY_XML_CONTENT ? "non-blank text" : "");
+        ReplyVerdict verdict;
+        verdict.status = diag.status;
+        verdict.diagnostic = Diagnostic::from_c(diag);
+        verdict.retry_message = loopcompact::retry_message(diag);
+        if (!from_text) {
+            reply_bytes = 0;
+        }
+        return verdict;
+    }
+    if (!from_text) {
+        reply_bytes = rendered.size();
+    }
+    return input.diagnose_reply(rendered, options);
+}
+
 }  // namespace detail
 
 // Runs one compaction round (SPEC R15.12) with the caller's model: `call_model` is any callable
@@ -1372,7 +1807,13 @@ CompactResult compact(const Input &input, CallModel &&call_model, const CompactO
     reply_options.max_reply_bytes = options.max_reply_bytes.value_or(
         std::max<std::uint64_t>(LC_SMALLEST_SUMMARY_LEN, detail::saturating_mul(16, *max_summary)));
 
-    const std::string system(summary_instructions());
+    std::string system(summary_instructions());
+    std::string json_schema{};
+    if (options.structured) {
+        system += "\n\n";
+        system += structured_note;
+        json_schema = summary_json_schema();
+    }
     std::string head_text(head.begin(), head.end());
     std::vector<ChatMessage> turns;  // the rejected attempts' pairs of turns, in order
     std::vector<Attempt> attempts;
@@ -1386,6 +1827,7 @@ CompactResult compact(const Input &input, CallModel &&call_model, const CompactO
         request.messages.insert(request.messages.end(), turns.begin(), turns.end());
         request.max_tokens = max_tokens;
         request.attempt = n;
+        request.json_schema = json_schema;
         SummaryReply reply;
         if (options.on_error == OnError::keep_history) {
             try {
@@ -1413,11 +1855,14 @@ CompactResult compact(const Input &input, CallModel &&call_model, const CompactO
         // Step 3: the verdict, with its diagnosis (what cleanup removed, on LC_OK too).
         reply_options.output_tokens = reply.output_tokens;
         reply_options.stop = reply.stop;
-        ReplyVerdict verdict = input.diagnose_reply(reply.text, reply_options);
+        std::size_t reply_bytes = reply.text.size();
+        ReplyVerdict verdict = reply.sections || options.structured
+                                   ? detail::structured_verdict(input, reply, reply_options, *max_summary, reply_bytes)
+                                   : input.diagnose_reply(reply.text, reply_options);
         Attempt attempt;
         attempt.number = n;
         attempt.request = std::move(request);
-        attempt.reply_bytes = reply.text.size();
+        attempt.reply_bytes = reply_bytes;
         attempt.stop = reply.stop;
         attempt.status = verdict.status;
         attempt.status_class = verdict.diagnostic.status_class;
@@ -1465,8 +1910,10 @@ CompactResult compact(const Input &input, CallModel &&call_model, const CompactO
                 }
             }
         }
-        turns.push_back(ChatMessage{"assistant", options.reshow_rejected ? reply.text : std::string(withheld_reply)});
-        turns.push_back(ChatMessage{"user", attempt.retry_message});
+        const bool shown = options.reshow_rejected && (!reply.sections || !reply.text.empty());
+        turns.push_back(ChatMessage{"assistant", shown ? reply.text : std::string(withheld_reply)});
+        turns.push_back(ChatMessage{"user", options.structured ? attempt.retry_message + "\n\n" + std::string(structured_note)
+                                                               : attempt.retry_message});
     }
 }
 

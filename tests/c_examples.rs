@@ -742,6 +742,42 @@ const RUNS: &[Run] = &[
     Run { example: "stream", args: &["0", "examples/data/summary_valid.xml"], stdin: None, stdout: "", exit: 2 },
     Run { example: "stream", args: &["16", "examples/data/no_such_file.xml"], stdin: None, stdout: "", exit: 2 },
     // --- end of examples/cpp/stream.cpp
+    // --- examples/cpp/structured.cpp INPUT: the round with structured output (SPEC G17.10), one
+    // line per step, each checked in the example against the SPEC; here the lines that say what
+    // happened. The rendered summary of its five texts is 218 bytes (G17.8 written out by hand in
+    // the example).
+    Run {
+        example: "structured",
+        args: &["examples/data/input_valid.json"],
+        stdin: None,
+        stdout: "sections: compacted, 218 bytes\n",
+        exit: 0,
+    },
+    Run {
+        example: "structured",
+        args: &["examples/data/input_valid.json"],
+        stdin: None,
+        stdout: "blank goal: LC_SUMMARY_XML_CONTENT section goal (class retry), then compacted\n",
+        exit: 0,
+    },
+    Run {
+        example: "structured",
+        args: &["examples/data/input_valid.json"],
+        stdin: None,
+        stdout: "not the object: wire, wire, wire, wire, wire, output_shape, output_shape, output_shape, output_shape, \
+                 output_shape\n",
+        exit: 0,
+    },
+    Run {
+        example: "structured",
+        args: &["examples/data/input_valid.json"],
+        stdin: None,
+        stdout: "structured: every step as expected\n",
+        exit: 0,
+    },
+    Run { example: "structured", args: &[], stdin: None, stdout: "", exit: 2 },
+    Run { example: "structured", args: &["examples/no_such_file.json"], stdin: None, stdout: "", exit: 2 },
+    // --- end of examples/cpp/structured.cpp
     // demo [DATA_DIR]: the first run (scripts/demo), one line per step; exit 0 when every step gives
     // the result its sample is made for. F7.3: the tool message stubbed under 1400 bytes; C13.4: the
     // misplaced <decisions> of result_bad_xml.json; R10.7: the worked example; P8.4: quality 0 is

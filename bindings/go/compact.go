@@ -5,10 +5,12 @@ package loopcompact
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math"
 	"strconv"
+	"unicode/utf8"
 )
 
 // ChatMessage is one chat turn of a SummaryRequest: Role "user" or "assistant", and its text.
@@ -32,15 +34,24 @@ type SummaryRequest struct {
 	MaxTokens uint64
 	// Attempt is the attempt's number, 1 for the first.
 	Attempt int
+	// JSONSchema is, with CompactOptions.Structured, the JSON Schema of the reply
+	// (SummaryJSONSchema(), SPEC G17.10) to hand the provider's structured output; "" otherwise.
+	JSONSchema string
 }
 
 // SummaryReply is what CallModel returns: the summariser's text as it arrived, the output token
 // usage the provider reported (0: none) and how the call ended. The adapter of a provider maps its
 // response to it (bindings/go/README.md shows one for OpenAI's Chat Completions).
+//
+// Sections, when set, is the summary as the five sections' texts (a structured output the adapter
+// decoded itself): Compact renders it with RenderSummary and checks the rendered summary as it
+// checks a text; Text is then not read (SPEC G17.10). With CompactOptions.Structured, a reply
+// without Sections has the JSON object of SummaryJSONSchema as its Text.
 type SummaryReply struct {
 	Text         string
 	OutputTokens uint64
 	Stop         Stop
+	Sections     *SectionTexts
 }
 
 // CallModel sends one SummaryRequest to the summarising model and returns its reply. ctx is
@@ -51,6 +62,11 @@ type CallModel func(ctx context.Context, req SummaryRequest) (SummaryReply, erro
 // WithheldReply is the assistant turn that stands for a rejected reply in the next request when
 // CompactOptions.ReshowRejected is false: a model shown its own bad reply tends to copy it.
 const WithheldReply = "[previous summary withheld: it was rejected]"
+
+// StructuredNote follows the instructions and every retry message with CompactOptions.Structured
+// (SPEC G17.10): the reply is the JSON object of SummaryJSONSchema, its texts plain (RenderSummary
+// escapes them).
+const StructuredNote = "Structured output: instead of the XML document, reply with one JSON object of the given schema: the keys goal, constraints, decisions, state and open_items, each a string holding that section's plain text, without XML tags and without XML escapes (write &, < and > as they are); goal and state must not be blank."
 
 // OnError says what Compact does when CallModel returns an error.
 type OnError string
@@ -96,13 +112,19 @@ type CompactOptions struct {
 	OnAttempt func(Attempt)
 	// OnError says what a CallModel error does: OnErrorRaise ("" too) or OnErrorKeepHistory.
 	OnError OnError
+	// Structured turns on structured output (SPEC G17.10): each request carries the summary's
+	// JSON Schema (SummaryRequest.JSONSchema) and the instructions end with StructuredNote; a
+	// reply's Text is read as that JSON object (not JSON: StatusSummaryWire; another shape:
+	// StatusSummaryOutputShape; either stopped by length: StatusReplyTruncated), rendered, then
+	// checked as a text reply is. A reply with Sections is rendered with or without it.
+	Structured bool
 }
 
 // Attempt is the record of one attempt of a round: what was sent, what came back and the verdict.
 type Attempt struct {
 	Number     int            // 1-based
 	Request    SummaryRequest // the request sent
-	ReplyBytes int            // len(reply.Text)
+	ReplyBytes int            // len(reply.Text); with Sections, the rendered summary's length (0 when refused)
 	Stop       Stop           // the reply's Stop
 	Status     Status         // the verdict (ValidateReply's)
 	Class      Class          // what the round did about it (the diagnosis's class)
@@ -264,7 +286,10 @@ func Compact(ctx context.Context, in *Input, callModel CallModel, opts CompactOp
 		replyOpts.MaxReplyBytes = max(SmallestSummaryLen, satMul(16, maxSummary))
 	}
 
-	system := SummaryInstructions()
+	system, schema := SummaryInstructions(), ""
+	if opts.Structured {
+		system, schema = system+"\n\n"+StructuredNote, SummaryJSONSchema()
+	}
 	headText := string(head)
 	var (
 		turns     []ChatMessage // the rejected attempts' pairs of turns, in order
@@ -279,7 +304,7 @@ func Compact(ctx context.Context, in *Input, callModel CallModel, opts CompactOp
 		msgs := make([]ChatMessage, 0, 1+len(turns))
 		msgs = append(msgs, ChatMessage{Role: "user", Content: headText})
 		msgs = append(msgs, turns...)
-		req := SummaryRequest{System: system, Messages: msgs, MaxTokens: maxTokens, Attempt: n}
+		req := SummaryRequest{System: system, Messages: msgs, MaxTokens: maxTokens, Attempt: n, JSONSchema: schema}
 		reply, err := callModel(ctx, req)
 		if err != nil {
 			if opts.OnError == OnErrorKeepHistory {
@@ -298,11 +323,21 @@ func Compact(ctx context.Context, in *Input, callModel CallModel, opts CompactOp
 
 		// Step 3: the verdict, with its diagnosis (what cleanup removed, on success too).
 		replyOpts.OutputTokens, replyOpts.Stop = reply.OutputTokens, reply.Stop
-		summary, d, rc, err := in.diagnoseReply([]byte(reply.Text), replyOpts)
+		var (
+			summary string
+			d       *Error
+			rc      Status
+		)
+		size := len(reply.Text)
+		if reply.Sections != nil || opts.Structured {
+			summary, d, rc, size, err = in.checkStructured(reply, replyOpts, maxSummary)
+		} else {
+			summary, d, rc, err = in.diagnoseReply([]byte(reply.Text), replyOpts)
+		}
 		if err != nil {
 			return nil, err
 		}
-		a := Attempt{Number: n, Request: req, ReplyBytes: len(reply.Text), Stop: reply.Stop, Status: Status(rc)}
+		a := Attempt{Number: n, Request: req, ReplyBytes: size, Stop: reply.Stop, Status: rc}
 		if d != nil {
 			a.Removed, a.RemovedBefore, a.RemovedAfter = d.Removed, d.RemovedBefore, d.RemovedAfter
 		}
@@ -352,12 +387,16 @@ func Compact(ctx context.Context, in *Input, callModel CallModel, opts CompactOp
 			}
 		}
 		rejected := WithheldReply
-		if opts.ReshowRejected {
+		if opts.ReshowRejected && (reply.Sections == nil || reply.Text != "") {
 			rejected = reply.Text
+		}
+		retry := a.Diagnosis.RetryMessage()
+		if opts.Structured {
+			retry += "\n\n" + StructuredNote
 		}
 		turns = append(turns,
 			ChatMessage{Role: "assistant", Content: rejected},
-			ChatMessage{Role: "user", Content: a.Diagnosis.RetryMessage()})
+			ChatMessage{Role: "user", Content: retry})
 	}
 	panic("unreachable: the last attempt returns")
 }
@@ -377,6 +416,147 @@ func (in *Input) diagnoseReply(text []byte, opts ReplyOptions) (string, *Error, 
 	}
 	e := newError(Status(rc), d)
 	return summary, e, Status(rc), nil
+}
+
+// checkStructured is SPEC G17.10 steps 2-5 for one reply: its Sections (or its Text read as the
+// schema's JSON object) rendered, then checked as diagnoseReply checks a text. It returns the
+// summary on StatusOK, the verdict's *Error, the status and the attempt's ReplyBytes.
+func (in *Input) checkStructured(reply SummaryReply, opts ReplyOptions, maxSummary uint64) (string, *Error, Status, int, error) {
+	var texts SectionTexts
+	size := -1
+	if reply.Sections != nil {
+		texts = *reply.Sections
+	} else {
+		size = len(reply.Text)
+		read, st := readSections(reply.Text)
+		if st != StatusOK {
+			e := newError(st, nil)
+			e.Rule, e.Location = "G17.10", "summary"
+			if reply.Stop == StopLength {
+				e = newError(StatusReplyTruncated, nil)
+				e.Rule, e.Location, e.Limit, e.Actual = "R15.4", "summary", maxSummary, reply.OutputTokens
+				if e.Actual == math.MaxUint64 {
+					e.Actual-- // a known value of UINT64_MAX is written as UINT64_MAX - 1 (C13.2)
+				}
+			}
+			return "", e, e.Status, size, nil
+		}
+		texts = read
+	}
+	rendered, err := RenderSummary(texts)
+	if err != nil {
+		var refused *Error
+		if !errors.As(err, &refused) {
+			return "", nil, 0, 0, err
+		}
+		e := renderRefusal(texts, refused.Status)
+		return "", e, e.Status, max(size, 0), nil
+	}
+	summary, d, rc, err := in.diagnoseReply([]byte(rendered), opts)
+	if size < 0 {
+		size = len(rendered)
+	}
+	return summary, d, rc, size, err
+}
+
+// renderRefusal is the diagnosis of RenderSummary's refusal (SPEC G17.10 step 4): the status, and
+// the first section whose text alone (the others "." for goal and state, "" for the rest) the
+// renderer refuses with it.
+func renderRefusal(texts SectionTexts, status Status) *Error {
+	e := newError(status, nil)
+	e.Rule, e.Location = "G17.9", "summary"
+	if status == StatusSummaryXMLContent {
+		e.Expected = "non-blank text"
+	}
+	all := [5]string{texts.Goal, texts.Constraints, texts.Decisions, texts.State, texts.OpenItems}
+	for i, text := range all {
+		alone := [5]string{".", "", "", ".", ""}
+		alone[i] = text
+		_, err := RenderSummary(SectionTexts{Goal: alone[0], Constraints: alone[1], Decisions: alone[2], State: alone[3], OpenItems: alone[4]})
+		var refused *Error
+		if errors.As(err, &refused) && refused.Status == status {
+			e.Section = Sections[i]
+			break
+		}
+	}
+	return e
+}
+
+// readSections reads a structured reply's text as the schema's JSON object (SPEC G17.10 step 3):
+// StatusSummaryWire when it is not UTF-8 or not JSON, StatusSummaryOutputShape when it is not an
+// object of exactly the five keys with string values. A key given twice counts with its last
+// value. A \u escape of a lone surrogate, which encoding/json would turn into U+FFFD, is passed on
+// as a byte that is not UTF-8, so that RenderSummary refuses it in its place.
+func readSections(text string) (SectionTexts, Status) {
+	if !utf8.ValidString(text) || !json.Valid([]byte(text)) {
+		return SectionTexts{}, StatusSummaryWire
+	}
+	var members map[string]json.RawMessage
+	if err := json.Unmarshal([]byte(text), &members); err != nil || members == nil || len(members) != 5 {
+		return SectionTexts{}, StatusSummaryOutputShape
+	}
+	var out SectionTexts
+	for _, f := range []struct {
+		key string
+		to  *string
+	}{{"goal", &out.Goal}, {"constraints", &out.Constraints}, {"decisions", &out.Decisions}, {"state", &out.State}, {"open_items", &out.OpenItems}} {
+		raw, ok := members[f.key]
+		if !ok || len(raw) == 0 || raw[0] != '"' {
+			return SectionTexts{}, StatusSummaryOutputShape
+		}
+		if loneSurrogate(raw) {
+			*f.to = "\xff"
+			continue
+		}
+		if err := json.Unmarshal(raw, f.to); err != nil {
+			return SectionTexts{}, StatusSummaryOutputShape
+		}
+	}
+	return out, StatusOK
+}
+
+// loneSurrogate reports a \u escape of a surrogate that is not half of a pair in a JSON string.
+func loneSurrogate(raw []byte) bool {
+	hex := func(at int) int {
+		if at+6 > len(raw) || raw[at] != '\\' || raw[at+1] != 'u' {
+			return -1
+		}
+		v := 0
+		for _, c := range raw[at+2 : at+6] {
+			switch {
+			case c >= '0' && c <= '9':
+				v = v<<4 | int(c-'0')
+			case c >= 'a' && c <= 'f':
+				v = v<<4 | int(c-'a'+10)
+			case c >= 'A' && c <= 'F':
+				v = v<<4 | int(c-'A'+10)
+			default:
+				return -1
+			}
+		}
+		return v
+	}
+	for i := 0; i < len(raw); i++ {
+		if raw[i] != '\\' {
+			continue
+		}
+		v := hex(i)
+		switch {
+		case v < 0:
+			i++ // another escape: skip its character
+		case v >= 0xD800 && v <= 0xDBFF:
+			if w := hex(i + 6); w >= 0xDC00 && w <= 0xDFFF {
+				i += 11
+				continue
+			}
+			return true
+		case v >= 0xDC00 && v <= 0xDFFF:
+			return true
+		default:
+			i += 5
+		}
+	}
+	return false
 }
 
 // keep is the *KeepHistory of a round ended by e.

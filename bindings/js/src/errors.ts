@@ -207,14 +207,68 @@ export function withoutPosition({ diagnosis, raw }: Diagnosed): Diagnosed {
   return { diagnosis: Object.freeze({ ...diagnosis, offset: null, line: null, column: null }), raw: copy };
 }
 
-/** @internal The retry message of a diagnosis (SPEC C13.5, `lc_retry_message`). */
-export function retryMessageOf(raw: Uint8Array): string {
+/**
+ * @internal A diagnosis the round makes itself (SPEC G17.10: a structured reply that is not the
+ * schema's object, a render refusal): `rule` and `expected` are static text of the package, which
+ * `retryMessageOf` writes into the instance for `lc_retry_message`; ASCII `location`.
+ */
+export function madeDiagnosis(
+  status: StatusCode,
+  fields: { section?: Section; rule: string; expected?: string; location: string; limit?: bigint; actual?: bigint },
+): Diagnosed {
+  const plain = plainDiagnosis(status);
+  const raw = plain.raw;
+  const dv = new DataView(raw.buffer);
+  const f = DIAG.fields;
+  const section = fields.section ?? Section.NONE;
+  dv.setInt32(f.section, section, true);
+  if (fields.limit !== undefined && fields.actual !== undefined) {
+    dv.setBigUint64(f.limit, fields.limit, true);
+    dv.setBigUint64(f.actual, fields.actual, true);
+  }
+  for (let i = 0; i < fields.location.length; i++) raw[f.location + i] = fields.location.charCodeAt(i) & 0x7f;
+  const diagnosis: Diagnosis = Object.freeze({
+    ...plain.diagnosis,
+    section,
+    rule: fields.rule,
+    expected: fields.expected ?? "",
+    location: fields.location,
+    limit: fields.limit ?? null,
+    actual: fields.actual ?? null,
+  });
+  return { diagnosis, raw };
+}
+
+/**
+ * @internal The retry message of a diagnosis (SPEC C13.5, `lc_retry_message`). `strings`: the
+ * `rule` and `expected` of a diagnosis made by `madeDiagnosis`, copied into the instance for the
+ * call (the raw bytes of a library's diagnosis point at the library's own strings).
+ */
+export function retryMessageOf(raw: Uint8Array, strings?: { rule: string; expected: string }): string {
   return run((rt) => {
-    const diag = rt.diag();
-    rt.u8().set(raw, diag);
-    const [status, text] = withOutput(rt, 1024, (buf, cap, len) => rt.x.lc_retry_message(diag, buf, cap, len), decodeText);
-    check(rt, status, null);
-    return text ?? "";
+    const owned: [number, number][] = [];
+    const nulString = (text: string): number => {
+      const bytes = new TextEncoder().encode(`${text}\0`);
+      const ptr = rt.alloc(bytes.length);
+      owned.push([ptr, bytes.length]);
+      rt.u8().set(bytes, ptr);
+      return ptr;
+    };
+    try {
+      const copy = raw.slice();
+      if (strings !== undefined) {
+        const dv = new DataView(copy.buffer);
+        dv.setUint32(DIAG.fields.rule, strings.rule === "" ? 0 : nulString(strings.rule), true);
+        dv.setUint32(DIAG.fields.expected, strings.expected === "" ? 0 : nulString(strings.expected), true);
+      }
+      const diag = rt.diag();
+      rt.u8().set(copy, diag);
+      const [status, text] = withOutput(rt, 1024, (buf, cap, len) => rt.x.lc_retry_message(diag, buf, cap, len), decodeText);
+      check(rt, status, null);
+      return text ?? "";
+    } finally {
+      for (const [ptr, size] of owned) rt.free(ptr, size);
+    }
   });
 }
 

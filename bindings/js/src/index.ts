@@ -112,6 +112,7 @@ export {
   type ResponsesOptions,
 } from "./convert.js";
 export {
+  STRUCTURED_NOTE,
   WITHHELD,
   compact,
   type Attempt,
@@ -123,6 +124,7 @@ export {
   type KeepHistory,
   type Removed,
   type ReplyChunk,
+  type ReplySections,
   type SummaryReply,
   type SummaryReplyStream,
   type SummaryRequest,

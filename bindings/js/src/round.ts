@@ -8,12 +8,20 @@
 
 import { type U64, U64_MAX, u64 } from "./args.js";
 import { type Bytes, decodeText } from "./buffers.js";
-import { type Diagnosed, type Diagnosis, LoopcompactError, diagnosedOf, retryMessageOf, statusText } from "./errors.js";
-import { SMALLEST_SUMMARY_LEN, Status, StatusClass, type StatusCode } from "./generated.js";
+import {
+  type Diagnosed,
+  type Diagnosis,
+  LoopcompactError,
+  diagnosedOf,
+  madeDiagnosis,
+  retryMessageOf,
+  statusText,
+} from "./errors.js";
+import { SMALLEST_SUMMARY_LEN, Section, Status, StatusClass, type StatusCode } from "./generated.js";
 import { type Input, type Origin, type Stop, inputInternals } from "./input.js";
 import { rebuild } from "./messages.js";
 import { type Aborted, ReplyStreamCheck } from "./stream.js";
-import { summaryInstructions } from "./summary.js";
+import { type Sections, renderSummary, summaryInstructions, summaryJsonSchema } from "./summary.js";
 
 /** One chat turn of a summary request: what chat APIs take as a message. */
 export interface ChatTurn {
@@ -39,12 +47,40 @@ export interface SummaryRequest {
   readonly maxTokens: number;
   /** 1 for the first attempt. */
   readonly attempt: number;
+  /**
+   * With `compact(..., { structured: true })`: the JSON Schema of the reply (`summaryJsonSchema()`,
+   * SPEC G17.10), to hand the provider's structured output; `null` otherwise.
+   */
+  readonly jsonSchema: string | null;
 }
+
+/**
+ * The five sections' texts as a reply may carry them (SPEC G17.10): `Sections`, or the schema's own
+ * spelling with `open_items` (an object the provider's structured output parsed), not both.
+ */
+export type ReplySections =
+  | Sections
+  | {
+      readonly goal: string;
+      readonly constraints: string;
+      readonly decisions: string;
+      readonly state: string;
+      readonly open_items: string;
+    };
 
 /** What `callModel` returns: the model's text and what the provider said about the call. */
 export interface SummaryReply {
-  /** The text as it arrived (a `Uint8Array` for bytes that may not be UTF-8). */
-  text: Bytes;
+  /**
+   * The text as it arrived (a `Uint8Array` for bytes that may not be UTF-8). With `structured`, the
+   * JSON object of the schema. May be left out when `sections` is given (it is then not read).
+   */
+  text?: Bytes | null | undefined;
+  /**
+   * The summary as the five sections' texts, for a provider whose structured output was parsed
+   * already (the AI SDK's `generateObject`, OpenAI's `parse`): rendered by `renderSummary` and
+   * checked as a text reply is (SPEC G17.10).
+   */
+  sections?: ReplySections | null | undefined;
   /** The output tokens the provider reported; 0 when it reported none (then `LC_SUMMARY_TOKEN_USAGE`). */
   outputTokens: U64;
   /** `"end"`, `"length"` (cut at the output limit), or `null`/left out when not reported. */
@@ -97,7 +133,10 @@ export interface Attempt {
   readonly number: number;
   /** The request as it was sent (a frozen copy). */
   readonly request: SummaryRequest;
-  /** The reply's length in bytes, as it arrived (never its text). */
+  /**
+   * The reply's length in bytes, as it arrived (never its text); for a reply with `sections`, the
+   * rendered summary's (0 when the render refused them).
+   */
   readonly replyBytes: number;
   readonly stop: Stop;
   readonly status: StatusCode;
@@ -185,10 +224,32 @@ export interface CompactOptions {
   onAttempt?: ((attempt: Attempt) => void | PromiseLike<void>) | null | undefined;
   /** `"throw"` (default): an exception from `callModel` propagates; `"keepHistory"`: the round ends with `KeepHistory`. */
   onError?: "throw" | "keepHistory" | undefined;
+  /**
+   * Structured output (SPEC G17.10, default `false`): each request carries the summary's JSON Schema
+   * (`jsonSchema`) and the instructions end with `STRUCTURED_NOTE`; a text reply is read as that
+   * JSON object (not JSON: `SUMMARY_WIRE`; another shape: `SUMMARY_OUTPUT_SHAPE`; either stopped by
+   * length: `REPLY_TRUNCATED`), rendered, then checked as a text reply is. A reply with `sections`
+   * is rendered with or without it.
+   */
+  structured?: boolean | undefined;
 }
 
 /** The assistant turn that stands for a rejected reply unless `reshowRejected` (R15.12 step 2). */
 export const WITHHELD = "[previous summary withheld: it was rejected]";
+
+/**
+ * What follows the instructions and every retry message with `structured: true` (SPEC G17.10): the
+ * reply is the JSON object of `summaryJsonSchema()`, its texts plain (the renderer escapes them).
+ */
+export const STRUCTURED_NOTE =
+  "Structured output: instead of the XML document, reply with one JSON object of the given schema: " +
+  "the keys goal, constraints, decisions, state and open_items, each a string holding that section's " +
+  "plain text, without XML tags and without XML escapes (write &, < and > as they are); goal and state " +
+  "must not be blank.";
+
+/** The schema's keys, in section order. */
+const SECTION_KEYS = ["goal", "constraints", "decisions", "state", "open_items"] as const;
+type Texts = readonly [string, string, string, string, string];
 
 const encoder = new TextEncoder();
 const MAX_REQUEST_TOKENS = BigInt(Number.MAX_SAFE_INTEGER);
@@ -208,15 +269,42 @@ function flag(value: unknown, fallback: boolean, what: string): boolean {
   return value;
 }
 
+interface Reply {
+  text: Bytes | null;
+  outputTokens: bigint;
+  stop: Stop;
+  sections: Texts | null;
+}
+
+/** A reply's `sections` as the five texts in order; anything else is the host's error. */
+function sectionTexts(value: unknown): Texts {
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    throw new TypeError("loopcompact: SummaryReply.sections must be an object of the five sections' texts");
+  }
+  const record = value as Record<string, unknown>;
+  const hasCamel = "openItems" in record;
+  if (hasCamel === "open_items" in record) {
+    throw new TypeError("loopcompact: SummaryReply.sections must have openItems or open_items (one of the two)");
+  }
+  const texts = SECTION_KEYS.map((key) => {
+    const text = record[key === "open_items" && hasCamel ? "openItems" : key];
+    if (typeof text !== "string") throw new TypeError(`loopcompact: SummaryReply.sections.${key} must be a string`);
+    return text;
+  });
+  return texts as unknown as Texts;
+}
+
 /** The reply `callModel` gave, checked for shape: anything else is the host's error, never a summary. */
-function asReply(value: unknown): { text: Bytes; outputTokens: bigint; stop: Stop } {
+function asReply(value: unknown): Reply {
   if (typeof value !== "object" || value === null) {
     const got = value === null ? "null" : typeof value;
     throw new TypeError(`loopcompact: callModel must return a SummaryReply { text, outputTokens, stop }, got ${got}`);
   }
-  const { text, outputTokens, stop } = value as Record<string, unknown>;
-  if (typeof text !== "string" && !(text instanceof Uint8Array)) {
-    throw new TypeError("loopcompact: SummaryReply.text must be a string or a Uint8Array");
+  const { text, outputTokens, stop, sections } = value as Record<string, unknown>;
+  const texts = sections === undefined || sections === null ? null : sectionTexts(sections);
+  const bytes = texts !== null && (text === undefined || text === null) ? null : text;
+  if (bytes !== null && typeof bytes !== "string" && !(bytes instanceof Uint8Array)) {
+    throw new TypeError("loopcompact: SummaryReply.text must be a string or a Uint8Array (or left out with sections)");
   }
   let tokens: bigint;
   try {
@@ -225,7 +313,7 @@ function asReply(value: unknown): { text: Bytes; outputTokens: bigint; stop: Sto
     throw new TypeError("loopcompact: SummaryReply.outputTokens must be a non-negative integer (0: none reported)");
   }
   if (!STOPS.has(stop)) throw new TypeError('loopcompact: SummaryReply.stop must be "end", "length" or null');
-  return { text, outputTokens: tokens, stop: (stop ?? null) as Stop };
+  return { text: bytes, outputTokens: tokens, stop: (stop ?? null) as Stop, sections: texts };
 }
 
 /** The name of what was thrown: its constructor's, never its message. */
@@ -279,6 +367,7 @@ export async function compact(input: Input, callModel: CallModel, options: Compa
   const reshow = flag(options.reshowRejected, false, "reshowRejected");
   const onAttempt = option(options.onAttempt, null);
   if (onAttempt !== null && typeof onAttempt !== "function") throw new TypeError("loopcompact: onAttempt must be a function");
+  const structured = flag(options.structured, false, "structured");
   const onError = option(options.onError, "throw");
   if (onError !== "throw" && onError !== "keepHistory") {
     throw new TypeError('loopcompact: onError must be "throw" or "keepHistory"');
@@ -309,14 +398,15 @@ export async function compact(input: Input, callModel: CallModel, options: Compa
   const origin = inputInternals.origin(input);
   let maxTokens = givenTokens === null ? maxSummary : minBig(givenTokens, maxSummary);
   const maxReplyBytes = givenReplyBytes ?? maxBig(BigInt(SMALLEST_SUMMARY_LEN), minBig(16n * maxSummary, U64_MAX));
-  const system = summaryInstructions();
+  const system = structured ? `${summaryInstructions()}\n\n${STRUCTURED_NOTE}` : summaryInstructions();
+  const jsonSchema = structured ? summaryJsonSchema() : null;
   const turns: ChatTurn[] = []; // the two turns of each rejected attempt
 
   for (let number = 1; ; number++) {
     // 2. The request: the head, then the turns of the rejected attempts.
     const messages: ChatTurn[] = [Object.freeze({ role: "user" as const, content: decodeText(head) }), ...turns];
     const tokens = Number(minBig(maxTokens, MAX_REQUEST_TOKENS));
-    const request: SummaryRequest = Object.freeze({ system, messages, maxTokens: tokens, attempt: number });
+    const request: SummaryRequest = Object.freeze({ system, messages, maxTokens: tokens, attempt: number, jsonSchema });
     const sent: SummaryRequest = Object.freeze({ ...request, messages: Object.freeze([...messages]) as ChatTurn[] });
     let answer: unknown;
     try {
@@ -326,8 +416,13 @@ export async function compact(input: Input, callModel: CallModel, options: Compa
       if (onError === "keepHistory") return keep(`callModel threw ${typeName(e)}`, null);
       throw e;
     }
-    // 3. The verdict on the reply as it arrived; a streamed one read until it ends or dies (T17.6).
-    let reply: { text: Bytes; outputTokens: bigint; stop: Stop };
+    // 3. The verdict on the reply as it arrived; a streamed one read until it ends or dies (T17.6;
+    // a structured one, G17.10, read to its end), a reply with sections or a structured one
+    // rendered first.
+    const checks = { maxReplyBytes, trim, unfence };
+    const verdictOf = (r: Reply) =>
+      r.sections !== null || structured ? judgeStructured(input, r, checks, maxSummary) : judge(input, r as Reply & { text: Bytes }, checks);
+    let reply: Reply;
     let verdict: { diagnosed: Diagnosed; summary: string | null; replyBytes: number };
     let aborted = false;
     if (isReplyStream(answer)) {
@@ -335,6 +430,7 @@ export async function compact(input: Input, callModel: CallModel, options: Compa
         trim,
         unfence,
         maxReplyBytes,
+        structured,
         overLimit: (received) => judge(input, { text: received, outputTokens: 0n, stop: null }, { maxReplyBytes, trim: false, unfence: false }).diagnosed,
       });
       let read: Aborted | { text: Uint8Array; usage: unknown } | CallerFailure;
@@ -349,15 +445,15 @@ export async function compact(input: Input, callModel: CallModel, options: Compa
       }
       if ("diagnosed" in read) {
         aborted = true;
-        reply = { text: read.received, outputTokens: 0n, stop: null };
+        reply = { text: read.received, outputTokens: 0n, stop: null, sections: null };
         verdict = { diagnosed: read.diagnosed, summary: null, replyBytes: read.replyBytes };
       } else {
         reply = asReply(usageReply(read.text, read.usage));
-        verdict = judge(input, reply, { maxReplyBytes, trim, unfence });
+        verdict = verdictOf(reply);
       }
     } else {
       reply = asReply(answer);
-      verdict = judge(input, reply, { maxReplyBytes, trim, unfence });
+      verdict = verdictOf(reply);
     }
     const { diagnosis } = verdict.diagnosed;
     const attempt: Attempt = Object.freeze({
@@ -399,10 +495,14 @@ export async function compact(input: Input, callModel: CallModel, options: Compa
     if (number >= attempts) return keep(reasonFor(diagnosis.status, number, true), diagnosis.status);
 
     // 4. A retry: the rejected reply (or the placeholder) and what was wrong with it.
-    const rejected = !reshow ? WITHHELD : typeof reply.text === "string" ? reply.text : decodeText(reply.text);
+    // A sections reply without text (or with an empty one) has nothing to show (G17.10 step 6).
+    const noText = reply.text === null || (reply.sections !== null && reply.text.length === 0);
+    const rejected = !reshow || noText ? WITHHELD : typeof reply.text === "string" ? reply.text : decodeText(reply.text as Uint8Array);
+    const { diagnosis: d, raw } = verdict.diagnosed;
+    const retry = retryMessageOf(raw, verdict.made ? { rule: d.rule, expected: d.expected } : undefined);
     turns.push(
       Object.freeze({ role: "assistant" as const, content: rejected }),
-      Object.freeze({ role: "user" as const, content: retryMessageOf(verdict.diagnosed.raw) }),
+      Object.freeze({ role: "user" as const, content: structured ? `${retry}\n\n${STRUCTURED_NOTE}` : retry }),
     );
     if (diagnosis.status === Status.REPLY_TRUNCATED) {
       if (maxTokens < maxSummary) {
@@ -518,12 +618,18 @@ function sourceMessages(origin: Origin | null, cut: number, summary: string, sou
   return rebuild(origin, cut, summary, source);
 }
 
+interface Verdict {
+  diagnosed: Diagnosed;
+  summary: string | null;
+  replyBytes: number;
+  /** The round made the diagnosis (G17.10), not the library: its strings go to `retryMessageOf`. */
+  made?: boolean;
+}
+
+type Checks = { maxReplyBytes: bigint; trim: boolean; unfence: boolean };
+
 /** The verdict on one reply: the library's, or `LC_ERR_PANIC` when the instance trapped. */
-function judge(
-  input: Input,
-  reply: { text: Bytes; outputTokens: bigint; stop: Stop },
-  options: { maxReplyBytes: bigint; trim: boolean; unfence: boolean },
-): { diagnosed: Diagnosed; summary: string | null; replyBytes: number } {
+function judge(input: Input, reply: { text: Bytes; outputTokens: bigint; stop: Stop }, options: Checks): Verdict {
   try {
     const v = inputInternals.reply(input, reply.text, { outputTokens: reply.outputTokens, stop: reply.stop, ...options });
     return { diagnosed: v.diagnosed, summary: v.status === Status.OK ? v.summary : null, replyBytes: v.replyBytes };
@@ -533,4 +639,97 @@ function judge(
     const bytes = typeof reply.text === "string" ? encoder.encode(reply.text).length : reply.text.length;
     return { diagnosed: diagnosedOf(e), summary: null, replyBytes: bytes };
   }
+}
+
+const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+const LONE_SURROGATE = /\p{Surrogate}/u;
+
+/** The five texts of a JSON text reply (G17.10 step 3), or the status of its failure. */
+function readJson(text: Bytes): Texts | StatusCode {
+  let value: unknown;
+  try {
+    // Bytes that are not UTF-8, or a string with a lone surrogate (which no body can hold), are
+    // not a JSON text; nor is one nested deeper than the engine's parser goes (a RangeError).
+    const source = typeof text === "string" ? text : strictUtf8.decode(text);
+    if (LONE_SURROGATE.test(source)) return Status.SUMMARY_WIRE;
+    value = JSON.parse(source);
+  } catch {
+    return Status.SUMMARY_WIRE;
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) return Status.SUMMARY_OUTPUT_SHAPE;
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record);
+  if (keys.length !== SECTION_KEYS.length || !SECTION_KEYS.every((key) => Object.hasOwn(record, key))) {
+    return Status.SUMMARY_OUTPUT_SHAPE;
+  }
+  const texts = SECTION_KEYS.map((key) => record[key]);
+  if (!texts.every((t) => typeof t === "string")) return Status.SUMMARY_OUTPUT_SHAPE;
+  return texts as unknown as Texts;
+}
+
+const FILLER: Texts = [".", "", "", ".", ""];
+const SECTION_OF = [Section.GOAL, Section.CONSTRAINTS, Section.DECISIONS, Section.STATE, Section.OPEN_ITEMS] as const;
+
+function render(texts: Texts): string {
+  const [goal, constraints, decisions, state, openItems] = texts;
+  return renderSummary({ goal, constraints, decisions, state, openItems });
+}
+
+/**
+ * The summary rendered from the five texts, or the diagnosis of the renderer's refusal (G17.10
+ * step 4): its status, and the first section whose text alone it refuses so.
+ */
+function renderOrRefusal(texts: Texts): string | Diagnosed {
+  let status: StatusCode;
+  try {
+    return render(texts);
+  } catch (e) {
+    if (!(e instanceof LoopcompactError)) throw e;
+    status = e.status;
+  }
+  let section: Section = Section.NONE;
+  for (let i = 0; i < texts.length; i++) {
+    const alone = FILLER.map((filler, j) => (j === i ? (texts[i] as string) : filler)) as unknown as Texts;
+    try {
+      render(alone);
+    } catch (e) {
+      if (!(e instanceof LoopcompactError)) throw e;
+      if (e.status === status) {
+        section = SECTION_OF[i] as Section;
+        break;
+      }
+    }
+  }
+  const expected = status === Status.SUMMARY_XML_CONTENT ? "non-blank text" : "";
+  return madeDiagnosis(status, { section, rule: "G17.9", expected, location: "summary" });
+}
+
+/** G17.10 steps 2-5: the sections (or the JSON text) rendered, then checked by R15.3. */
+function judgeStructured(input: Input, reply: Reply, checks: Checks, maxSummary: bigint): Verdict {
+  let texts: Texts;
+  let size: number | null = null;
+  if (reply.sections !== null) {
+    texts = reply.sections;
+  } else {
+    const text = reply.text as Bytes; // asReply: text or sections
+    size = typeof text === "string" ? encoder.encode(text).length : text.length;
+    const read = readJson(text);
+    if (typeof read === "number") {
+      const diagnosed =
+        reply.stop === "length"
+          ? madeDiagnosis(Status.REPLY_TRUNCATED, {
+              rule: "R15.4",
+              location: "summary",
+              limit: maxSummary,
+              actual: reply.outputTokens,
+            })
+          : madeDiagnosis(read, { rule: "G17.10", location: "summary" });
+      return { diagnosed, summary: null, replyBytes: size, made: true };
+    }
+    texts = read;
+  }
+  const rendered = renderOrRefusal(texts);
+  if (typeof rendered !== "string") return { diagnosed: rendered, summary: null, replyBytes: size ?? 0, made: true };
+  const verdict = judge(input, { text: rendered, outputTokens: reply.outputTokens, stop: reply.stop }, checks);
+  return size === null ? verdict : { ...verdict, replyBytes: size };
 }

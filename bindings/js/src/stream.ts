@@ -301,8 +301,17 @@ export class ReplyStreamCheck {
   readonly #unfence: boolean;
   readonly #maxReplyBytes: bigint;
   readonly #overLimit: (received: Uint8Array) => Diagnosed;
+  /** The reply is G17.10's JSON object, not XML: only gathered, checked whole at its end. */
+  readonly #structured: boolean;
 
-  constructor(options: { trim: boolean; unfence: boolean; maxReplyBytes: bigint; overLimit: (received: Uint8Array) => Diagnosed }) {
+  constructor(options: {
+    trim: boolean;
+    unfence: boolean;
+    maxReplyBytes: bigint;
+    overLimit: (received: Uint8Array) => Diagnosed;
+    structured?: boolean;
+  }) {
+    this.#structured = options.structured ?? false;
     this.#trim = options.trim;
     this.#unfence = options.unfence;
     this.#maxReplyBytes = options.maxReplyBytes;
@@ -332,6 +341,8 @@ export class ReplyStreamCheck {
     }
     this.#bytes.set(data, this.#length);
     this.#length += data.length;
+    // A structured reply's byte limit counts the rendered summary (G17.10): checked at the end.
+    if (this.#structured) return null;
     if (BigInt(this.#length) > this.#maxReplyBytes) {
       // R15.3 step 2 comes first whatever follows: the library's own verdict of it.
       const received = this.received.slice();

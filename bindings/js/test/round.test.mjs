@@ -349,7 +349,7 @@ test("compact: RETRY then OK; the requests as SPEC R15.12 builds them", () =>
 
     assert.equal(requests.length, 2);
     const head = text(input.encodeHeadWithin(5, ALL));
-    assert.deepEqual(requests[0], { system: lc.summaryInstructions(), messages: [{ role: "user", content: head }], maxTokens: MAX_SUMMARY_TOKENS, attempt: 1 });
+    assert.deepEqual(requests[0], { system: lc.summaryInstructions(), messages: [{ role: "user", content: head }], maxTokens: MAX_SUMMARY_TOKENS, attempt: 1, jsonSchema: null });
     const retry = rejection(() => input.validateReply(BROKEN, { outputTokens: 80, maxReplyBytes: 16_000, trim: true, unfence: true })).retryMessage();
     assert.deepEqual(requests[1], {
       system: lc.summaryInstructions(),
@@ -360,6 +360,7 @@ test("compact: RETRY then OK; the requests as SPEC R15.12 builds them", () =>
       ],
       maxTokens: MAX_SUMMARY_TOKENS,
       attempt: 2,
+      jsonSchema: null,
     });
     assert.equal(WITHHELD, "[previous summary withheld: it was rejected]");
     allDistinct(requests);

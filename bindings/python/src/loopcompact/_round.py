@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import inspect
+import json
 from dataclasses import dataclass, field, replace
 from typing import (
     TYPE_CHECKING,
@@ -31,8 +32,16 @@ from typing import (
 )
 
 from . import _native
-from ._constants import SMALLEST_SUMMARY_LEN, Cleanup, Status, StatusClass
-from ._errors import Diagnostic, LoopcompactError, SummaryError, retry_message, status_message, status_name
+from ._constants import SMALLEST_SUMMARY_LEN, Cleanup, Section, Status, StatusClass
+from ._errors import (
+    Diagnostic,
+    LoopcompactError,
+    SummaryError,
+    retry_message,
+    status_class,
+    status_message,
+    status_name,
+)
 from ._text import utf8
 
 if TYPE_CHECKING:  # the round only calls methods of Input, which the package's __init__ defines
@@ -46,6 +55,19 @@ _U64_MAX = (1 << 64) - 1
 WITHHELD = "[previous summary withheld: it was rejected]"
 
 OnError = Literal["raise", "keep_history"]
+
+#: What follows the instructions and every retry message with ``structured=True`` (SPEC G17.10):
+#: the reply is the JSON object of :func:`summary_json_schema`, its texts plain (the renderer
+#: escapes them).
+STRUCTURED_NOTE = (
+    "Structured output: instead of the XML document, reply with one JSON object of the given schema: "
+    "the keys goal, constraints, decisions, state and open_items, each a string holding that section's "
+    "plain text, without XML tags and without XML escapes (write &, < and > as they are); goal and state "
+    "must not be blank."
+)
+
+#: The schema's keys, in section order.
+SECTION_KEYS = ("goal", "constraints", "decisions", "state", "open_items")
 
 
 class ChatMessage(TypedDict):
@@ -66,6 +88,9 @@ class SummaryRequest:
     attempt an ``assistant`` turn (the rejected reply, or the fixed text
     ``[previous summary withheld: it was rejected]``) and a ``user`` turn with its retry message.
     ``max_tokens``: the output limit to give the provider. ``attempt``: 1, 2, ...
+    ``json_schema``: with ``compact(..., structured=True)``, the JSON Schema of the reply
+    (:func:`summary_json_schema`, SPEC G17.10) to hand the provider's structured output; ``None``
+    otherwise.
     """
 
     system: str
@@ -75,14 +100,41 @@ class SummaryRequest:
     messages: Tuple[Any, ...]
     max_tokens: int
     attempt: int
+    json_schema: Optional[str] = None
 
     def __repr__(self) -> str:
         # The head can be megabytes: a log line shows sizes only.
         chars = sum(len(m["content"]) for m in self.messages)
         return (
             f"SummaryRequest(attempt={self.attempt}, max_tokens={self.max_tokens}, "
-            f"messages={len(self.messages)} turns of {chars} characters)"
+            f"messages={len(self.messages)} turns of {chars} characters"
+            + (", structured" if self.json_schema is not None else "")
+            + ")"
         )
+
+
+def section_texts(sections: object) -> Tuple[str, str, str, str, str]:
+    """The five texts of a reply's ``sections`` (SPEC G17.10 step 2), in section order: a mapping
+    with exactly the keys ``goal``, ``constraints``, ``decisions``, ``state``, ``open_items``, or an
+    object with those five attributes (a pydantic model, a dataclass), each a ``str``. Anything
+    else raises ``TypeError``: the host's error, never a verdict on the model."""
+    if isinstance(sections, Mapping):
+        if set(sections) != set(SECTION_KEYS):
+            raise TypeError("SummaryReply.sections must be a mapping with exactly the keys " + ", ".join(SECTION_KEYS))
+        values = [sections[key] for key in SECTION_KEYS]
+    else:
+        missing = [key for key in SECTION_KEYS if not hasattr(sections, key)]
+        if missing:
+            raise TypeError(
+                f"SummaryReply.sections must be a mapping or an object with the attributes {', '.join(SECTION_KEYS)}; "
+                f"{type(sections).__name__} lacks {', '.join(missing)}"
+            )
+        values = [getattr(sections, key) for key in SECTION_KEYS]
+    for key, value in zip(SECTION_KEYS, values):
+        if not isinstance(value, str):
+            raise TypeError(f"SummaryReply.sections: {key} must be a str, not {type(value).__name__}")
+    g, c, d, s, o = values
+    return g, c, d, s, o
 
 
 @dataclass(frozen=True)
@@ -91,18 +143,29 @@ class SummaryReply:
     raw body), the ``output_tokens`` the provider reported (0: none) and ``stop``, how the call
     ended: ``"end"`` (the model finished: OpenAI ``stop``, Anthropic ``end_turn``), ``"length"``
     (cut at the output limit: ``length``, ``max_tokens``) or ``None`` (anything else, or not
-    reported). A mapping with the keys ``text``, ``output_tokens`` and optionally ``stop`` is
-    taken as well."""
+    reported). A mapping with the keys ``text``, ``output_tokens`` and optionally ``stop`` and
+    ``sections`` is taken as well.
 
-    text: Union[str, bytes]
+    ``sections`` (SPEC G17.10): the summary as the five sections' texts, for a provider whose
+    structured output the client already parsed: a mapping with exactly the keys ``goal``,
+    ``constraints``, ``decisions``, ``state``, ``open_items``, or an object with those attributes
+    (a pydantic model instance), each a ``str``. The round renders them (:func:`render_summary`) and
+    checks the rendered summary as it checks a text; ``text`` is then not read (give ``None``)."""
+
+    text: Union[str, bytes, None]
     output_tokens: int
     # A plain str, so that an adapter's mapping of the provider's reasons (a dict lookup) needs no
     # cast; any other value than the three is refused here.
     stop: Optional[str] = None
+    sections: Any = None
 
     def __post_init__(self) -> None:
-        if not isinstance(self.text, (str, bytes)):
-            raise TypeError(f"SummaryReply.text must be str or bytes, not {type(self.text).__name__}")
+        if self.sections is not None:
+            section_texts(self.sections)
+            if self.text is not None and not isinstance(self.text, (str, bytes)):
+                raise TypeError(f"SummaryReply.text must be str, bytes or None, not {type(self.text).__name__}")
+        elif not isinstance(self.text, (str, bytes)):
+            raise TypeError(f"SummaryReply.text must be str or bytes (or None with sections), not {type(self.text).__name__}")
         if not isinstance(self.output_tokens, int) or isinstance(self.output_tokens, bool):
             raise TypeError(f"SummaryReply.output_tokens must be an int, not {type(self.output_tokens).__name__}")
         if not 0 <= self.output_tokens <= _U64_MAX:
@@ -192,8 +255,10 @@ class Attempt:
     """One attempt of a round, as :func:`compact` hands it to ``on_attempt`` and records it:
     its ``number`` (1 on), the ``request`` sent, the reply's size in bytes and its ``stop``, the
     verdict (``status``, ``status_class``, the whole ``diagnosis``) and what cleanup ``removed``.
-    ``aborted``: a streamed reply the round stopped reading (SPEC T17.6): ``reply_bytes`` then
-    counts the bytes read, and the verdict is the one known when the reply died."""
+    ``reply_bytes`` counts the text as it arrived, or for a reply with ``sections`` the rendered
+    summary (0 when the render refused them; SPEC G17.10). ``aborted``: a streamed reply the round
+    stopped reading (SPEC T17.6): ``reply_bytes`` then counts the bytes read, and the verdict is the
+    one known when the reply died."""
 
     number: int
     request: SummaryRequest
@@ -310,6 +375,7 @@ class _Options:
     reshow_rejected: bool
     on_attempt: Optional[Callable[[Attempt], object]]
     keep_on_error: bool
+    structured: bool
 
 
 def _count(value: object, what: str, least: int) -> int:
@@ -334,6 +400,7 @@ def _options(
     reshow_rejected: bool,
     on_attempt: Optional[Callable[[Attempt], object]],
     on_error: OnError,
+    structured: bool,
 ) -> _Options:
     if on_error not in ("raise", "keep_history"):
         raise ValueError(f'on_error must be "raise" or "keep_history", not {on_error!r}')
@@ -351,6 +418,7 @@ def _options(
         reshow_rejected=bool(reshow_rejected),
         on_attempt=on_attempt,
         keep_on_error=on_error == "keep_history",
+        structured=bool(structured),
     )
 
 
@@ -360,9 +428,13 @@ def _reply(value: object) -> SummaryReply:
         return value
     if isinstance(value, Mapping):
         keys = set(value)
-        if not {"text", "output_tokens"} <= keys <= {"text", "output_tokens", "stop"}:
-            raise TypeError("call_model returned a mapping without exactly the keys text, output_tokens and optionally stop")
-        return SummaryReply(text=value["text"], output_tokens=value["output_tokens"], stop=value.get("stop"))
+        if not ({"output_tokens"} <= keys <= {"text", "output_tokens", "stop", "sections"} and keys & {"text", "sections"}):
+            raise TypeError(
+                "call_model returned a mapping without the keys output_tokens and text or sections (and optionally stop)"
+            )
+        return SummaryReply(
+            text=value.get("text"), output_tokens=value["output_tokens"], stop=value.get("stop"), sections=value.get("sections")
+        )
     raise TypeError(f"call_model must return a SummaryReply (or a mapping of its fields), not {type(value).__name__}")
 
 
@@ -416,9 +488,20 @@ class _StreamCheck:
     remove before the summary (leading White_Space with trim; with unfence an opening fence line,
     then White_Space again), feeds the rest to a :class:`SummaryStream`, and says at the first
     chunk after which the reply cannot pass. After a complete summary it stops feeding: what
-    follows can only be removed by cleanup or fail, which the whole reply's check decides."""
+    follows can only be removed by cleanup or fail, which the whole reply's check decides.
+    With ``structured`` the reply is the JSON object of G17.10, not XML: its bytes are only
+    gathered, and the whole reply is checked at its end (the byte limit counts the rendered
+    summary)."""
 
-    def __init__(self, input: "Input", max_reply_bytes: int, trim: bool, unfence: bool, reply: SummaryReplyStream) -> None:
+    def __init__(
+        self,
+        input: "Input",
+        max_reply_bytes: int,
+        trim: bool,
+        unfence: bool,
+        reply: SummaryReplyStream,
+        structured: bool = False,
+    ) -> None:
         from . import SummaryStream
 
         self.reply = reply
@@ -433,6 +516,7 @@ class _StreamCheck:
         self._removed = Cleanup(0)
         self._phase = "trim" if trim else "fence" if unfence else "body"
         self._tail = False
+        self._structured = structured
 
     def close(self) -> None:
         self._stream.close()
@@ -446,6 +530,8 @@ class _StreamCheck:
         else:
             raise TypeError(f"a reply chunk must be str or bytes, not {type(chunk).__name__}")
         self.received += data
+        if self._structured:
+            return None  # the limit counts the rendered summary (G17.10): checked at the end
         if len(self.received) > self._max_reply_bytes:
             # R15.3 step 2 comes first whatever follows: the library's own verdict of it.
             found, _, _ = self._input._check_reply(bytes(self.received), 0, None, self._max_reply_bytes, False, False)
@@ -555,6 +641,93 @@ def _instructions() -> str:
     return str(_native.lib.lc_summary_instructions().decode("utf-8"))
 
 
+def _reading_failed(status: int, reply: SummaryReply, max_summary_tokens: int) -> Diagnostic:
+    """The diagnosis of a structured text reply that is not the schema's object (G17.10 step 3)."""
+    if reply.stop == "length":
+        return Diagnostic(
+            status=Status.REPLY_TRUNCATED, status_class=StatusClass.RETRY, rule="R15.4", location="summary",
+            limit=max_summary_tokens, actual=reply.output_tokens,
+        )
+    return Diagnostic(status=status, status_class=status_class(status), rule="G17.10", location="summary")
+
+
+def _read_json(text: Union[str, bytes]) -> Union[Tuple[str, str, str, str, str], int]:
+    """The five texts of a JSON text reply (G17.10 step 3), or the status of its failure."""
+    try:
+        # Strict UTF-8 both ways: bytes that are not UTF-8, or a str with a lone surrogate (which
+        # no provider's body can hold), are not a JSON text.
+        source = text.decode("utf-8") if isinstance(text, bytes) else text
+        source.encode("utf-8")
+        value = json.loads(source)
+    except (ValueError, RecursionError):  # UnicodeError and JSONDecodeError are ValueErrors
+        return Status.SUMMARY_WIRE
+    if not isinstance(value, dict) or set(value) != set(SECTION_KEYS):
+        return Status.SUMMARY_OUTPUT_SHAPE
+    texts = [value[key] for key in SECTION_KEYS]
+    if not all(isinstance(t, str) for t in texts):
+        return Status.SUMMARY_OUTPUT_SHAPE
+    g, c, d, s, o = texts
+    return g, c, d, s, o
+
+
+_FILLER = (".", "", "", ".", "")
+
+
+def _render(texts: Tuple[str, str, str, str, str]) -> Union[str, Diagnostic]:
+    """The summary rendered from the five texts, or the diagnosis of the renderer's refusal
+    (G17.10 step 4): its status, and the first section whose text alone it refuses so."""
+    from . import render_summary  # the package's __init__ imports this module
+
+    def render(values: Tuple[str, ...]) -> str:
+        g, c, d, s, o = values
+        return render_summary(goal=g, constraints=c, decisions=d, state=s, open_items=o)
+
+    try:
+        return render(texts)
+    except SummaryError as error:
+        status = error.status
+    section = Section.NONE
+    for index, text in enumerate(texts):
+        alone = _FILLER[:index] + (text,) + _FILLER[index + 1 :]
+        try:
+            render(alone)
+        except SummaryError as error:
+            if error.status == status:
+                section = Section(index + 1)
+                break
+    return Diagnostic(
+        status=status,
+        status_class=status_class(status),
+        section=section,
+        rule="G17.9",
+        expected="non-blank text" if status == Status.SUMMARY_XML_CONTENT else "",
+        location="summary",
+    )
+
+
+def _check_structured(
+    input: "Input", reply: SummaryReply, options: _Options, max_reply_bytes: int, max_summary_tokens: int
+) -> Tuple[Diagnostic, Optional[bytes], int]:
+    """G17.10 steps 2-5: the sections (or the JSON text) rendered, then checked by R15.3."""
+    if reply.sections is not None:
+        texts = section_texts(reply.sections)
+        size: Optional[int] = None
+    else:
+        assert reply.text is not None  # SummaryReply guarantees text or sections
+        size = len(reply.text.encode("utf-8", "surrogatepass") if isinstance(reply.text, str) else reply.text)
+        read = _read_json(reply.text)
+        if isinstance(read, int):
+            return _reading_failed(read, reply, max_summary_tokens), None, size
+        texts = read
+    rendered = _render(texts)
+    if isinstance(rendered, Diagnostic):
+        return rendered, None, 0 if size is None else size
+    found, summary, rendered_size = input._check_reply(
+        rendered, reply.output_tokens, reply.stop, max_reply_bytes, options.trim, options.unfence
+    )
+    return found, summary, rendered_size if size is None else size
+
+
 def _round(input: "Input", options: _Options) -> Generator[Union[SummaryRequest, "_StreamCheck"], object, Result]:
     """The round of R15.12, one attempt per request it yields; returns its result."""
     try:
@@ -573,6 +746,12 @@ def _round(input: "Input", options: _Options) -> Generator[Union[SummaryRequest,
     if max_reply_bytes is None:
         max_reply_bytes = min(max(16 * max_summary_tokens, SMALLEST_SUMMARY_LEN), _U64_MAX)
     system = _instructions()
+    schema: Optional[str] = None
+    if options.structured:
+        from . import summary_json_schema
+
+        system = f"{system}\n\n{STRUCTURED_NOTE}"
+        schema = summary_json_schema()
     retries: List[ChatMessage] = []
     attempts: List[Attempt] = []
 
@@ -582,11 +761,13 @@ def _round(input: "Input", options: _Options) -> Generator[Union[SummaryRequest,
     for number in range(1, options.attempts + 1):
         first: ChatMessage = {"role": "user", "content": head.decode("utf-8")}
         messages: Tuple[ChatMessage, ...] = (first, *retries)
-        request = SummaryRequest(system=system, messages=messages, max_tokens=max_tokens, attempt=number)
+        request = SummaryRequest(
+            system=system, messages=messages, max_tokens=max_tokens, attempt=number, json_schema=schema
+        )
         answer = yield request
         if isinstance(answer, SummaryReplyStream):
             # The driver reads the chunks into the check (T17.6) and sends back what came of it.
-            check = _StreamCheck(input, max_reply_bytes, options.trim, options.unfence, answer)
+            check = _StreamCheck(input, max_reply_bytes, options.trim, options.unfence, answer, options.structured)
             try:
                 answer = yield check
             finally:
@@ -595,15 +776,22 @@ def _round(input: "Input", options: _Options) -> Generator[Union[SummaryRequest,
             done, diagnoses = record()
             reason = f"call_model raised {answer.kind} at attempt {number}; the history is kept."
             return KeepHistory(reason=reason, status=None, attempts=done, diagnoses=diagnoses)
-        text: Union[str, bytes]
+        text: Union[str, bytes, None]
         if isinstance(answer, _Aborted):
             found, summary, size, stop, text = answer.diagnosis, None, len(answer.received), None, answer.received
+            sections_only = False
         else:
             reply = _reply(answer)
-            found, summary, size = input._check_reply(
-                reply.text, reply.output_tokens, reply.stop, max_reply_bytes, options.trim, options.unfence
-            )
+            if reply.sections is not None or options.structured:
+                found, summary, size = _check_structured(input, reply, options, max_reply_bytes, max_summary_tokens)
+            else:
+                assert reply.text is not None  # SummaryReply guarantees text or sections
+                found, summary, size = input._check_reply(
+                    reply.text, reply.output_tokens, reply.stop, max_reply_bytes, options.trim, options.unfence
+                )
             stop, text = reply.stop, reply.text
+            # A sections reply without text has nothing to show (G17.10 step 6).
+            sections_only = reply.sections is not None and not reply.text
         attempt = Attempt(
             number=number,
             request=request,
@@ -650,12 +838,17 @@ def _round(input: "Input", options: _Options) -> Generator[Union[SummaryRequest,
                 except LoopcompactError as error:
                     if error.status != Status.INPUT_TOO_LARGE:
                         raise
-        if options.reshow_rejected:
-            shown = text if isinstance(text, str) else text.decode("utf-8", "replace")
-        else:
+        if not options.reshow_rejected or text is None or sections_only:
             shown = WITHHELD
+        elif isinstance(text, str):
+            shown = text
+        else:
+            shown = text.decode("utf-8", "replace")
+        retry = retry_message(found)
+        if options.structured:
+            retry = f"{retry}\n\n{STRUCTURED_NOTE}"
         retries.append({"role": "assistant", "content": shown})
-        retries.append({"role": "user", "content": retry_message(found)})
+        retries.append({"role": "user", "content": retry})
     done, diagnoses = record()
     last = attempts[-1]
     reason = (
@@ -796,6 +989,7 @@ def compact(
     reshow_rejected: bool = False,
     on_attempt: Optional[Callable[[Attempt], object]] = None,
     on_error: OnError = "raise",
+    structured: bool = False,
 ) -> Result:
     """Runs one compaction round (SPEC R15.12) with ``call_model`` as the summariser.
 
@@ -828,10 +1022,19 @@ def compact(
     (offsets in the reply as read; ``Attempt.aborted``) and, for its RETRY class, the retry
     message as the next turn. An exception of the iterator or of ``usage`` is one of
     ``call_model``.
+
+    ``structured=True`` (SPEC G17.10): each request carries the summary's JSON Schema
+    (``request.json_schema``, for the provider's structured output) and the instructions end with
+    :data:`STRUCTURED_NOTE`; a text reply is then read as that JSON object (not JSON:
+    ``SUMMARY_WIRE``; another shape: ``SUMMARY_OUTPUT_SHAPE``; either, stopped by length:
+    ``REPLY_TRUNCATED``). A reply with ``sections`` (with or without ``structured``) gives the
+    texts directly. Either way the texts are rendered (:func:`render_summary`: a blank goal or
+    state is ``SUMMARY_XML_CONTENT``, a character XML cannot carry ``SUMMARY_XML_SYNTAX``, both
+    retried) and the rendered summary is checked as a text reply is.
     """
     options = _options(
         keep_last, pending_tail, attempts, max_input_bytes, max_reply_bytes, max_tokens, trim, unfence, reshow_rejected,
-        on_attempt, on_error,
+        on_attempt, on_error, structured,
     )
     steps = _round(input, options)
     step = _resume(steps, None)
@@ -863,6 +1066,7 @@ async def acompact(
     reshow_rejected: bool = False,
     on_attempt: Optional[Callable[[Attempt], object]] = None,
     on_error: OnError = "raise",
+    structured: bool = False,
 ) -> Result:
     """:func:`compact` with an async ``call_model`` (awaited once per attempt); the round is the
     same code. ``on_attempt`` stays a plain function. Cancellation propagates as always. A
@@ -870,7 +1074,7 @@ async def acompact(
     round stops reading) or a plain one, and ``usage`` may be a coroutine function."""
     options = _options(
         keep_last, pending_tail, attempts, max_input_bytes, max_reply_bytes, max_tokens, trim, unfence, reshow_rejected,
-        on_attempt, on_error,
+        on_attempt, on_error, structured,
     )
     steps = _round(input, options)
     step = _resume(steps, None)
