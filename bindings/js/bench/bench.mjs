@@ -222,6 +222,16 @@ try {
           "Build variants (scripts/wasm.mjs; `--variants`), same run, `Uint8Array` inputs. The rows without",
           "`simd128` are what an engine without Wasm SIMD would get from a build for it (the package's own",
           "build needs SIMD: such an engine refuses to compile it); the no-SIMD SHA-256 above is its fingerprint floor.",
+          ...(() => {
+            const at = (simd) => variants.find((v) => v.optLevel === "2" && v.simd === simd && v.inline === undefined);
+            const [plain, simd] = [at(false), at(true)];
+            if (!plain || !simd) return [];
+            return [
+              `Without SIMD (opt-level 2) the 1 MiB summary takes ${us(plain.summary)}, ${(plain.summary / simd.summary).toFixed(1)}x the same build with it and`,
+              `${(plain.summary / native.summary).toFixed(1)}x native, and the transcript ${us(plain.transcript)} (${(plain.transcript / simd.transcript).toFixed(1)}x, ${(plain.transcript / native.transcript).toFixed(1)}x native): the portable lanes and memchr's`,
+              "fallback are not vectorised there, and the UTF-8 check and byte searches lose their SIMD too.",
+            ];
+          })(),
           "",
           "| opt-level | simd128 | inline threshold | raw | gzip -9 | summary 1 MiB | transcript 1 MiB |",
           "|---|---|---|---|---|---|---|",
