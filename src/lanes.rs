@@ -11,7 +11,8 @@
 //! `unsafe`. Without the intrinsic, the compiler cannot form that gather from scalar code: it took
 //! a dozen shifts and ors, or a multiplication per eight lanes. On wasm32 built with the `simd128`
 //! target feature (the JavaScript package's build), a block is two `v128` and the mask two
-//! `i8x16.bitmask`, through `core::arch::wasm32`, whose intrinsics are safe functions (a wasm
+//! `i8x16.bitmask`, through `core::arch::wasm32`, whose intrinsics are safe functions, and a set of
+//! control bytes ([`Lanes::in_low`]) is one `i8x16.swizzle` of a table (a wasm
 //! engine without SIMD refuses the whole module when it compiles it, so no instruction can run
 //! where it is missing). Elsewhere (aarch64, wasm32 without `simd128`), the portable lanes below
 //! are plain arrays, which the compiler vectorises where it can, and the mask is gathered by
@@ -76,6 +77,15 @@ impl Portable {
     #[inline(always)]
     fn or(self, other: Self) -> Self {
         self.map(other, |a, b| a | b)
+    }
+
+    #[inline(always)]
+    fn in_low(self, set: u16) -> Self {
+        let mut out = [0u8; 32];
+        for (o, &a) in out.iter_mut().zip(&self.0) {
+            *o = if a < 16 && set >> a & 1 == 1 { 0xFF } else { 0 };
+        }
+        Self(out)
     }
 
     #[inline(always)]
@@ -147,6 +157,19 @@ mod sse2 {
             self.map(other, bitor_m128i)
         }
 
+        /// SSE2 has no byte shuffle (`pshufb` is SSSE3): an equality per member of the set, which
+        /// the compiler unrolls for a constant set (and merges where it can, as for `\t` `\n`).
+        #[inline(always)]
+        pub(super) fn in_low(self, set: u16) -> Self {
+            let mut acc = Self(m128i::default(), m128i::default());
+            for k in 0..16u8 {
+                if set >> k & 1 == 1 {
+                    acc = acc.or(self.eq(Self::splat(k)));
+                }
+            }
+            acc
+        }
+
         #[inline(always)]
         pub(super) fn and_not(self, other: Self) -> Self {
             // `bitandnot_m128i(a, b)` is `!a & b`.
@@ -163,7 +186,9 @@ mod sse2 {
 
 #[cfg(all(target_arch = "wasm32", target_feature = "simd128"))]
 mod simd128 {
-    use core::arch::wasm32::{i8x16_lt, u8x16_bitmask, u8x16_eq, u8x16_min, u8x16_splat, v128, v128_andnot, v128_or};
+    use core::arch::wasm32::{
+        i8x16_lt, i8x16_swizzle, u8x16_bitmask, u8x16_eq, u8x16_min, u8x16_splat, v128, v128_andnot, v128_or,
+    };
 
     /// Two wasm `v128`: bytes 0–15, then 16–31.
     #[derive(Clone, Copy)]
@@ -213,6 +238,20 @@ mod simd128 {
         #[inline(always)]
         pub(super) fn or(self, other: Self) -> Self {
             self.map(other, |a, b| v128_or(a, b))
+        }
+
+        /// One `i8x16.swizzle` of a 16-byte table per half: a lane's byte indexes the table, and an
+        /// index from 16 up gives 0. (The same set as equalities, `\t` `\n` `\r` say, the compiler
+        /// merges into unsigned range compares, which wasm engines expand into several instructions
+        /// each on x86: twice the work of the whole block's other compares.)
+        #[inline(always)]
+        pub(super) fn in_low(self, set: u16) -> Self {
+            let mut table = [0u8; 16];
+            for (k, t) in table.iter_mut().enumerate() {
+                *t = if set >> k & 1 == 1 { 0xFF } else { 0 };
+            }
+            let table = half(&table);
+            Self(i8x16_swizzle(table, self.0), i8x16_swizzle(table, self.1))
         }
 
         #[inline(always)]
@@ -267,6 +306,14 @@ impl Lanes {
     #[inline(always)]
     pub(crate) fn le(self, b: u8) -> Self {
         Self(self.0.min_unsigned(Imp::splat(b)).eq(self.0))
+    }
+
+    /// Lanes whose byte is below 16 and a member of `set` (bit `b` for byte `b`): the control
+    /// characters of a set, such as `\t` `\n` `\r`. On wasm `simd128` one table lookup
+    /// (`i8x16.swizzle`) per half; elsewhere an equality per member.
+    #[inline(always)]
+    pub(crate) fn in_low(self, set: u16) -> Self {
+        Self(self.0.in_low(set))
     }
 
     /// Lanes set in either.
@@ -372,8 +419,10 @@ mod tests {
             }
             let x = (next() % 256) as u8;
             let y = (next() % 128) as u8;
+            let set = next() as u16;
             let v = Lanes::load(&block);
-            let cases: [(u32, u32, u32); 5] = [
+            let in_set = |b: u8| b < 16 && set >> b & 1 == 1;
+            let cases: [(u32, u32, u32); 7] = [
                 (v.eq(x).mask(), portable_mask(&block, |p| p.eq(Portable::splat(x))), model_mask(&block, |b| b == x)),
                 (
                     v.lt_signed(y).mask(),
@@ -397,6 +446,12 @@ mod tests {
                     }),
                     model_mask(&block, |b| b <= x && b != y),
                 ),
+                (v.in_low(set).mask(), portable_mask(&block, |p| p.in_low(set)), model_mask(&block, in_set)),
+                (
+                    v.lt_signed(0x20).and_not(v.in_low(set)).mask(),
+                    portable_mask(&block, |p| p.lt_signed(Portable::splat(0x20)).and_not(p.in_low(set))),
+                    model_mask(&block, |b| (b as i8) < 0x20 && !in_set(b)),
+                ),
             ];
             for (k, (target, portable, model)) in cases.into_iter().enumerate() {
                 assert_eq!(target, model, "operation {k}, block {block:?}, x {x}, y {y}");
@@ -411,7 +466,7 @@ mod tests {
         /// Each operation of the target's lanes (SSE2, wasm `simd128` or portable) against the
         /// portable lanes, on any block and any operands: the gathered mask of the raw bytes too.
         #[test]
-        fn target_lanes_agree_with_the_portable_lanes(block: [u8; 32], x: u8, y: u8) {
+        fn target_lanes_agree_with_the_portable_lanes(block: [u8; 32], x: u8, y: u8, set: u16) {
             let v = Lanes::load(&block);
             let p = Portable::load(&block);
             let (px, py) = (Portable::splat(x), Portable::splat(y));
@@ -421,6 +476,8 @@ mod tests {
             proptest::prop_assert_eq!(v.le(x).mask(), p.min_unsigned(px).eq(p).mask());
             proptest::prop_assert_eq!(v.eq(x).or(v.le(y)).mask(), p.eq(px).or(p.min_unsigned(py).eq(p)).mask());
             proptest::prop_assert_eq!(v.lt_signed(x).and_not(v.eq(y)).mask(), p.lt_signed(px).and_not(p.eq(py)).mask());
+            proptest::prop_assert_eq!(v.in_low(set).mask(), p.in_low(set).mask());
+            proptest::prop_assert_eq!(v.le(x).and_not(v.in_low(set)).mask(), p.min_unsigned(px).eq(p).and_not(p.in_low(set)).mask());
         }
     }
 

@@ -27,12 +27,14 @@ fn is_rare(b: u8, e: u8) -> bool {
     (low_or_high & !allowed) | (b == b'<') | (b == b'&') | (b == e)
 }
 
+/// The control characters that are Chars (X4.8), as a set of [`Lanes::in_low`].
+const TAB_LF_CR: u16 = 1 << b'\t' | 1 << b'\n' | 1 << b'\r';
+
 /// Bit `k` set: byte `k` of `block` is rare ([`is_rare`]).
 #[inline(always)]
 fn rare_mask(block: &[u8; BLOCK], e: u8) -> u32 {
     let v = Lanes::load(block);
-    let allowed = v.eq(b'\t').or(v.eq(b'\n')).or(v.eq(b'\r'));
-    v.lt_signed(0x20).and_not(allowed).or(v.eq(b'<')).or(v.eq(b'&')).or(v.eq(e)).mask()
+    v.lt_signed(0x20).and_not(v.in_low(TAB_LF_CR)).or(v.eq(b'<')).or(v.eq(b'&')).or(v.eq(e)).mask()
 }
 
 /// Skips plain bytes from `i`: returns the index of the first rare byte, or of the first byte of a
@@ -176,7 +178,7 @@ fn reference_len(xml: &[u8], i: usize) -> Option<usize> {
     const B4: u64 = 0xFFFF_FFFF;
     const B5: u64 = 0xFF_FFFF_FFFF;
     let Some(w) = xml.get(i + 1..i + 9).and_then(|w| <[u8; 8]>::try_from(w).ok()).map(u64::from_le_bytes) else {
-        return reference(xml, i).map(|(_, len)| len);
+        return reference_len_slow(xml, i);
     };
     let len = if let Some(len) = char_reference_in_word(w) {
         len
@@ -187,9 +189,19 @@ fn reference_len(xml: &[u8], i: usize) -> Option<usize> {
     } else if w & B5 == word(b"apos;") || w & B5 == word(b"quot;") {
         6
     } else {
-        return reference(xml, i).map(|(_, len)| len);
+        return reference_len_slow(xml, i);
     };
     Some(len)
+}
+
+/// [`reference`]'s length, out of line: the references [`reference_len`] does not read from its
+/// word are rare (the last bytes of the input, long numbers, invalid references), and inlined, the
+/// long path's registers crowd the scan's loop (on wasm the engine's register allocator spills the
+/// loop's mask to the stack).
+#[cold]
+#[inline(never)]
+fn reference_len_slow(xml: &[u8], i: usize) -> Option<usize> {
+    reference(xml, i).map(|(_, len)| len)
 }
 
 /// `w`: the eight bytes after an `&`. When they hold a whole valid character reference (`#`

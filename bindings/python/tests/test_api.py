@@ -130,6 +130,30 @@ def test_documents_of_every_type() -> None:
         lc.validate_summary(42)  # type: ignore[arg-type]
 
 
+def test_bytes_calls_agree_with_the_declared_functions() -> None:
+    # validate_summary and validate_input call the C functions for `bytes` without ctypes'
+    # argtypes (_native.bytes_function): the same statuses as the declared functions, for every
+    # prefix of a summary (and a length shorter than the bytes: the length is what is passed).
+    from loopcompact import _native
+
+    lib = _native.lib
+    fast = _native.bytes_function("lc_summary_xml_validate")
+    broken = VALID_SUMMARY.replace(b"ship", b"sh\x01p")
+    seen = set()
+    for doc in (VALID_SUMMARY, broken):
+        for n in range(len(doc) + 1):
+            status = fast(doc, n)
+            assert status == lib.lc_summary_xml_validate(doc[:n], n), n
+            seen.add(status)
+    assert len(seen) >= 3  # accepted, and more than one rejection
+    wire = first_row("input.jsonl")["input"].encode()
+    fast_input = _native.bytes_function("lc_compaction_input_validate")
+    for n in (len(wire), len(wire) - 1, 0):
+        assert fast_input(wire, n) == lib.lc_compaction_input_validate(wire[:n], n), n
+    with pytest.raises(TypeError):
+        _native.bytes_function("lc_compaction_input_encode_within")
+
+
 def test_lone_surrogates_become_u_fffd() -> None:
     # A str with a surrogate code point (U+D800-U+DFFF) cannot be UTF-8; it is sent with U+FFFD in
     # its place, as SPEC J5.4 decodes a lone surrogate escape and the JS package's TextEncoder

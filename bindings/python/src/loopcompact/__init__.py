@@ -292,16 +292,20 @@ def _diagnose_summary(ptr: Any, n: int) -> Diagnostic:
 
 
 # The validators' C functions, looked up once. A call's cost beside the library's own time is
-# ctypes' (about 0.4 µs, most of it converting the two arguments); for `bytes` the package adds one
-# type test and one status test on the way to it. A rejected document is checked a second time, to
-# build the diagnosis (scripts/bench-python measures the success path against C).
+# ctypes'; for `bytes` (below 2 GiB) the package calls the functions without ctypes' argument
+# converters (`_native.bytes_function`), after one type test and one length test, and tests the
+# status. A rejected document is checked a second time, through the declared function, to build the
+# diagnosis (scripts/bench-python measures the success path against C).
 _summary_xml_validate = _lib.lc_summary_xml_validate
 _compaction_input_validate = _lib.lc_compaction_input_validate
+_summary_xml_validate_bytes = _native.bytes_function("lc_summary_xml_validate")
+_compaction_input_validate_bytes = _native.bytes_function("lc_compaction_input_validate")
+_BYTES_CALL_MAX = _native.BYTES_CALL_MAX
 
 
 def validate_summary(xml: Document) -> None:
     """Validates a summary against the XML grammar of SPEC §4; raises :class:`SummaryError`."""
-    if type(xml) is bytes and not _summary_xml_validate(xml, len(xml)):
+    if type(xml) is bytes and len(xml) <= _BYTES_CALL_MAX and not _summary_xml_validate_bytes(xml, len(xml)):
         return
     ptr, n = _buffer(xml, "xml")
     check(_summary_xml_validate(ptr, n), SummaryError, lambda: _diagnose_summary(ptr, n))
@@ -515,7 +519,7 @@ def _diagnose_input(ptr: Any, n: int) -> Diagnostic:
 def validate_input(wire: Document) -> None:
     """Validates a compaction input wire document (SPEC §5) without keeping it; raises
     :class:`InputError`."""
-    if type(wire) is bytes and not _compaction_input_validate(wire, len(wire)):
+    if type(wire) is bytes and len(wire) <= _BYTES_CALL_MAX and not _compaction_input_validate_bytes(wire, len(wire)):
         return
     ptr, n = _buffer(wire, "wire")
     check(_compaction_input_validate(ptr, n), InputError, lambda: _diagnose_input(ptr, n))
