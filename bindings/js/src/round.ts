@@ -423,7 +423,7 @@ export async function compact(input: Input, callModel: CallModel, options: Compa
     const verdictOf = (r: Reply) =>
       r.sections !== null || structured ? judgeStructured(input, r, checks, maxSummary) : judge(input, r as Reply & { text: Bytes }, checks);
     let reply: Reply;
-    let verdict: { diagnosed: Diagnosed; summary: string | null; replyBytes: number };
+    let verdict: Verdict;
     let aborted = false;
     if (isReplyStream(answer)) {
       const check = new ReplyStreamCheck({

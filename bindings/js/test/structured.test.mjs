@@ -255,3 +255,27 @@ test("never an unvalidated summary; sections of the wrong shape are the host's e
   assert.equal(empty.requests[1].messages[1].content, WITHHELD);
   await assert.rejects(round([sectionsReply(SECTIONS)], { structured: "yes" }), TypeError);
 });
+
+test("a streamed JSON reply of a structured round is read to its end (T17.6, G17.10)", async () => {
+  // The XML stream would find `{` dead at once: a structured round gathers the chunks instead.
+  const body = JSON.stringify(SECTIONS);
+  let read = "";
+  async function* chunks() {
+    for (let at = 0; at < body.length; at += 7) {
+      read += body.slice(at, at + 7);
+      yield body.slice(at, at + 7);
+    }
+  }
+  const input = Input.parse(WIRE);
+  try {
+    const result = await compact(input, () => ({ chunks: chunks(), usage: () => ({ outputTokens: 80, stop: "end" }) }), {
+      structured: true,
+    });
+    assert.equal(result.kind, "compacted");
+    assert.equal(result.summary, RENDERED);
+    assert.equal(read, body);
+    assert.equal(result.attempts[0].aborted, false);
+  } finally {
+    input.free();
+  }
+});

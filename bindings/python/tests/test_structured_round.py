@@ -371,3 +371,26 @@ def test_the_readme_adapter_runs_as_written() -> None:
     assert [a.status for a in result.attempts] == [lc.Status.SUMMARY_XML_CONTENT, lc.Status.OK]
     schema = json.loads(lc.summary_json_schema())
     assert all(body["response_format"]["json_schema"]["schema"] == schema for _, body in stub.received)
+
+
+def test_a_streamed_json_reply_is_read_to_its_end() -> None:
+    # SPEC T17.6 last item: the XML stream would find `{` dead at once; a structured round gathers
+    # the chunks and reads the whole object (G17.10), so it commits the rendered summary.
+    body = json.dumps(SECTIONS).encode()
+    read: List[bytes] = []
+
+    def chunks() -> Any:
+        for at in range(0, len(body), 7):
+            read.append(body[at:at + 7])
+            yield body[at:at + 7]
+
+    model = Scripted(lc.SummaryReplyStream(chunks(), lambda: lc.SummaryUsage(80, "end")))
+    with lc.Input(WIRE) as handle:
+        result = lc.compact(handle, model, structured=True)
+    assert isinstance(result, lc.Compacted) and result.summary == RENDERED
+    assert b"".join(read) == body and not result.attempts[0].aborted
+    # The same chunks without `structured` are an XML reply that dies at its first byte.
+    model = Scripted(lc.SummaryReplyStream(iter([body[:7], body[7:]]), lambda: lc.SummaryUsage(80, "end")), *[text_reply(RENDERED)])
+    with lc.Input(WIRE) as handle:
+        result = lc.compact(handle, model)
+    assert isinstance(result, lc.Compacted) and result.attempts[0].aborted and result.attempts[0].reply_bytes == 7
