@@ -12,7 +12,7 @@ import { type Bytes, cString, withBytes, withElements, withOutput } from "./buff
 import { LoopcompactError, check, plainDiagnosis, readDiagnosis, run, withoutPosition } from "./errors.js";
 import { CONVERT_STRICT, FINGERPRINT_LEN, Format, LAYOUT, type LossCode, Status, type StatusCode } from "./generated.js";
 import { type Input, type Origin, inputInternals } from "./input.js";
-import { type Runtime, isCurrent } from "./runtime.js";
+import { type Runtime, handleFinalizer } from "./runtime.js";
 import { listText, objectText } from "./source.js";
 
 const LOSS = LAYOUT.lc_loss;
@@ -75,24 +75,8 @@ export interface ConversionInputOptions {
   fingerprint?: Uint8Array | null | undefined;
 }
 
-interface Held {
-  rt: Runtime;
-  handle: Ptr;
-}
-
-// The safety net for a Conversion never freed. A handle of a retired instance is left alone.
-const finalizer =
-  typeof FinalizationRegistry === "function"
-    ? new FinalizationRegistry<Held>(({ rt, handle }) => {
-        rt.live--;
-        if (rt.broken || !isCurrent(rt)) return;
-        try {
-          rt.x.lc_conversion_free(handle);
-        } catch {
-          // A trap here retired the instance already; nothing to report to.
-        }
-      })
-    : null;
+// The safety net for a Conversion never freed.
+const finalizer = handleFinalizer((rt, handle) => rt.x.lc_conversion_free(handle));
 
 /** What a converter read, before it is wrapped: the handle and the copies. */
 interface Parts {

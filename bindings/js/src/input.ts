@@ -9,7 +9,7 @@ import { type U64, U64_MAX, boolean, u64 } from "./args.js";
 import { type Bytes, copyBytes, decodeText, withBytes, withElements, withOutput } from "./buffers.js";
 import { type Diagnosed, LoopcompactError, check, fail, plainDiagnosis, readDiagnosis, run, statusText } from "./errors.js";
 import { CUT_PENDING_TAIL, type Format, LAYOUT, ReplyCleanup, Status, StopCode, type StatusCode } from "./generated.js";
-import { type Runtime, isCurrent } from "./runtime.js";
+import { type Runtime, handleFinalizer } from "./runtime.js";
 
 /** Validates a compaction input wire document (SPEC §5) without keeping it. */
 export function validateInput(wire: Bytes): void {
@@ -81,24 +81,8 @@ function replyArguments(options: ReplyOptions): [tokens: bigint, stop: number, m
   return [tokens, stop, maxBytes, flags];
 }
 
-interface Held {
-  rt: Runtime;
-  handle: Ptr;
-}
-
-// The safety net for an Input never freed. A handle of a retired instance is left alone.
-const finalizer =
-  typeof FinalizationRegistry === "function"
-    ? new FinalizationRegistry<Held>(({ rt, handle }) => {
-        rt.live--;
-        if (rt.broken || !isCurrent(rt)) return;
-        try {
-          rt.x.lc_compaction_input_free(handle);
-        } catch {
-          // A trap here retired the instance already; nothing to report to.
-        }
-      })
-    : null;
+// The safety net for an Input never freed.
+const finalizer = handleFinalizer((rt, handle) => rt.x.lc_compaction_input_free(handle));
 
 /**
  * @internal Where an Input made by `Conversion.input` came from: what `Compacted.messages` needs to

@@ -254,3 +254,26 @@ export function retire(rt: Runtime): void {
 export function retireIfLarge(rt: Runtime): void {
   if (current === rt && rt.live === 0 && rt.memory.buffer.byteLength > RETIRE_BYTES) current = null;
 }
+
+/** @internal A handle of an instance, as a finalizer holds it. */
+export interface Held {
+  rt: Runtime;
+  handle: Ptr;
+}
+
+/**
+ * @internal The safety net for the owner of a handle never freed: `free` runs when the owner is collected.
+ * A handle of a retired instance is left alone. `null` where the engine has no FinalizationRegistry.
+ */
+export function handleFinalizer(free: (rt: Runtime, handle: Ptr) => void): FinalizationRegistry<Held> | null {
+  if (typeof FinalizationRegistry !== "function") return null;
+  return new FinalizationRegistry<Held>(({ rt, handle }) => {
+    rt.live--;
+    if (rt.broken || !isCurrent(rt)) return;
+    try {
+      free(rt, handle);
+    } catch {
+      // A trap here retired the instance already; nothing to report to.
+    }
+  });
+}

@@ -8,29 +8,13 @@ import type { Ptr } from "./abi.js";
 import { type Bytes, withBytes } from "./buffers.js";
 import { type Diagnosed, LoopcompactError, check, diagnosedOf, fail, run } from "./errors.js";
 import { LAYOUT, ReplyCleanup, Status } from "./generated.js";
-import { type Runtime, isCurrent } from "./runtime.js";
+import { type Runtime, handleFinalizer } from "./runtime.js";
 import { validateSummary } from "./summary.js";
 
 const OFFSET_UNKNOWN = 0xffff_ffff_ffff_ffffn;
 
-interface Held {
-  rt: Runtime;
-  handle: Ptr;
-}
-
-// The safety net for a SummaryStream never freed. A handle of a retired instance is left alone.
-const finalizer =
-  typeof FinalizationRegistry === "function"
-    ? new FinalizationRegistry<Held>(({ rt, handle }) => {
-        rt.live--;
-        if (rt.broken || !isCurrent(rt)) return;
-        try {
-          rt.x.lc_summary_stream_free(handle);
-        } catch {
-          // A trap here retired the instance already; nothing to report to.
-        }
-      })
-    : null;
+// The safety net for a SummaryStream never freed.
+const finalizer = handleFinalizer((rt, handle) => rt.x.lc_summary_stream_free(handle));
 
 const isHighSurrogate = (unit: number) => unit >= 0xd800 && unit <= 0xdbff;
 
