@@ -123,9 +123,11 @@ fn option<'a>(cx: &Cx<'a>, part: NodeId, ns: &str, name: &str) -> Option<StringT
     }
 }
 
-/// `providerOptions` without the member `used` of namespace `ns` (`None` when nothing is left).
-fn options_without(cx: &Cx<'_>, part: NodeId, used: Option<(&str, &str)>) -> Option<Vec<u8>> {
-    let o = cx.tree.get(part, "providerOptions")?;
+/// `providerOptions` without the member `used` of namespace `ns` (`None` when nothing is left);
+/// refused when an object in it repeats a key (the wire keeps it as a raw value).
+fn options_without(cx: &Cx<'_>, part: NodeId, used: Option<(&str, &str)>) -> Conv<Option<Vec<u8>>> {
+    let Some(o) = cx.tree.get(part, "providerOptions") else { return Ok(None) };
+    cx.raw_value(o)?;
     let mut out = Vec::from(&b"{"[..]);
     for ns in cx.tree.children(o) {
         let Some(ns_key) = cx.tree.key(ns) else { continue };
@@ -159,7 +161,7 @@ fn options_without(cx: &Cx<'_>, part: NodeId, used: Option<(&str, &str)>) -> Opt
         out.push(b'}');
     }
     out.push(b'}');
-    (out.len() > 2).then_some(out)
+    Ok((out.len() > 2).then_some(out))
 }
 
 const GOOGLE: &[&str] = &["google", "googleVertex", "vertex"];
@@ -205,7 +207,7 @@ fn part<'a>(cx: &mut Cx<'a>, part: NodeId, role: Role) -> Conv<()> {
                 );
                 return Ok(());
             }
-            let rest = options_without(cx, part, used);
+            let rest = options_without(cx, part, used)?;
             let state = rest.as_deref().map(|s| (s, "ai_sdk.provider_options"));
             cx.out.thinking(
                 StringToWrite::Json(text),
@@ -230,7 +232,7 @@ fn part<'a>(cx: &mut Cx<'a>, part: NodeId, role: Role) -> Conv<()> {
             };
             cx.path.pop(1);
             let input = input?;
-            let state = options_without(cx, part, None);
+            let state = options_without(cx, part, None)?;
             let state = state.as_deref().map(|s| (s, "ai_sdk.provider_options"));
             cx.out.tool_use(StringToWrite::Json(id), StringToWrite::Json(name), &input, state);
         }

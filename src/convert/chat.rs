@@ -416,7 +416,7 @@ fn reasoning_detail<'a>(cx: &mut Cx<'a>, d: NodeId) -> Conv<()> {
         state.push(b'"');
         state.extend_from_slice(key.raw());
         state.extend_from_slice(b"\":");
-        state.extend_from_slice(cx.tree.span(c).of(cx.src));
+        state.extend_from_slice(cx.raw_value(c)?);
     }
     state.push(b'}');
     cx.out.thinking(

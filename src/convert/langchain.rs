@@ -257,13 +257,13 @@ fn block<'a>(cx: &mut Cx<'a>, b: NodeId, role: Role, provider: &[u8], called: &m
                 if super::chat::known(&key, &["type", "reasoning", "extras"]) {
                     continue;
                 }
-                member(&mut state, key, cx.tree.span(c).of(cx.src));
+                member(&mut state, key, cx.raw_value(c)?);
             }
             if let Some(e) = extras {
                 for c in cx.tree.children(e) {
                     let Some(key) = cx.tree.key(c) else { continue };
                     if !super::chat::known(&key, &["signature"]) {
-                        member(&mut state, key, cx.tree.span(c).of(cx.src));
+                        member(&mut state, key, cx.raw_value(c)?);
                     }
                 }
             }
@@ -372,7 +372,7 @@ fn responses_reasoning<'a>(cx: &mut Cx<'a>, b: NodeId) -> Conv<()> {
     for c in cx.tree.children(b) {
         let Some(key) = cx.tree.key(c) else { continue };
         if !super::chat::known(&key, &["type", "encrypted_content", "status", "index"]) {
-            member(&mut state, key, cx.tree.span(c).of(cx.src));
+            member(&mut state, key, cx.raw_value(c)?);
         }
     }
     state.push(b'}');

@@ -419,6 +419,18 @@ impl<'a> Cx<'a> {
         }
     }
 
+    /// The source text of a value kept as provider state (a raw value on the wire, E7.7): refused
+    /// when an object in it repeats a key, which the wire does not take (J5.9), as repeated keys
+    /// outside tool inputs are refused everywhere (G16.8).
+    pub(crate) fn raw_value(&self, id: NodeId) -> Conv<&'a [u8]> {
+        for o in self.tree.objects(id) {
+            if let Some(dup) = self.tree.duplicate(o) {
+                return Err(self.shape(dup, c"a key of the object, once"));
+            }
+        }
+        Ok(self.tree.span(id).of(self.src))
+    }
+
     /// Reads the next top-level element of the array `p` is in into the tree: `false` at its end.
     pub(crate) fn next_element(&mut self, p: &mut Parser<'a>) -> Conv<bool> {
         let event = p.next().map_err(|e| wire_error(e, p, self.src, &self.path))?;

@@ -358,7 +358,7 @@ fn reasoning<'a>(cx: &mut Cx<'a>, it: NodeId) -> Conv<()> {
         state.push(b'"');
         state.extend_from_slice(key.raw());
         state.extend_from_slice(b"\":");
-        state.extend_from_slice(cx.tree.span(c).of(cx.src));
+        state.extend_from_slice(cx.raw_value(c)?);
     }
     state.push(b'}');
     cx.out.thinking(

@@ -124,3 +124,20 @@ fn after_a_system_parameter_cut_one_maps_to_source_cut_zero() {
     };
     assert_eq!(testkit::status::name(rc), "LC_REPLACEMENT_EMPTY_HEAD");
 }
+
+#[test]
+fn provider_state_that_repeats_a_key_is_refused() {
+    // G16.8: a repeated key outside tool inputs is refused; provider state is a raw value on the
+    // wire (E7.7), which J5.9 would reject, so the conversion refuses it instead of writing it.
+    let responses = br#"{"input":[{"role":"user","content":"q"},{"type":"reasoning","id":"rs_1","summary":[],"encrypted_content":"AAAA","content":[{"type":"a","type":"b"}]}]}"#;
+    let (rc, d) = convert(ffi::LC_FORMAT_OPENAI_RESPONSES, responses, 0).err().unwrap();
+    assert_eq!((rc, d.location.as_str(), d.rule.as_str()), (LC_CONVERT_SHAPE, "input[1]", "G16.8"));
+    let ai = br#"[{"role":"assistant","content":[{"type":"reasoning","text":"t","providerOptions":{"x":{"k":{"a":1,"a":2}}}}]}]"#;
+    let (rc, d) = convert(AI_SDK, ai, 0).err().unwrap();
+    assert_eq!((rc, d.rule.as_str()), (LC_CONVERT_SHAPE, "G16.8"));
+    // Without the repetition both convert, the state byte for byte.
+    let fine = br#"{"input":[{"role":"user","content":"q"},{"type":"reasoning","id":"rs_1","summary":[],"encrypted_content":"AAAA","content":[{"type":"a"}]}]}"#;
+    let m: Vec<Value> =
+        serde_json::from_slice(&convert(ffi::LC_FORMAT_OPENAI_RESPONSES, fine, 0).unwrap().transcript).unwrap();
+    assert_eq!(m[1]["blocks"][0]["provider_state"], json!({"id": "rs_1", "summary": [], "content": [{"type": "a"}]}));
+}
