@@ -9,7 +9,7 @@
 import type { Ptr } from "./abi.js";
 import { type U64, U64_MAX, boolean, int32, u64 } from "./args.js";
 import { type Bytes, cString, withBytes, withElements, withOutput } from "./buffers.js";
-import { LoopcompactError, check, plainDiagnosis, readDiagnosis, run, withoutPosition } from "./errors.js";
+import { LoopcompactError, check, liveRuntime, plainDiagnosis, readDiagnosis, releaseHandle, run, withoutPosition } from "./errors.js";
 import { CONVERT_STRICT, FINGERPRINT_LEN, Format, LAYOUT, type LossCode, Status, type StatusCode } from "./generated.js";
 import { type Input, type Origin, inputInternals } from "./input.js";
 import { type Runtime, handleFinalizer } from "./runtime.js";
@@ -147,13 +147,8 @@ export class Conversion {
   }
 
   #with<T>(body: (rt: Runtime, handle: Ptr) => T): T {
-    const rt = this.#rt;
-    if (rt === null) throw new Error("loopcompact: this Conversion was freed");
-    if (rt.broken) {
-      throw new Error("loopcompact: this Conversion is gone: its WebAssembly instance trapped (LC_ERR_PANIC) and was replaced");
-    }
     const handle = this.#handle;
-    return run((rt) => body(rt, handle), rt);
+    return run((rt) => body(rt, handle), liveRuntime(this.#rt, "Conversion"));
   }
 
   /**
@@ -244,11 +239,8 @@ export class Conversion {
   /** Releases the handle (idempotent). The fields stay readable; `sourceCut` and `input` throw. */
   free(): void {
     const rt = this.#rt;
-    if (rt === null) return;
     this.#rt = null;
-    finalizer?.unregister(this.#token);
-    rt.live--;
-    if (!rt.broken) run((rt) => rt.x.lc_conversion_free(this.#handle), rt);
+    releaseHandle(rt, this.#token, finalizer, (rt) => rt.x.lc_conversion_free(this.#handle));
   }
 
   /** `free()`, for `using conversion = fromModelMessages(messages)`. */

@@ -8,7 +8,7 @@ import type { Ptr } from "./abi.js";
 import { U64_MAX } from "./args.js";
 import { cString, decodeText, withOutput } from "./buffers.js";
 import { LAYOUT, Section, Status, StatusClass, type StatusCode } from "./generated.js";
-import { type Runtime, Trap, retire, retireIfLarge, runtime } from "./runtime.js";
+import { type Held, type Runtime, Trap, retire, retireIfLarge, runtime } from "./runtime.js";
 
 const DIAG = LAYOUT.lc_diagnostic;
 
@@ -38,6 +38,34 @@ export function statusText(code: number): StatusText {
     statusTexts.set(code, text);
   }
   return text;
+}
+
+/**
+ * @internal The instance of a handle's owner named `what` (`Input`, `Conversion`,
+ * `SummaryStream`), `rt` its field: throws once the owner was freed or its instance trapped.
+ */
+export function liveRuntime(rt: Runtime | null, what: string): Runtime {
+  if (rt === null) throw new Error(`loopcompact: this ${what} was freed`);
+  if (rt.broken) {
+    throw new Error(`loopcompact: this ${what} is gone: its WebAssembly instance trapped (LC_ERR_PANIC) and was replaced`);
+  }
+  return rt;
+}
+
+/**
+ * @internal An owner's `free()` once it has cleared its field (`rt` null: freed already): the
+ * finalizer forgets it, and the handle is freed unless its instance trapped.
+ */
+export function releaseHandle(
+  rt: Runtime | null,
+  token: object,
+  finalizer: FinalizationRegistry<Held> | null,
+  free: (rt: Runtime) => void,
+): void {
+  if (rt === null) return;
+  finalizer?.unregister(token);
+  rt.live--;
+  if (!rt.broken) run(free, rt);
 }
 
 /** @internal Runs `body` on an instance; a trap inside it becomes `LC_ERR_PANIC` and retires the instance. */

@@ -7,7 +7,7 @@
 import type { Ptr } from "./abi.js";
 import { type U64, U64_MAX, boolean, u64 } from "./args.js";
 import { type Bytes, copyBytes, decodeText, withBytes, withElements, withOutput } from "./buffers.js";
-import { type Diagnosed, LoopcompactError, check, fail, plainDiagnosis, readDiagnosis, run, statusText } from "./errors.js";
+import { type Diagnosed, LoopcompactError, check, fail, liveRuntime, plainDiagnosis, readDiagnosis, releaseHandle, run, statusText } from "./errors.js";
 import { CUT_PENDING_TAIL, type Format, LAYOUT, ReplyCleanup, Status, StopCode, type StatusCode } from "./generated.js";
 import { type Runtime, handleFinalizer } from "./runtime.js";
 
@@ -151,12 +151,7 @@ export class Input {
   }
 
   #live(): Runtime {
-    const rt = this.#rt;
-    if (rt === null) throw new Error("loopcompact: this Input was freed");
-    if (rt.broken) {
-      throw new Error("loopcompact: this Input is gone: its WebAssembly instance trapped (LC_ERR_PANIC) and was replaced");
-    }
-    return rt;
+    return liveRuntime(this.#rt, "Input");
   }
 
   /** Runs `body` with the instance and the handle, inside the trap handling. */
@@ -445,11 +440,8 @@ export class Input {
   /** Releases the handle (idempotent). The Input cannot be used afterwards. */
   free(): void {
     const rt = this.#rt;
-    if (rt === null) return;
     this.#rt = null;
-    finalizer?.unregister(this.#token);
-    rt.live--;
-    if (!rt.broken) run((rt) => rt.x.lc_compaction_input_free(this.#handle), rt);
+    releaseHandle(rt, this.#token, finalizer, (rt) => rt.x.lc_compaction_input_free(this.#handle));
   }
 
   /** `free()`, for `using input = Input.parse(wire)`. */

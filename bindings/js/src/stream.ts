@@ -6,7 +6,7 @@
 
 import type { Ptr } from "./abi.js";
 import { type Bytes, withBytes } from "./buffers.js";
-import { type Diagnosed, LoopcompactError, check, diagnosedOf, fail, run } from "./errors.js";
+import { type Diagnosed, LoopcompactError, check, diagnosedOf, fail, liveRuntime, releaseHandle, run } from "./errors.js";
 import { LAYOUT, ReplyCleanup, Status } from "./generated.js";
 import { type Runtime, handleFinalizer } from "./runtime.js";
 import { validateSummary } from "./summary.js";
@@ -56,13 +56,8 @@ export class SummaryStream {
   }
 
   #with<T>(body: (rt: Runtime, handle: Ptr) => T): T {
-    const rt = this.#rt;
-    if (rt === null) throw new Error("loopcompact: this SummaryStream was freed");
-    if (rt.broken) {
-      throw new Error("loopcompact: this SummaryStream is gone: its WebAssembly instance trapped (LC_ERR_PANIC) and was replaced");
-    }
     const handle = this.#handle;
-    return run((rt) => body(rt, handle), rt);
+    return run((rt) => body(rt, handle), liveRuntime(this.#rt, "SummaryStream"));
   }
 
   #feed(rt: Runtime, handle: Ptr, data: Bytes): void {
@@ -136,11 +131,8 @@ export class SummaryStream {
   /** Releases the handle (idempotent); the other methods throw afterwards. */
   free(): void {
     const rt = this.#rt;
-    if (rt === null) return;
     this.#rt = null;
-    finalizer?.unregister(this.#token);
-    rt.live--;
-    if (!rt.broken) run((rt) => rt.x.lc_summary_stream_free(this.#handle), rt);
+    releaseHandle(rt, this.#token, finalizer, (rt) => rt.x.lc_summary_stream_free(this.#handle));
   }
 
   /** `free()`, for `using stream = new SummaryStream()`. */
