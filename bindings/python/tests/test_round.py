@@ -12,7 +12,7 @@ import asyncio
 import copy
 import importlib.util
 import json
-from typing import Any, Callable, Dict, List, Optional, Sequence, Union
+from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
 
 import pytest
 
@@ -277,6 +277,47 @@ def test_retry_then_a_fenced_reply_is_accepted() -> None:
     with lc.Input(wire(document)) as handle:
         handle.verify_replacement(result.cut, result.replacement)
     assert all_distinct(model.requests)
+
+
+def test_the_summary_is_the_reply_without_what_cleanup_removed() -> None:
+    # ASCII text is sliced, other text decoded (bindings/python _round._summary_text): both give
+    # the reply between the removed bytes, whether the reply is str or bytes, fenced or not.
+    accented = VALID.replace("nightly", "nächtliche")
+    cases: List[Tuple[Union[str, bytes], str]] = [
+        (FENCE_OPEN + VALID + FENCE_CLOSE, VALID),
+        ("\t " + VALID + "\n", VALID),
+        (VALID, VALID),
+        ("```\n" + accented + "\n```", accented),
+        ("\u3000" + accented + "\u2003", accented),  # White_Space outside ASCII, removed by trim
+        ((FENCE_OPEN + accented + FENCE_CLOSE).encode("utf-8"), accented),
+        ((FENCE_OPEN + VALID + FENCE_CLOSE).encode("utf-8"), VALID),
+    ]
+    with lc.Input(wire(example())) as handle:
+        for text, summary in cases:
+            result = lc.compact(handle, Scripted(reply(text)))
+            assert isinstance(result, lc.Compacted) and result.summary == summary, repr(text)
+
+
+def test_the_round_objects_are_those_their_constructors_make() -> None:
+    # The round builds its frozen dataclasses without their generated __init__ (_round._made):
+    # each must have exactly its class's fields, equal the constructor's object and print as it does,
+    # and stay frozen.
+    import dataclasses
+
+    model = Scripted(reply(MISSING_CONSTRAINTS), reply(FENCE_OPEN + VALID + FENCE_CLOSE))
+    with lc.Input(wire(example())) as handle:
+        result = lc.compact(handle, model, keep_last=1)
+    assert isinstance(result, lc.Compacted)
+    made: List[Any] = [result, *result.attempts, *(a.request for a in result.attempts)]
+    assert [type(m).__name__ for m in made] == ["Compacted", "Attempt", "Attempt", "SummaryRequest", "SummaryRequest"]
+    for obj in made:
+        names = [f.name for f in dataclasses.fields(obj)]
+        assert list(vars(obj)) == names
+        again = type(obj)(**vars(obj))
+        assert again == obj and repr(again) == repr(obj)
+        with pytest.raises(dataclasses.FrozenInstanceError):
+            setattr(obj, names[0], None)
+    assert result.attempts[0].removed == lc.Removed(lc.Cleanup(0), 0, 0) and type(result.attempts[0].removed) is lc.Removed
 
 
 def test_reshow_rejected_sends_the_reply_back() -> None:

@@ -665,16 +665,21 @@ class Input(Owned):
         flags, cuts, n = self._cut_args(_bool(pending_tail, "pending_tail"), allowed)
         handle = self._acquire()
         try:
-            cut = c_uint64(0)
-            if flags == 0 and cuts is None:  # S14.4 itself: §14's function
-                status = _lib.lc_transcript_safe_cut(handle, keep_last, ctypes.byref(cut))
-            else:
-                status = _lib.lc_transcript_safe_cut_with(handle, keep_last, flags, cuts, n, ctypes.byref(cut))
-            diagnose = (lambda: self._pairing_diagnosis(handle)) if status in _PAIRING_STATUSES else None
-            check(status, InputError, diagnose)
-            return int(cut.value)
+            return self._safe_cut_held(handle, keep_last, flags, cuts, n)
         finally:
             self._release()
+
+    def _safe_cut_held(self, handle: Any, keep_last: int, flags: int, cuts: Optional[bytes], n: int) -> int:
+        """:meth:`safe_cut` on a held handle with checked arguments (the round holds the handle
+        for its first steps)."""
+        cut = c_uint64(0)
+        if flags == 0 and cuts is None:  # S14.4 itself: §14's function
+            status = _lib.lc_transcript_safe_cut(handle, keep_last, ctypes.byref(cut))
+        else:
+            status = _lib.lc_transcript_safe_cut_with(handle, keep_last, flags, cuts, n, ctypes.byref(cut))
+        diagnose = (lambda: self._pairing_diagnosis(handle)) if status in _PAIRING_STATUSES else None
+        check(status, InputError, diagnose)
+        return int(cut.value)
 
     def cut_check(self, cut: int, *, pending_tail: bool = True, allowed: Optional[Sequence[bool]] = None) -> None:
         """Checks that summarising messages ``[0, cut)`` and keeping ``[cut, n)`` splits no tool
@@ -834,12 +839,48 @@ class Input(Owned):
         """For the round: one ``lc_compaction_reply_diagnose`` call, which reports what cleanup
         removed on success too. Returns the diagnosis, the summary's bytes (``None`` unless it is
         valid) and the reply's length in bytes."""
+        found, summary, n, _ = self._check_reply_and_build(text, output_tokens, stop, max_reply_bytes, trim, unfence, None)
+        return found, summary, n
+
+    def _check_reply_and_build(
+        self,
+        text: Document,
+        output_tokens: int,
+        stop: Optional[str],
+        max_reply_bytes: int,
+        trim: bool,
+        unfence: bool,
+        cut: Optional[int],
+    ) -> Tuple[Diagnostic, Optional[bytes], int, Union[bytes, LoopcompactError, None]]:
+        """:meth:`_check_reply`, then, when the summary is valid and ``cut`` is given, the
+        replacement for that cut (or the error that refused it), with the handle held once."""
         ptr, n = _buffer(text, "text")
         args = _reply_args(output_tokens, stop, max_reply_bytes, trim, unfence)
         handle = self._acquire()
         try:
             found, summary = self._reply_diagnosis(handle, ptr, n, args)
-            return found, summary, n
+            if summary is None or cut is None:
+                return found, summary, n, None
+            try:
+                built: Union[bytes, LoopcompactError] = self._build_held(handle, cut, summary, len(summary))
+            except LoopcompactError as error:
+                built = error
+            return found, summary, n, built
+        finally:
+            self._release()
+
+    def _round_start(self, keep_last: int, pending_tail: bool, max_input_bytes: int) -> Tuple[int, bytes, int]:
+        """For the round's first step (SPEC R15.12 step 1), with the handle held once: the safe cut
+        (``allowed`` as the input's own), the head fitted under ``max_input_bytes`` and
+        ``max_summary_tokens``. Raises :class:`InputError` as :meth:`safe_cut` and
+        :meth:`encode_head_within` do."""
+        handle = self._acquire()
+        try:
+            cut = self._safe_cut_held(handle, keep_last, CUT_PENDING_TAIL if pending_tail else 0, None, 0)
+            head = self._head_held(handle, cut, max_input_bytes)
+            value = c_uint64(0)
+            check(_lib.lc_compaction_input_max_summary_tokens(handle, ctypes.byref(value)), InputError)
+            return cut, head, int(value.value)
         finally:
             self._release()
 
@@ -856,13 +897,18 @@ class Input(Owned):
         max_bytes = _uint(max_bytes, 64, "max_bytes")
         handle = self._acquire()
         try:
-            status, head = _written(
-                lambda buf, cap, out: _lib.lc_compaction_input_encode_head_within(handle, cut, max_bytes, buf, cap, out)
-            )
-            check(status, InputError)
-            return head
+            return self._head_held(handle, cut, max_bytes)
         finally:
             self._release()
+
+    @staticmethod
+    def _head_held(handle: Any, cut: int, max_bytes: int) -> bytes:
+        """:meth:`encode_head_within` on a held handle with checked arguments."""
+        status, head = _written(
+            lambda buf, cap, out: _lib.lc_compaction_input_encode_head_within(handle, cut, max_bytes, buf, cap, out)
+        )
+        check(status, InputError)
+        return head
 
     def build_replacement(self, cut: int, summary: Document) -> bytes:
         """The transcript that replaces the history once ``summary`` was accepted (SPEC R15.9), as
@@ -879,14 +925,16 @@ class Input(Owned):
         ptr, n = _buffer(summary, "summary")
         handle = self._acquire()
         try:
-            status, replacement = _written(
-                lambda buf, cap, out: _lib.lc_replacement_build(handle, cut, ptr, n, buf, cap, out)
-            )
-            diagnose = (lambda: self._pairing_diagnosis(handle)) if status in _PAIRING_STATUSES else None
-            check(status, ReplacementError, diagnose)
-            return replacement
+            return self._build_held(handle, cut, ptr, n)
         finally:
             self._release()
+
+    def _build_held(self, handle: Any, cut: int, ptr: Any, n: int) -> bytes:
+        """:meth:`build_replacement` on a held handle with checked arguments."""
+        status, replacement = _written(lambda buf, cap, out: _lib.lc_replacement_build(handle, cut, ptr, n, buf, cap, out))
+        diagnose = (lambda: self._pairing_diagnosis(handle)) if status in _PAIRING_STATUSES else None
+        check(status, ReplacementError, diagnose)
+        return replacement
 
     def verify_replacement(self, cut: int, rebuilt: Document) -> None:
         """Checks a transcript the host rebuilt itself (a JSON array of wire messages, any key

@@ -19,6 +19,7 @@ from typing import (
     AsyncIterator,
     Awaitable,
     Callable,
+    Dict,
     Generator,
     Iterable,
     List,
@@ -27,7 +28,9 @@ from typing import (
     NamedTuple,
     Optional,
     Tuple,
+    Type,
     TypedDict,
+    TypeVar,
     Union,
 )
 
@@ -49,6 +52,8 @@ if TYPE_CHECKING:  # the round only calls methods of Input, which the package's 
     from ._sourcemap import SourceMap
 
 _U64_MAX = (1 << 64) - 1
+
+_D = TypeVar("_D")
 
 #: The assistant turn that stands for a rejected reply unless ``reshow_rejected`` (R15.12 step 2):
 #: a model shown its bad reply tends to copy it.
@@ -362,8 +367,7 @@ Result = Union[Compacted, KeepHistory]
 ReplyLike = Union[SummaryReply, "SummaryReplyStream", Mapping[str, Any]]
 
 
-@dataclass(frozen=True)
-class _Options:
+class _Options(NamedTuple):
     keep_last: int
     pending_tail: bool
     attempts: int
@@ -376,6 +380,32 @@ class _Options:
     on_attempt: Optional[Callable[[Attempt], object]]
     keep_on_error: bool
     structured: bool
+
+
+_new = object.__new__
+_new_tuple = tuple.__new__
+
+
+def _made(cls: Type[_D], fields: Dict[str, Any]) -> _D:
+    """An instance of the frozen dataclass ``cls`` with ``fields`` (every field, by name), made
+    with one dict update instead of the generated ``__init__``'s ``object.__setattr__`` per field:
+    the round makes three or four such objects per attempt, and this halves what they cost (issue
+    26: the round's own cost beside its library calls). Only for classes without
+    ``__post_init__``; ``tests/test_round.py`` checks that each object equals the one the
+    constructor makes and has exactly the class's fields."""
+    made = _new(cls)
+    made.__dict__.update(fields)
+    return made
+
+
+def _summary_text(summary: bytes, reply: Union[str, bytes, None], found: Diagnostic) -> str:
+    """The valid summary as ``str``: for an ASCII ``str`` reply (``isascii`` is a flag CPython
+    keeps, so the test costs nothing) the reply without what cleanup removed, sliced, for a byte
+    of ASCII is one character; otherwise the summary's bytes decoded. (A non-ASCII ``str`` may hold
+    lone surrogates, which the library saw as U+FFFD: decoding gives what was validated.)"""
+    if isinstance(reply, str) and reply.isascii():
+        return reply[found.removed_before : len(reply) - found.removed_after]
+    return summary.decode("utf-8")
 
 
 def _count(value: object, what: str, least: int) -> int:
@@ -406,19 +436,24 @@ def _options(
         raise ValueError(f'on_error must be "raise" or "keep_history", not {on_error!r}')
     if on_attempt is not None and not callable(on_attempt):
         raise TypeError("on_attempt must be callable or None")
-    return _Options(
-        keep_last=_count(keep_last, "keep_last", 0),
-        pending_tail=bool(pending_tail),
-        attempts=_count(attempts, "attempts", 1),
-        max_input_bytes=_U64_MAX if max_input_bytes is None else _count(max_input_bytes, "max_input_bytes", 0),
-        max_reply_bytes=None if max_reply_bytes is None else _count(max_reply_bytes, "max_reply_bytes", 0),
-        max_tokens=None if max_tokens is None else _count(max_tokens, "max_tokens", 1),
-        trim=bool(trim),
-        unfence=bool(unfence),
-        reshow_rejected=bool(reshow_rejected),
-        on_attempt=on_attempt,
-        keep_on_error=on_error == "keep_history",
-        structured=bool(structured),
+    # Positional, through tuple.__new__: the round's fixed cost (a NamedTuple's keyword
+    # constructor costs as much as the checks).
+    return _new_tuple(
+        _Options,
+        (
+            _count(keep_last, "keep_last", 0),
+            bool(pending_tail),
+            _count(attempts, "attempts", 1),
+            _U64_MAX if max_input_bytes is None else _count(max_input_bytes, "max_input_bytes", 0),
+            None if max_reply_bytes is None else _count(max_reply_bytes, "max_reply_bytes", 0),
+            None if max_tokens is None else _count(max_tokens, "max_tokens", 1),
+            bool(trim),
+            bool(unfence),
+            bool(reshow_rejected),
+            on_attempt,
+            on_error == "keep_history",
+            bool(structured),
+        ),
     )
 
 
@@ -731,14 +766,12 @@ def _check_structured(
 def _round(input: "Input", options: _Options) -> Generator[Union[SummaryRequest, "_StreamCheck"], object, Result]:
     """The round of R15.12, one attempt per request it yields; returns its result."""
     try:
-        cut = input.safe_cut(options.keep_last, pending_tail=options.pending_tail)
-        head = input.encode_head_within(cut, options.max_input_bytes)
+        cut, head, max_summary_tokens = input._round_start(options.keep_last, options.pending_tail, options.max_input_bytes)
     except LoopcompactError as error:
         # Step 1: nothing to summarise, a transcript that fails the pairing check, or a head that
         # fits under no budget: the model is never called.
         reason = f"No summariser request can be made ({error.name}): {error.message}"
         return KeepHistory(reason=reason, status=error.status)
-    max_summary_tokens = input.max_summary_tokens
     max_tokens = max_summary_tokens if options.max_tokens is None else options.max_tokens
     if max_tokens > max_summary_tokens:
         raise ValueError(f"max_tokens ({max_tokens}) is above the input's max_summary_tokens ({max_summary_tokens})")
@@ -754,15 +787,17 @@ def _round(input: "Input", options: _Options) -> Generator[Union[SummaryRequest,
         schema = summary_json_schema()
     retries: List[ChatMessage] = []
     attempts: List[Attempt] = []
+    found_so_far: List[Diagnostic] = []
 
     def record() -> Tuple[Tuple[Attempt, ...], Tuple[Diagnostic, ...]]:
-        return tuple(attempts), tuple(a.diagnosis for a in attempts)
+        return tuple(attempts), tuple(found_so_far)
 
     for number in range(1, options.attempts + 1):
         first: ChatMessage = {"role": "user", "content": head.decode("utf-8")}
         messages: Tuple[ChatMessage, ...] = (first, *retries)
-        request = SummaryRequest(
-            system=system, messages=messages, max_tokens=max_tokens, attempt=number, json_schema=schema
+        request = _made(
+            SummaryRequest,
+            {"system": system, "messages": messages, "max_tokens": max_tokens, "attempt": number, "json_schema": schema},
         )
         answer = yield request
         if isinstance(answer, SummaryReplyStream):
@@ -777,6 +812,8 @@ def _round(input: "Input", options: _Options) -> Generator[Union[SummaryRequest,
             reason = f"call_model raised {answer.kind} at attempt {number}; the history is kept."
             return KeepHistory(reason=reason, status=None, attempts=done, diagnoses=diagnoses)
         text: Union[str, bytes, None]
+        built: Union[bytes, LoopcompactError, None] = None
+        checked: Union[str, bytes, None] = None  # the text the summary was cut from, when it was the reply's
         if isinstance(answer, _Aborted):
             found, summary, size, stop, text = answer.diagnosis, None, len(answer.received), None, answer.received
             sections_only = False
@@ -786,40 +823,53 @@ def _round(input: "Input", options: _Options) -> Generator[Union[SummaryRequest,
                 found, summary, size = _check_structured(input, reply, options, max_reply_bytes, max_summary_tokens)
             else:
                 assert reply.text is not None  # SummaryReply guarantees text or sections
-                found, summary, size = input._check_reply(
-                    reply.text, reply.output_tokens, reply.stop, max_reply_bytes, options.trim, options.unfence
+                # The replacement is built with the check, while the handle is held (R15.12 step 5
+                # follows only a valid summary).
+                checked = reply.text
+                found, summary, size, built = input._check_reply_and_build(
+                    reply.text, reply.output_tokens, reply.stop, max_reply_bytes, options.trim, options.unfence, cut
                 )
             stop, text = reply.stop, reply.text
             # A sections reply without text has nothing to show (G17.10 step 6).
             sections_only = reply.sections is not None and not reply.text
-        attempt = Attempt(
-            number=number,
-            request=request,
-            reply_bytes=size,
-            stop=stop,
-            status=found.status,
-            status_class=found.status_class,
-            diagnosis=found,
-            removed=Removed(found.removed, found.removed_before, found.removed_after),
-            aborted=isinstance(answer, _Aborted),
+        attempt = _made(
+            Attempt,
+            {
+                "number": number,
+                "request": request,
+                "reply_bytes": size,
+                "stop": stop,
+                "status": found.status,
+                "status_class": found.status_class,
+                "diagnosis": found,
+                "removed": _new_tuple(Removed, (found.removed, found.removed_before, found.removed_after)),
+                "aborted": isinstance(answer, _Aborted),
+            },
         )
         attempts.append(attempt)
+        found_so_far.append(found)
         if options.on_attempt is not None:
             options.on_attempt(attempt)
         if summary is not None:
             done, diagnoses = record()
-            try:
-                replacement = input.build_replacement(cut, summary)
-            except LoopcompactError as error:  # the cut was safe and the summary valid: a library bug
-                reason = f"The replacement could not be built ({error.name}): {error.message}"
-                return KeepHistory(reason=reason, status=error.status, attempts=done, diagnoses=diagnoses)
-            return Compacted(
-                summary=summary.decode("utf-8"),
-                cut=cut,
-                replacement=replacement,
-                attempts=done,
-                diagnoses=diagnoses,
-                _source=input._source,
+            if built is None:
+                try:
+                    built = input.build_replacement(cut, summary)
+                except LoopcompactError as error:
+                    built = error
+            if isinstance(built, LoopcompactError):  # the cut was safe and the summary valid: a library bug
+                reason = f"The replacement could not be built ({built.name}): {built.message}"
+                return KeepHistory(reason=reason, status=built.status, attempts=done, diagnoses=diagnoses)
+            return _made(
+                Compacted,
+                {
+                    "summary": _summary_text(summary, checked, found),
+                    "cut": cut,
+                    "replacement": built,
+                    "attempts": done,
+                    "diagnoses": diagnoses,
+                    "_source": input._source,
+                },
             )
         if found.status_class != StatusClass.RETRY:
             done, diagnoses = record()
