@@ -291,3 +291,66 @@ pub(super) fn document(p: &mut Parser<'_>, mut spans: Option<&mut Spans>) -> JRe
     p.finish()?;
     Ok(input)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::Layout;
+
+    /// The keys of each object of `json`, in the order of the document, with the object's path.
+    fn keys_by_object(json: &[u8]) -> Vec<(String, Vec<String>)> {
+        let mut p = Parser::new(json);
+        let mut objects: Vec<(String, Vec<String>)> = Vec::new();
+        let mut open = Vec::new();
+        loop {
+            match p.next().unwrap() {
+                Event::ObjectStart => {
+                    let path = match open.last().and_then(|&i: &usize| objects.get(i)) {
+                        Some((parent, keys)) => {
+                            let key = keys.last().unwrap();
+                            if parent.is_empty() { key.clone() } else { format!("{parent}.{key}") }
+                        }
+                        None => String::new(),
+                    };
+                    open.push(objects.len());
+                    objects.push((path, Vec::new()));
+                }
+                Event::ObjectEnd => {
+                    open.pop();
+                    if open.is_empty() {
+                        return objects;
+                    }
+                }
+                Event::Key(name) => {
+                    let at = *open.last().unwrap();
+                    objects.get_mut(at).unwrap().1.push(name.decode().unwrap().into_owned());
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// The general decoder's layouts are R10.5's, key for key and in the same order: the keys of
+    /// the canonical bytes (written from `template::r10_5!`, as the template reader reads them).
+    #[test]
+    fn layouts_are_r10_5() {
+        let mut canonical = Vec::new();
+        FingerprintInput::default().write(&mut canonical);
+        let [counter, inference] = crate::policy::capability::layout_names();
+        let layouts: [(&str, &[&str]); 8] = [
+            ("", Top::NAMES),
+            ("Model", ModelField::NAMES),
+            ("Model.Caps", CapsField::NAMES),
+            ("Model.Limits", LimitsField::NAMES),
+            ("Model.Sampling", SamplingField::NAMES),
+            ("Basis", BasisField::NAMES),
+            ("CounterCapability", counter),
+            ("InferenceCapability", inference),
+        ];
+        let want: Vec<(String, Vec<String>)> = layouts
+            .iter()
+            .map(|(path, names)| (path.to_string(), names.iter().map(|n| n.to_string()).collect()))
+            .collect();
+        assert_eq!(keys_by_object(&canonical), want);
+    }
+}

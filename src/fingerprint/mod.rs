@@ -12,6 +12,7 @@ mod decode;
 mod encode;
 mod float;
 mod stop;
+mod template;
 mod url;
 
 #[cfg(any(test, fuzzing))]
