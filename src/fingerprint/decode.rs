@@ -2,6 +2,7 @@
 //! required, exact types, `null` only for the four sampling values and nowhere else). Any error is
 //! 400 `wire`, reported by the caller with its offset.
 
+use super::template::r10_5;
 use super::{Basis, Caps, FingerprintInput, Limits, Model, Sampling, is_uuid};
 use crate::json::{Event, JResult, JsonError, Parser, Span, StringSpan, layout};
 use crate::policy::capability::{read_counter, read_inference, read_string};
@@ -74,26 +75,48 @@ layout! {
     }
 }
 
-/// The string fields of the document (every one but `through_event_id`, which is a UUID).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum StringField {
-    SystemRevision,
-    ToolPolicyRevision,
-    RuntimeContextRevision,
-    Provider,
-    ApiFormat,
-    BaseUrl,
-    Name,
-    ThinkingDialect,
-    Effort,
-    CounterProvider,
-    TokenizerRev,
-    InferenceProvider,
+/// The string fields of R10.5's layout, from its `string(F)` values ([`r10_5!`]): the enum
+/// [`StringField`] with one variant per field in the order of the layout, and
+/// [`FingerprintInput::string_texts`].
+macro_rules! string_fields {
+    (
+        ()
+        $([$bytes:expr] $kind:ident ($($field:ident)?) ($($place:ident).+);)*
+        end [$close:expr]
+    ) => {
+        /// The string fields of the document (every one but `through_event_id`, which is a UUID),
+        /// in the order of R10.5.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub(super) enum StringField {
+            $($($field,)?)*
+        }
+
+        impl StringField {
+            pub(super) const COUNT: usize = [$($(StringField::$field,)?)*].len();
+        }
+
+        impl FingerprintInput {
+            /// The text of each string field, indexed by [`StringField`].
+            pub(super) fn string_texts(&self) -> [&str; StringField::COUNT] {
+                let mut texts = [""; StringField::COUNT];
+                $(string_text!(texts, $kind ($($field)?), &self.$($place).+);)*
+                texts
+            }
+        }
+    };
 }
 
-impl StringField {
-    pub(super) const COUNT: usize = 12;
+/// One step of [`string_fields!`]: a string field's text put at its index.
+macro_rules! string_text {
+    ($texts:ident, string($field:ident), $text:expr) => {
+        if let Some(slot) = $texts.get_mut(StringField::$field as usize) {
+            *slot = $text;
+        }
+    };
+    ($texts:ident, $kind:ident(), $value:expr) => {};
 }
+
+r10_5!(string_fields!());
 
 const _: () = assert!(
     StringField::TokenizerRev as usize == StringField::CounterProvider as usize + 1,
