@@ -1,9 +1,9 @@
 //! R10.5's layout, declared once: the keys of the canonical bytes in their order, each with the
-//! kind of its value and the value's place in a [`FingerprintInput`](super::FingerprintInput).
-//! The canonical writer (`encode`), the template reader (`canonical`) and the string fields
+//! kind of its value and the value's place in a [`FingerprintInput`](super::FingerprintInput). The
+//! canonical writer (`encode`), the template reader (`canonical`) and the string fields
 //! (`decode::StringField`) are expanded from it, so a key added, renamed or moved here changes all
-//! three; the general decoder's layouts (`decode`,
-//! and the capability layouts of P8.7) are checked against it by a test (`decode::tests`).
+//! three; the general decoder's layouts (`decode`, and the capability layouts of P8.7) are checked
+//! against it by a test (`decode::tests`).
 //!
 //! `r10_5!(then!(args))` expands to `then! { (args) steps end [close] }`: the layout flattened into
 //! steps `[bytes] kind (field) (place);`, each the literal bytes up to one value (keys, `{`, `}`
