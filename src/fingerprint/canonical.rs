@@ -3,21 +3,22 @@
 //! A Go host passes `json.Marshal` of its value unchanged (R10.1), and this library's own writers
 //! write the same bytes: the documents `lc_request_fingerprint` sees are, as a rule, their own
 //! canonical bytes. Their digest is the SHA-256 of the document itself, and what validation needs
-//! is where each field lies. [`read`] walks the document against the R10.5 template: every key
-//! and separator is one literal compare, every value is read in the one form the canonical writer
-//! gives it. Anything else (other key order, whitespace, an escape in a string, a non-canonical
-//! number or UUID, the end of the input early or late) is `None`, and the general decoder reads
-//! the document with its own offsets and verdicts. So this path only ever accepts documents
-//! that the general one accepts with the same values, and whose canonical bytes are the document:
-//! `tests.rs` checks both on every document it accepts.
+//! is where each field lies. [`read`] walks the document against the R10.5 template (`template`,
+//! the declaration the canonical writer is expanded from too): every key and separator is one
+//! literal compare, every value is read in the one form the canonical writer gives it. Anything
+//! else (other key order, whitespace, an escape in a string, a non-canonical number or UUID, the
+//! end of the input early or late) is `None`, and the general decoder reads the document with its
+//! own offsets and verdicts. So this path only ever accepts documents that the general one accepts
+//! with the same values, and whose canonical bytes are the document: `tests.rs` checks both on
+//! every document it accepts.
 
+use super::FingerprintInput;
 use super::decode::{Spans, StringField};
 use super::float::put_f64;
 use super::stop::stop_array_end;
-use super::{Basis, Caps, FingerprintInput, Limits, Model, Sampling};
+use super::template::r10_5;
 use crate::json::write::{SEPARATOR_LEAD, SliceSink, canonical_escape_len, starts_with_separator, unescaped_len};
 use crate::json::{CheckedArray, Span, StringSpan};
-use crate::policy::capability::{CounterCapability, InferenceCapability};
 
 /// The fields of `json` and the spans of its strings, as `decode::document` with spans gives
 /// them, when `json` is exactly canonical bytes (R10.5); `None` otherwise.
@@ -27,6 +28,35 @@ pub(super) fn read(json: &[u8]) -> Option<(FingerprintInput, Spans)> {
     let mut c = TemplateReader { src: json, pos: 0, spans: Spans::default() };
     let input = c.document()?;
     (c.pos == json.len()).then_some((input, c.spans))
+}
+
+/// The reader's steps ([`r10_5!`]): each literal compared, then its value read into the input
+/// (a string only has its span recorded, as `decode::document` with spans does).
+macro_rules! read_steps {
+    (
+        ($reader:ident)
+        $([$bytes:expr] $kind:ident ($($field:ident)?) ($($place:ident).+);)*
+        end [$close:expr]
+    ) => {{
+        let mut input = FingerprintInput::default();
+        $(
+            $reader.lit($bytes.as_bytes())?;
+            read_value!($reader, $kind ($($field)?), input.$($place).+);
+        )*
+        $reader.lit($close.as_bytes())?;
+        Some(input)
+    }};
+}
+
+/// One value of [`read_steps!`]: a string's span recorded, any other value read by the method of
+/// its kind.
+macro_rules! read_value {
+    ($reader:ident, string($field:ident), $place:expr) => {
+        $reader.string(StringField::$field)?
+    };
+    ($reader:ident, $kind:ident(), $place:expr) => {
+        $place = $reader.$kind()?
+    };
 }
 
 struct TemplateReader<'a> {
@@ -78,7 +108,7 @@ impl TemplateReader<'_> {
     }
 
     /// Decimal digits as Go writes an unsigned integer: `0`, or no leading zero; within u64.
-    fn uint(&mut self) -> Option<u64> {
+    fn u64(&mut self) -> Option<u64> {
         let start = self.pos;
         let mut value = 0u64;
         while let Some(&b) = self.src.get(self.pos).filter(|b| b.is_ascii_digit()) {
@@ -93,7 +123,7 @@ impl TemplateReader<'_> {
     }
 
     fn u8(&mut self) -> Option<u8> {
-        u8::try_from(self.uint()?).ok()
+        u8::try_from(self.u64()?).ok()
     }
 
     fn bool(&mut self) -> Option<bool> {
@@ -106,7 +136,7 @@ impl TemplateReader<'_> {
             return Some(None);
         }
         let negative = self.lit(b"-").is_some();
-        let magnitude = self.uint()?;
+        let magnitude = self.u64()?;
         let value = if negative {
             if magnitude == 0 || magnitude > i64::MIN.unsigned_abs() {
                 return None;
@@ -188,109 +218,8 @@ impl TemplateReader<'_> {
         canonical.then(|| bytes.iter().map(|&b| char::from(b)).collect())
     }
 
-    /// R10.5's template, key by key.
+    /// R10.5's template, key by key ([`r10_5!`]).
     fn document(&mut self) -> Option<FingerprintInput> {
-        self.lit(br#"{"SystemRevision":"#)?;
-        self.string(StringField::SystemRevision)?;
-        self.lit(br#","ToolPolicyRevision":"#)?;
-        self.string(StringField::ToolPolicyRevision)?;
-        self.lit(br#","Model":"#)?;
-        let model = self.model()?;
-        self.lit(br#","Basis":{"revision":"#)?;
-        let revision = self.uint()?;
-        self.lit(br#","through_event_id":"#)?;
-        let through_event_id = self.uuid()?;
-        self.lit(br#"},"RuntimeContextRevision":"#)?;
-        self.string(StringField::RuntimeContextRevision)?;
-        self.lit(br#","CounterCapability":"#)?;
-        let (transport, security_identity, retention) = self.capability(StringField::CounterProvider)?;
-        self.lit(br#","TokenizerRev":"#)?;
-        self.string(StringField::TokenizerRev)?;
-        self.lit(br#","Quality":"#)?;
-        let quality = self.u8()?;
-        let counter =
-            CounterCapability { transport, security_identity, retention, quality, ..CounterCapability::default() };
-        self.lit(br#"},"InferenceCapability":"#)?;
-        let (transport, security_identity, retention) = self.capability(StringField::InferenceProvider)?;
-        self.lit(b"}}")?;
-        let inference =
-            InferenceCapability { transport, security_identity, retention, ..InferenceCapability::default() };
-        Some(FingerprintInput {
-            model,
-            basis: Basis { revision, through_event_id },
-            counter,
-            inference,
-            ..FingerprintInput::default()
-        })
-    }
-
-    /// The keys both capabilities start with (P8.7): `Provider` (recorded under `provider`),
-    /// `Transport`, `SecurityIdentity`, `Retention`.
-    fn capability(&mut self, provider: StringField) -> Option<(u8, [u8; 32], u8)> {
-        self.lit(br#"{"Provider":"#)?;
-        self.string(provider)?;
-        self.lit(br#","Transport":"#)?;
-        let transport = self.u8()?;
-        self.lit(br#","SecurityIdentity":"#)?;
-        let security_identity = self.identity()?;
-        self.lit(br#","Retention":"#)?;
-        let retention = self.u8()?;
-        Some((transport, security_identity, retention))
-    }
-
-    fn model(&mut self) -> Option<Model> {
-        self.lit(br#"{"Provider":"#)?;
-        self.string(StringField::Provider)?;
-        self.lit(br#","APIFormat":"#)?;
-        self.string(StringField::ApiFormat)?;
-        self.lit(br#","BaseURL":"#)?;
-        self.string(StringField::BaseUrl)?;
-        self.lit(br#","Name":"#)?;
-        self.string(StringField::Name)?;
-        self.lit(br#","Origin":"#)?;
-        let origin = self.u8()?;
-        self.lit(br#","Caps":{"AcceptsImages":"#)?;
-        let accepts_images = self.bool()?;
-        self.lit(br#","Tools":"#)?;
-        let tools = self.bool()?;
-        self.lit(br#","Thinking":"#)?;
-        let thinking = self.bool()?;
-        self.lit(br#","StructuredOutput":"#)?;
-        let structured_output = self.bool()?;
-        self.lit(br#","StructuredOutputWithTools":"#)?;
-        let structured_output_with_tools = self.bool()?;
-        self.lit(br#","ThinkingDialect":"#)?;
-        self.string(StringField::ThinkingDialect)?;
-        self.lit(br#","PromptCaching":"#)?;
-        let prompt_caching = self.bool()?;
-        let caps = Caps {
-            accepts_images,
-            tools,
-            thinking,
-            structured_output,
-            structured_output_with_tools,
-            prompt_caching,
-            ..Caps::default()
-        };
-        self.lit(br#"},"Limits":{"WindowTokens":"#)?;
-        let window_tokens = self.uint()?;
-        self.lit(br#","MaxInputTokens":"#)?;
-        let max_input_tokens = self.uint()?;
-        self.lit(br#","MaxOutputTokens":"#)?;
-        let max_output_tokens = self.uint()?;
-        let limits = Limits { window_tokens, max_input_tokens, max_output_tokens };
-        self.lit(br#"},"Sampling":{"Temperature":"#)?;
-        let temperature = self.f64_or_null()?;
-        self.lit(br#","TopP":"#)?;
-        let top_p = self.f64_or_null()?;
-        self.lit(br#","MaxTokens":"#)?;
-        let max_tokens = self.i64_or_null()?;
-        self.lit(br#","Stop":"#)?;
-        let stop = self.stop()?;
-        self.lit(br#","Effort":"#)?;
-        self.string(StringField::Effort)?;
-        self.lit(b"}}")?;
-        let sampling = Sampling { temperature, top_p, max_tokens, stop, ..Sampling::default() };
-        Some(Model { origin, caps, limits, sampling, ..Model::default() })
+        r10_5!(read_steps!(self))
     }
 }

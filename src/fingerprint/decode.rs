@@ -2,6 +2,7 @@
 //! required, exact types, `null` only for the four sampling values and nowhere else). Any error is
 //! 400 `wire`, reported by the caller with its offset.
 
+use super::template::r10_5;
 use super::{Basis, Caps, FingerprintInput, Limits, Model, Sampling, is_uuid};
 use crate::json::{Event, JResult, JsonError, Parser, Span, StringSpan, layout};
 use crate::policy::capability::{read_counter, read_inference, read_string};
@@ -74,26 +75,48 @@ layout! {
     }
 }
 
-/// The string fields of the document (every one but `through_event_id`, which is a UUID).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum StringField {
-    SystemRevision,
-    ToolPolicyRevision,
-    RuntimeContextRevision,
-    Provider,
-    ApiFormat,
-    BaseUrl,
-    Name,
-    ThinkingDialect,
-    Effort,
-    CounterProvider,
-    TokenizerRev,
-    InferenceProvider,
+/// The string fields of R10.5's layout, from its `string(F)` values ([`r10_5!`]): the enum
+/// [`StringField`] with one variant per field in the order of the layout, and
+/// [`FingerprintInput::string_texts`].
+macro_rules! string_fields {
+    (
+        ()
+        $([$bytes:expr] $kind:ident ($($field:ident)?) ($($place:ident).+);)*
+        end [$close:expr]
+    ) => {
+        /// The string fields of the document (every one but `through_event_id`, which is a UUID),
+        /// in the order of R10.5.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+        pub(super) enum StringField {
+            $($($field,)?)*
+        }
+
+        impl StringField {
+            pub(super) const COUNT: usize = [$($(StringField::$field,)?)*].len();
+        }
+
+        impl FingerprintInput {
+            /// The text of each string field, indexed by [`StringField`].
+            pub(super) fn string_texts(&self) -> [&str; StringField::COUNT] {
+                let mut texts = [""; StringField::COUNT];
+                $(string_text!(texts, $kind ($($field)?), &self.$($place).+);)*
+                texts
+            }
+        }
+    };
 }
 
-impl StringField {
-    pub(super) const COUNT: usize = 12;
+/// One step of [`string_fields!`]: a string field's text put at its index.
+macro_rules! string_text {
+    ($texts:ident, string($field:ident), $text:expr) => {
+        if let Some(slot) = $texts.get_mut(StringField::$field as usize) {
+            *slot = $text;
+        }
+    };
+    ($texts:ident, $kind:ident(), $value:expr) => {};
 }
+
+r10_5!(string_fields!());
 
 const _: () = assert!(
     StringField::TokenizerRev as usize == StringField::CounterProvider as usize + 1,
@@ -290,4 +313,67 @@ pub(super) fn document(p: &mut Parser<'_>, mut spans: Option<&mut Spans>) -> JRe
     .require_all(p)?;
     p.finish()?;
     Ok(input)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::json::Layout;
+
+    /// The keys of each object of `json`, in the order of the document, with the object's path.
+    fn keys_by_object(json: &[u8]) -> Vec<(String, Vec<String>)> {
+        let mut p = Parser::new(json);
+        let mut objects: Vec<(String, Vec<String>)> = Vec::new();
+        let mut open = Vec::new();
+        loop {
+            match p.next().unwrap() {
+                Event::ObjectStart => {
+                    let path = match open.last().and_then(|&i: &usize| objects.get(i)) {
+                        Some((parent, keys)) => {
+                            let key = keys.last().unwrap();
+                            if parent.is_empty() { key.clone() } else { format!("{parent}.{key}") }
+                        }
+                        None => String::new(),
+                    };
+                    open.push(objects.len());
+                    objects.push((path, Vec::new()));
+                }
+                Event::ObjectEnd => {
+                    open.pop();
+                    if open.is_empty() {
+                        return objects;
+                    }
+                }
+                Event::Key(name) => {
+                    let at = *open.last().unwrap();
+                    objects.get_mut(at).unwrap().1.push(name.decode().unwrap().into_owned());
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// The general decoder's layouts are R10.5's, key for key and in the same order: the keys of
+    /// the canonical bytes (written from `template::r10_5!`, as the template reader reads them).
+    #[test]
+    fn layouts_are_r10_5() {
+        let mut canonical = Vec::new();
+        FingerprintInput::default().write(&mut canonical);
+        let [counter, inference] = crate::policy::capability::layout_names();
+        let layouts: [(&str, &[&str]); 8] = [
+            ("", Top::NAMES),
+            ("Model", ModelField::NAMES),
+            ("Model.Caps", CapsField::NAMES),
+            ("Model.Limits", LimitsField::NAMES),
+            ("Model.Sampling", SamplingField::NAMES),
+            ("Basis", BasisField::NAMES),
+            ("CounterCapability", counter),
+            ("InferenceCapability", inference),
+        ];
+        let want: Vec<(String, Vec<String>)> = layouts
+            .iter()
+            .map(|(path, names)| (path.to_string(), names.iter().map(|n| n.to_string()).collect()))
+            .collect();
+        assert_eq!(keys_by_object(&canonical), want);
+    }
 }

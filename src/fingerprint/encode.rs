@@ -5,9 +5,59 @@
 use sha2::{Digest, Sha256};
 
 use super::decode::{Spans, StringField};
+use super::template::r10_5;
 use super::{FingerprintInput, LEN, float};
 use crate::json::write::{Sink, put_bool, put_i64, put_json_str, put_str, put_u64};
 use crate::json::{Parser, Span};
+
+/// The writer's steps ([`r10_5!`]): each literal, then its value from the input.
+macro_rules! write_steps {
+    (
+        ($input:ident, $out:ident, $from:ident)
+        $([$bytes:expr] $kind:ident ($($field:ident)?) ($($place:ident).+);)*
+        end [$close:expr]
+    ) => {
+        $(
+            $out.put($bytes.as_bytes());
+            write_value!($out, $from, $kind ($($field)?), $input.$($place).+);
+        )*
+        $out.put($close.as_bytes());
+    };
+}
+
+/// One value of [`write_steps!`], by its kind.
+macro_rules! write_value {
+    ($out:ident, $from:ident, string($field:ident), $value:expr) => {
+        put_field($out, $from, StringField::$field, &$value)
+    };
+    ($out:ident, $from:ident, bool(), $value:expr) => {
+        put_bool($out, $value)
+    };
+    ($out:ident, $from:ident, u8(), $value:expr) => {
+        put_u64($out, u64::from($value))
+    };
+    ($out:ident, $from:ident, u64(), $value:expr) => {
+        put_u64($out, $value)
+    };
+    ($out:ident, $from:ident, f64_or_null(), $value:expr) => {
+        put_opt_f64($out, $value)
+    };
+    ($out:ident, $from:ident, i64_or_null(), $value:expr) => {
+        match $value {
+            Some(n) => put_i64($out, n),
+            None => $out.put(b"null"),
+        }
+    };
+    ($out:ident, $from:ident, stop(), $value:expr) => {
+        put_stop($out, $from, $value.as_deref())
+    };
+    ($out:ident, $from:ident, uuid(), $value:expr) => {
+        put_str($out, &$value.to_ascii_lowercase())
+    };
+    ($out:ident, $from:ident, identity(), $value:expr) => {
+        put_identity($out, &$value)
+    };
+}
 
 impl FingerprintInput {
     /// R10.5, with every float finite.
@@ -18,107 +68,7 @@ impl FingerprintInput {
     /// R10.5, with `BaseURL` and `Stop` taken from the document `src` where `spans` says when
     /// `from` is given (the digest path, see [`Spans`]).
     pub(super) fn write_from<S: Sink>(&self, out: &mut S, from: Option<(&[u8], &Spans)>) {
-        let m = &self.model;
-        out.put(b"{\"SystemRevision\":");
-        put_field(out, from, StringField::SystemRevision, &self.system_revision);
-        out.put(b",\"ToolPolicyRevision\":");
-        put_field(out, from, StringField::ToolPolicyRevision, &self.tool_policy_revision);
-        out.put(b",\"Model\":{\"Provider\":");
-        put_field(out, from, StringField::Provider, &m.provider);
-        out.put(b",\"APIFormat\":");
-        put_field(out, from, StringField::ApiFormat, &m.api_format);
-        out.put(b",\"BaseURL\":");
-        put_field(out, from, StringField::BaseUrl, &m.base_url);
-        out.put(b",\"Name\":");
-        put_field(out, from, StringField::Name, &m.name);
-        out.put(b",\"Origin\":");
-        put_u64(out, u64::from(m.origin));
-
-        let c = &m.caps;
-        out.put(b",\"Caps\":{\"AcceptsImages\":");
-        put_bool(out, c.accepts_images);
-        out.put(b",\"Tools\":");
-        put_bool(out, c.tools);
-        out.put(b",\"Thinking\":");
-        put_bool(out, c.thinking);
-        out.put(b",\"StructuredOutput\":");
-        put_bool(out, c.structured_output);
-        out.put(b",\"StructuredOutputWithTools\":");
-        put_bool(out, c.structured_output_with_tools);
-        out.put(b",\"ThinkingDialect\":");
-        put_field(out, from, StringField::ThinkingDialect, &c.thinking_dialect);
-        out.put(b",\"PromptCaching\":");
-        put_bool(out, c.prompt_caching);
-
-        let l = &m.limits;
-        out.put(b"},\"Limits\":{\"WindowTokens\":");
-        put_u64(out, l.window_tokens);
-        out.put(b",\"MaxInputTokens\":");
-        put_u64(out, l.max_input_tokens);
-        out.put(b",\"MaxOutputTokens\":");
-        put_u64(out, l.max_output_tokens);
-
-        let s = &m.sampling;
-        out.put(b"},\"Sampling\":{\"Temperature\":");
-        put_opt_f64(out, s.temperature);
-        out.put(b",\"TopP\":");
-        put_opt_f64(out, s.top_p);
-        out.put(b",\"MaxTokens\":");
-        match s.max_tokens {
-            Some(n) => put_i64(out, n),
-            None => out.put(b"null"),
-        }
-        out.put(b",\"Stop\":");
-        match (&s.stop, from) {
-            (Some(_), Some((src, Spans { stop: Some(span), stop_canonical, .. }))) => {
-                put_stop_from(out, src, *span, *stop_canonical);
-            }
-            (Some(stop), _) => {
-                out.put(b"[");
-                for (i, text) in stop.iter().enumerate() {
-                    if i > 0 {
-                        out.put(b",");
-                    }
-                    put_str(out, text);
-                }
-                out.put(b"]");
-            }
-            (None, _) => out.put(b"null"),
-        }
-        out.put(b",\"Effort\":");
-        put_field(out, from, StringField::Effort, &s.effort);
-
-        out.put(b"}},\"Basis\":{\"revision\":");
-        put_u64(out, self.basis.revision);
-        out.put(b",\"through_event_id\":");
-        put_str(out, &self.basis.through_event_id.to_ascii_lowercase());
-        out.put(b"},\"RuntimeContextRevision\":");
-        put_field(out, from, StringField::RuntimeContextRevision, &self.runtime_context_revision);
-
-        let k = &self.counter;
-        out.put(b",\"CounterCapability\":{\"Provider\":");
-        put_field(out, from, StringField::CounterProvider, &k.provider);
-        out.put(b",\"Transport\":");
-        put_u64(out, u64::from(k.transport));
-        out.put(b",\"SecurityIdentity\":");
-        put_identity(out, &k.security_identity);
-        out.put(b",\"Retention\":");
-        put_u64(out, u64::from(k.retention));
-        out.put(b",\"TokenizerRev\":");
-        put_field(out, from, StringField::TokenizerRev, &k.tokenizer_rev);
-        out.put(b",\"Quality\":");
-        put_u64(out, u64::from(k.quality));
-
-        let f = &self.inference;
-        out.put(b"},\"InferenceCapability\":{\"Provider\":");
-        put_field(out, from, StringField::InferenceProvider, &f.provider);
-        out.put(b",\"Transport\":");
-        put_u64(out, u64::from(f.transport));
-        out.put(b",\"SecurityIdentity\":");
-        put_identity(out, &f.security_identity);
-        out.put(b",\"Retention\":");
-        put_u64(out, u64::from(f.retention));
-        out.put(b"}}");
+        r10_5!(write_steps!(self, out, from));
     }
 }
 
@@ -210,6 +160,26 @@ fn put_field<S: Sink>(out: &mut S, from: Option<(&[u8], &Spans)>, field: StringF
             put_json_str(out, text.of(src), text.has_escapes());
         }
         None => put_str(out, owned),
+    }
+}
+
+/// `Stop`: `null`, the array of the typed input, or the one in the document that `from` gives.
+fn put_stop<S: Sink>(out: &mut S, from: Option<(&[u8], &Spans)>, stop: Option<&[String]>) {
+    match (stop, from) {
+        (Some(_), Some((src, Spans { stop: Some(span), stop_canonical, .. }))) => {
+            put_stop_from(out, src, *span, *stop_canonical);
+        }
+        (Some(stop), _) => {
+            out.put(b"[");
+            for (i, text) in stop.iter().enumerate() {
+                if i > 0 {
+                    out.put(b",");
+                }
+                put_str(out, text);
+            }
+            out.put(b"]");
+        }
+        (None, _) => out.put(b"null"),
     }
 }
 

@@ -12,6 +12,7 @@ mod decode;
 mod encode;
 mod float;
 mod stop;
+mod template;
 mod url;
 
 #[cfg(any(test, fuzzing))]
@@ -382,21 +383,7 @@ struct StringFacts<'s> {
 impl<'s> StringFacts<'s> {
     fn of(input: &'s FingerprintInput) -> StringFacts<'s> {
         let m = &input.model;
-        let k = &input.counter;
-        let texts: [&str; StringField::COUNT] = [
-            &input.system_revision,
-            &input.tool_policy_revision,
-            &input.runtime_context_revision,
-            &m.provider,
-            &m.api_format,
-            &m.base_url,
-            &m.name,
-            &m.caps.thinking_dialect,
-            &m.sampling.effort,
-            &k.provider,
-            &k.tokenizer_rev,
-            &input.inference.provider,
-        ];
+        let texts = input.string_texts();
         StringFacts {
             empty: texts.map(str::is_empty),
             base_url: Cow::Borrowed(&m.base_url),

@@ -300,3 +300,11 @@ pub(crate) fn read_inference(
         Some(seen) => seen.require_all(p).map(|()| Some(c)),
     }
 }
+
+/// The keys of both capability layouts, in order, for the test that checks the request
+/// fingerprint's layouts against R10.5's (`fingerprint::template`).
+#[cfg(test)]
+pub(crate) fn layout_names() -> [&'static [&'static str]; 2] {
+    use crate::json::Layout;
+    [CounterField::NAMES, InferenceField::NAMES]
+}
