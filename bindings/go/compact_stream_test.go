@@ -378,6 +378,7 @@ func TestCompactStreamMatchesTheWholeReply(t *testing.T) {
 		{KeepLast: 1, Attempts: 1, NoTrim: true},
 		{KeepLast: 1, Attempts: 1, NoUnfence: true},
 		{KeepLast: 1, Attempts: 1, NoTrim: true, NoUnfence: true},
+		{KeepLast: 1, Attempts: 1, MaxReplyBytes: 300}, // a limit some replies pass
 	}
 	in := roundInput(t)
 	ctx := context.Background()
@@ -408,9 +409,14 @@ func TestCompactStreamMatchesTheWholeReply(t *testing.T) {
 					where := func() string {
 						return "doc " + strconv.Itoa(di) + " wrap " + strconv.Itoa(wi) + " options " + strconv.Itoa(oi) + " size " + strconv.Itoa(size)
 					}
+					// The round's limit: 16 bytes per summary token (64) unless set.
+					limit := 1024
+					if opts.MaxReplyBytes != 0 {
+						limit = int(opts.MaxReplyBytes)
+					}
 					if !a.Aborted {
 						a.Request, w.Request = lc.SummaryRequest{}, lc.SummaryRequest{}
-						if !reflect.DeepEqual(a, w) || !s.readToEnd() {
+						if !reflect.DeepEqual(a, w) || !s.readToEnd() || w.Status == lc.StatusSummaryByteLimit {
 							t.Fatalf("%s: streamed %+v\nwhole %+v", where(), a, w)
 						}
 						if reflect.TypeOf(got) != reflect.TypeOf(whole) {
@@ -419,6 +425,12 @@ func TestCompactStreamMatchesTheWholeReply(t *testing.T) {
 						continue
 					}
 					aborted++
+					// A reply over the limit stops at the chunk that passes it, unless it died
+					// before: R15.3 step 2 first.
+					if a.Status == lc.StatusSummaryByteLimit && a.ReplyBytes != min(len(text), (limit/size+1)*size) ||
+						a.Status != lc.StatusSummaryByteLimit && w.Status == lc.StatusSummaryByteLimit && a.ReplyBytes > limit {
+						t.Fatalf("%s: the byte limit: aborted %+v (read %d chunks)", where(), a, s.read)
+					}
 					if w.Status == lc.StatusOK || !s.stopped() || a.ReplyBytes != min(len(text), s.read*size) ||
 						a.Status == lc.StatusSummaryByteLimit && w.Status != lc.StatusSummaryByteLimit ||
 						a.Diagnosis == nil || a.Diagnosis.Location != "summary" && a.Status != lc.StatusSummaryByteLimit {
