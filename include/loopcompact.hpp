@@ -43,7 +43,9 @@
  *   round (§15)   Input::encode_head_within, Input::validate_reply (and diagnose_reply, which returns
  *                 the verdict of any class instead of throwing), Input::build_replacement,
  *                 Input::verify_replacement; compact(input, call_model, options), the whole round of
- *                 R15.12 over any callable, returning std::variant<Compacted, KeepHistory>
+ *                 R15.12 over any callable, returning std::variant<Compacted, KeepHistory>; a
+ *                 call_model returning a SummaryReplyStream (next, usage) is read chunk by chunk
+ *                 and abandoned at the first dead chunk (T17.6, Attempt::aborted)
  */
 
 #ifndef LOOPCOMPACT_HPP
@@ -1169,6 +1171,31 @@ struct SummaryReply {
     std::optional<SummarySections> sections = std::nullopt;  // an initializer: {text, tokens, stop} stays warning-free
 };
 
+// What a streamed reply reports once its last chunk was read: the output usage the provider
+// reported (0: none) and how the call ended (LC_STOP_*), as in SummaryReply.
+struct SummaryUsage {
+    std::uint64_t output_tokens = 0;
+    std::int32_t stop = LC_STOP_UNKNOWN;
+};
+
+// What a streaming call_model returns instead of a SummaryReply (SPEC T17.6): the reply as it
+// arrives, and its usage.
+//
+// `next` returns the reply's next chunk of text (any size, cut anywhere, even inside a UTF-8
+// sequence), or std::nullopt at its end; compact() calls it until then or until the reply cannot
+// pass, and then no more. `usage` is called once after `next` returned std::nullopt, never when the
+// round stopped reading early: return what the provider reported at the end of its stream. An
+// exception from either is one of call_model (CompactOptions::on_error).
+//
+// compact() destroys the SummaryReplyStream, and with it whatever its two functions capture, as
+// soon as it stops reading (at the end, at the first dead chunk, or at an exception of `next` or
+// `usage`) and before on_attempt sees the attempt: a capture that owns the provider's stream (a
+// std::shared_ptr to the HTTP response whose destructor closes it) closes it there.
+struct SummaryReplyStream {
+    std::function<std::optional<std::string>()> next;
+    std::function<SummaryUsage()> usage;
+};
+
 // The assistant turn that stands for a rejected reply unless CompactOptions::reshow_rejected.
 inline constexpr std::string_view withheld_reply = "[previous summary withheld: it was rejected]";
 
@@ -1190,6 +1217,10 @@ struct Attempt {
     std::int32_t status_class = LC_CLASS_OK;   // LC_CLASS_*: what the round did about it
     Diagnostic diagnosis;                      // where and why; on LC_OK, what cleanup removed
     std::string retry_message;                 // lc_retry_message (the next user turn if RETRY); "" on LC_OK
+    // A streamed reply the round stopped reading at the first chunk after which it could not pass
+    // (SPEC T17.6): reply_bytes counts the bytes read, stop is LC_STOP_UNKNOWN (the usage was never
+    // asked) and the verdict is the one known when the reply died.
+    bool aborted = false;
 };
 
 // A round that produced a valid summary: replace the history with `replacement`.
@@ -1733,11 +1764,287 @@ inline ReplyVerdict structured_verdict(const Input &input, const SummaryReply &r
     return input.diagnose_reply(rendered, options);
 }
 
+// The code point of the UTF-8 sequence at `pos` of `data` and its length; length 0 when the
+// bytes end inside a sequence that may still complete, -1 when no valid sequence starts there.
+inline std::pair<std::uint32_t, int> char_at(std::string_view data, std::size_t pos) noexcept
+{
+    const auto byte = [&data](std::size_t i) { return static_cast<unsigned char>(data[i]); };
+    const unsigned lead = byte(pos);
+    if (lead < 0x80) {
+        return {lead, 1};
+    }
+    int need = 0;
+    unsigned low = 0x80, high = 0xBF;  // the second byte's range (X4.2: no overlong, no surrogate)
+    if (lead >= 0xC2 && lead <= 0xDF) {
+        need = 2;
+    } else if (lead >= 0xE0 && lead <= 0xEF) {
+        need = 3;
+        low = lead == 0xE0 ? 0xA0 : 0x80;
+        high = lead == 0xED ? 0x9F : 0xBF;
+    } else if (lead >= 0xF0 && lead <= 0xF4) {
+        need = 4;
+        low = lead == 0xF0 ? 0x90 : 0x80;
+        high = lead == 0xF4 ? 0x8F : 0xBF;
+    } else {
+        return {0, -1};
+    }
+    std::uint32_t code = lead & (0xFFu >> (need + 1));
+    for (int i = 1; i < need; ++i) {
+        if (pos + static_cast<std::size_t>(i) >= data.size()) {
+            return {0, 0};
+        }
+        const unsigned b = byte(pos + static_cast<std::size_t>(i));
+        if (i == 1 ? (b < low || b > high) : (b < 0x80 || b > 0xBF)) {
+            return {0, -1};
+        }
+        code = code << 6 | (b & 0x3F);
+    }
+    return {code, need};
+}
+
+// The characters with the Unicode White_Space property (SPEC X4.21, R15.5).
+inline bool white_space(std::uint32_t c) noexcept
+{
+    return (c >= 0x09 && c <= 0x0D) || c == 0x20 || c == 0x85 || c == 0xA0 || c == 0x1680 ||
+           (c >= 0x2000 && c <= 0x200A) || c == 0x2028 || c == 0x2029 || c == 0x202F || c == 0x205F || c == 0x3000;
+}
+
+// Reads one streamed reply (SPEC T17.6): keeps its bytes, skips what cleanup (R15.5) would remove
+// before the summary (leading White_Space with trim; with unfence an opening fence line, then
+// White_Space again), feeds the rest to a summary stream and gives the verdict at the first chunk
+// after which the reply cannot pass. After a complete summary it stops feeding: what follows can
+// only be removed by cleanup or fail, which the whole reply's check decides. With structured
+// replies the bytes are only gathered (the byte limit counts the rendered summary, G17.10).
+class StreamCheck {
+public:
+    StreamCheck(const Input &input, const ReplyOptions &options, bool structured)
+        : input_(input), options_(options), structured_(structured)
+    {
+        phase_ = options.trim ? Phase::trim : options.unfence ? Phase::fence : Phase::body;
+        if (!structured) {
+            stream_.emplace();
+        }
+    }
+
+    std::string received;
+
+    // Reads one chunk: the verdict once the reply cannot pass, else nullopt.
+    std::optional<ReplyVerdict> add(std::string_view chunk)
+    {
+        received.append(chunk);
+        if (structured_) {
+            return std::nullopt;
+        }
+        if (received.size() > options_.max_reply_bytes) {
+            // R15.3 step 2 comes first whatever follows: the library's own verdict of it.
+            ReplyOptions limit;
+            limit.max_reply_bytes = options_.max_reply_bytes;
+            return input_.diagnose_reply(received, limit);
+        }
+        if (!started_) {
+            lead();
+            if (!started_) {
+                return std::nullopt;
+            }
+        }
+        if (tail_) {
+            return std::nullopt;
+        }
+        lc_diagnostic diag = blank_diagnostic();
+        const std::string_view rest = std::string_view(received).substr(fed_);
+        const lc_status status = lc_summary_stream_feed_diagnose(
+            stream_->get(), reinterpret_cast<const std::uint8_t *>(rest.data()), rest.size(), &diag);
+        fed_ = received.size();
+        if (status == LC_OK) {
+            return std::nullopt;
+        }
+        if (status < LC_SUMMARY_WIRE || diag.status != status) {
+            throw Error(status, diag);  // a boundary error: the library failed, not the reply
+        }
+        return died(diag);
+    }
+
+private:
+    enum class Phase { trim, fence, trim_again, body };
+
+    // Moves past what cleanup would remove before the summary, as far as the bytes go.
+    void lead()
+    {
+        std::size_t pos = fed_;
+        for (;;) {
+            if (pos >= received.size()) {
+                fed_ = pos;
+                return;
+            }
+            if (phase_ == Phase::trim || phase_ == Phase::trim_again) {
+                const auto [code, size] = char_at(received, pos);
+                if (size == 0) {
+                    fed_ = pos;  // a character cut by the end of what arrived: wait
+                    return;
+                }
+                if (size > 0 && white_space(code)) {
+                    pos += static_cast<std::size_t>(size);
+                    removed_ |= LC_REPLY_TRIM;
+                    continue;
+                }
+                // Not White_Space, or a byte that starts no valid UTF-8 sequence: the trim ends.
+                phase_ = phase_ == Phase::trim && options_.unfence ? Phase::fence : Phase::body;
+            } else if (phase_ == Phase::fence) {
+                const std::optional<bool> fence = fence_line(pos);
+                if (!fence) {
+                    fed_ = pos;  // not known yet
+                    return;
+                }
+                if (*fence) {
+                    pos = received.find('\n', pos) + 1;
+                    removed_ |= LC_REPLY_UNFENCE;
+                    phase_ = options_.trim ? Phase::trim_again : Phase::body;
+                } else {
+                    phase_ = Phase::body;
+                }
+            } else {
+                start_ = fed_ = pos;
+                started_ = true;
+                return;
+            }
+        }
+    }
+
+    // Whether an opening fence line (R15.5) starts at `pos`: nullopt until its LF arrived (or a
+    // byte shows it cannot be one).
+    std::optional<bool> fence_line(std::size_t pos) const
+    {
+        const char mark = received[pos];
+        if (mark != '`' && mark != '~') {
+            return false;
+        }
+        std::size_t run = pos;
+        while (run < received.size() && received[run] == mark) {
+            ++run;
+        }
+        if (run - pos < 3 && run < received.size()) {
+            return false;
+        }
+        const std::size_t end = received.find('\n', run);
+        const std::string_view info =
+            std::string_view(received).substr(run, end == std::string::npos ? std::string::npos : end - run);
+        if (mark == '`' && info.find('`') != std::string_view::npos) {
+            return false;
+        }
+        if (end == std::string::npos) {
+            return std::nullopt;
+        }
+        return run - pos >= 3;
+    }
+
+    // The verdict of a reply whose stream died with `diag`, or nullopt when it died at the byte
+    // after a complete summary and cleanup may remove what follows.
+    std::optional<ReplyVerdict> died(lc_diagnostic diag)
+    {
+        const std::uint64_t dead = lc_summary_stream_dead_offset(stream_->get());
+        if ((options_.trim || options_.unfence) && dead != LC_OFFSET_UNKNOWN &&
+            lc_summary_xml_validate(reinterpret_cast<const std::uint8_t *>(received.data()) + start_,
+                                    static_cast<std::size_t>(dead)) == LC_OK) {
+            tail_ = true;
+            return std::nullopt;
+        }
+        // Offsets, lines and columns of the reply as it arrived (R15.7, C13.2: lines end at LF,
+        // columns count characters).
+        const std::size_t offset = start_ + (diag.offset == LC_OFFSET_UNKNOWN ? 0 : static_cast<std::size_t>(diag.offset));
+        const std::string_view before = std::string_view(received).substr(0, offset);
+        const std::size_t line_start = before.rfind('\n') == std::string_view::npos ? 0 : before.rfind('\n') + 1;
+        std::uint64_t column = 1;
+        for (const char c : before.substr(line_start)) {
+            column += (static_cast<unsigned char>(c) & 0xC0) != 0x80 ? 1 : 0;
+        }
+        diag.offset = offset;
+        diag.line = static_cast<std::uint64_t>(std::count(before.begin(), before.end(), '\n')) + 1;
+        diag.column = column;
+        std::memset(diag.location, 0, sizeof diag.location);
+        std::memcpy(diag.location, "summary", sizeof "summary");
+        diag.removed = removed_;
+        diag.removed_before = start_;
+        diag.removed_after = 0;
+        ReplyVerdict verdict;
+        verdict.status = diag.status;
+        verdict.diagnostic = Diagnostic::from_c(diag);
+        verdict.retry_message = loopcompact::retry_message(diag);
+        return verdict;
+    }
+
+    const Input &input_;
+    ReplyOptions options_;
+    bool structured_;
+    std::optional<SummaryStream> stream_;  // none for structured replies
+    Phase phase_;
+    bool started_ = false;  // past the lead: the summary starts at start_
+    std::size_t start_ = 0;
+    std::size_t fed_ = 0;  // where feeding has reached (in the lead: where the lead was read to)
+    std::uint32_t removed_ = 0;
+    bool tail_ = false;  // the summary was complete: nothing more is fed
+};
+
+// What reading a streamed reply gave: the whole reply with its usage, or the verdict of the chunk
+// after which it could not pass (`reply.text` the bytes read), or the exception of its `next` or
+// `usage`.
+struct StreamRead {
+    SummaryReply reply;
+    std::optional<ReplyVerdict> aborted;
+    std::exception_ptr failed;
+    std::string failed_type;  // the exception's type, for KeepHistory's reason
+};
+
+// Reads `stream` (taken, so destroyed when reading stops) into a StreamCheck (SPEC T17.6).
+inline StreamRead read_stream(const Input &input, SummaryReplyStream stream, const ReplyOptions &options, bool structured)
+{
+    StreamRead out;
+    if (!stream.next || !stream.usage) {
+        throw std::invalid_argument("loopcompact::compact: call_model returned a SummaryReplyStream without next or usage");
+    }
+    StreamCheck check(input, options, structured);
+    const auto caller = [&out](auto &&call) {
+        try {
+            call();
+            return true;
+        } catch (const std::exception &e) {
+            out.failed = std::current_exception();
+            out.failed_type = exception_type(e);
+        } catch (...) {
+            out.failed = std::current_exception();
+            out.failed_type = "an exception that is not a std::exception";
+        }
+        return false;
+    };
+    for (;;) {
+        std::optional<std::string> chunk;
+        if (!caller([&] { chunk = stream.next(); })) {
+            return out;
+        }
+        if (!chunk) {
+            break;
+        }
+        out.aborted = check.add(*chunk);
+        if (out.aborted) {
+            stream = SummaryReplyStream{};  // stop reading: release the provider's stream now
+            out.reply.text = std::move(check.received);
+            return out;
+        }
+    }
+    SummaryUsage usage;
+    if (!caller([&] { usage = stream.usage(); })) {
+        return out;
+    }
+    out.reply.text = std::move(check.received);
+    out.reply.output_tokens = usage.output_tokens;
+    out.reply.stop = usage.stop;
+    return out;
+}
+
 }  // namespace detail
 
 // Runs one compaction round (SPEC R15.12) with the caller's model: `call_model` is any callable
-// taking a const SummaryRequest & and returning a SummaryReply (checked at compile time: nothing
-// else can pass for a reply).
+// taking a const SummaryRequest & and returning a SummaryReply, or a SummaryReplyStream for a
+// streaming summariser (checked at compile time: nothing else can pass for a reply).
 //
 //  1. The cut is input.safe_cut(keep_last, {pending_tail}): a pending tail stays on the kept side
 //     (G16.13). A cut that leaves nothing to summarise, a transcript whose tool calls are not
@@ -1759,9 +2066,14 @@ inline ReplyVerdict structured_verdict(const Input &input, const SummaryReply &r
 template <typename CallModel>
 CompactResult compact(const Input &input, CallModel &&call_model, const CompactOptions &options = {})
 {
-    static_assert(std::is_invocable_r_v<SummaryReply, CallModel &, const SummaryRequest &>,
+    static_assert(std::is_invocable_r_v<SummaryReply, CallModel &, const SummaryRequest &> ||
+                      std::is_invocable_r_v<SummaryReplyStream, CallModel &, const SummaryRequest &>,
                   "call_model must be callable with a const loopcompact::SummaryRequest & and return a "
-                  "loopcompact::SummaryReply");
+                  "loopcompact::SummaryReply or a loopcompact::SummaryReplyStream");
+    // A streaming summariser (SPEC T17.6): the reply read chunk by chunk, stopped at its first
+    // dead chunk.
+    constexpr bool streamed = std::is_invocable_r_v<SummaryReplyStream, CallModel &, const SummaryRequest &> &&
+                              !std::is_invocable_r_v<SummaryReply, CallModel &, const SummaryRequest &>;
     if (options.attempts == 0) {
         throw std::invalid_argument("loopcompact::compact: attempts must be at least 1");
     }
@@ -1829,9 +2141,34 @@ CompactResult compact(const Input &input, CallModel &&call_model, const CompactO
         request.attempt = n;
         request.json_schema = json_schema;
         SummaryReply reply;
-        if (options.on_error == OnError::keep_history) {
-            try {
+        std::optional<ReplyVerdict> aborted;
+        const auto with_model_error = [&attempts](std::string reason, std::exception_ptr error) {
+            KeepHistory out = detail::keep_history(Diagnostic{}, std::move(reason), std::move(attempts));
+            out.model_error = std::move(error);
+            return out;
+        };
+        const auto call = [&] {
+            if constexpr (streamed) {
+                detail::StreamRead read = detail::read_stream(
+                    input, call_model(static_cast<const SummaryRequest &>(request)), reply_options, options.structured);
+                if (read.failed) {
+                    if (options.on_error == OnError::raise) {
+                        std::rethrow_exception(read.failed);
+                    }
+                    return std::optional<KeepHistory>(with_model_error(
+                        "attempt " + std::to_string(n) + ": the reply stream threw " + read.failed_type, read.failed));
+                }
+                reply = std::move(read.reply);
+                aborted = std::move(read.aborted);
+            } else {
                 reply = call_model(static_cast<const SummaryRequest &>(request));
+            }
+            return std::optional<KeepHistory>();
+        };
+        if (options.on_error == OnError::keep_history) {
+            std::optional<KeepHistory> failed;
+            try {
+                failed = call();
             } catch (const std::exception &e) {
                 KeepHistory out = detail::keep_history(Diagnostic{}, "attempt " + std::to_string(n) +
                                                                          ": call_model threw " + detail::exception_type(e),
@@ -1845,8 +2182,11 @@ CompactResult compact(const Input &input, CallModel &&call_model, const CompactO
                 out.model_error = std::current_exception();
                 return out;
             }
+            if (failed) {
+                return std::move(*failed);
+            }
         } else {
-            reply = call_model(static_cast<const SummaryRequest &>(request));
+            call();
         }
         if (reply.stop != LC_STOP_UNKNOWN && reply.stop != LC_STOP_END && reply.stop != LC_STOP_LENGTH) {
             throw std::invalid_argument("loopcompact::compact: call_model returned a reply whose stop is not LC_STOP_*");
@@ -1856,9 +2196,10 @@ CompactResult compact(const Input &input, CallModel &&call_model, const CompactO
         reply_options.output_tokens = reply.output_tokens;
         reply_options.stop = reply.stop;
         std::size_t reply_bytes = reply.text.size();
-        ReplyVerdict verdict = reply.sections || options.structured
-                                   ? detail::structured_verdict(input, reply, reply_options, *max_summary, reply_bytes)
-                                   : input.diagnose_reply(reply.text, reply_options);
+        ReplyVerdict verdict = aborted                                  ? std::move(*aborted)
+                               : reply.sections || options.structured ? detail::structured_verdict(
+                                                                            input, reply, reply_options, *max_summary, reply_bytes)
+                                                                      : input.diagnose_reply(reply.text, reply_options);
         Attempt attempt;
         attempt.number = n;
         attempt.request = std::move(request);
@@ -1868,6 +2209,7 @@ CompactResult compact(const Input &input, CallModel &&call_model, const CompactO
         attempt.status_class = verdict.diagnostic.status_class;
         attempt.diagnosis = verdict.diagnostic;
         attempt.retry_message = verdict.retry_message;
+        attempt.aborted = aborted.has_value();
         attempts.push_back(attempt);
         diagnoses.push_back(attempt.diagnosis);
         if (options.on_attempt) {

@@ -656,6 +656,180 @@ const RUNS: &[Run] = &[
         exit: 2,
     },
     // --- end of examples/cpp/compact.cpp
+    // --- examples/cpp/compact_stream.cpp: [OPTIONS] INPUT KEEP_LAST CHUNK_BYTES REPLY... (SPEC T17.6), the
+    // round over a model that streams each reply in CHUNK_BYTES chunks. summary_bad_structure.xml (220
+    // bytes, 4 chunks of 64): "<decisions" has its "<" at 64 (line 3, column 3) and dies at the "d"
+    // (65, examples/cpp/stream.cpp's run), in chunk 2: 128 bytes read, the stream released, its usage
+    // never asked; the attempt is RETRY with X4.18's message, and the next request withholds it.
+    // reply_spaced_fence.txt is U+00A0, a space and LF (4 bytes) before reply_fenced.txt: 530 bytes in
+    // 9 chunks, read to the end; the whole reply's cleanup removes 4 + 7 bytes before, 5 after (as
+    // compact.cpp's run with reply_fenced.txt, 4 more), and the round ends as there: cut 4, 514, 1020.
+    Run {
+        example: "compact_stream",
+        args: &[
+            "examples/data/input_valid.json",
+            "1",
+            "64",
+            "examples/data/summary_bad_structure.xml:700:end",
+            "examples/data/reply_spaced_fence.txt:700:end",
+        ],
+        stdin: None,
+        stdout: "attempt 1: LC_SUMMARY_XML_STRUCTURE (class retry), stop unknown, 128 bytes, aborted, at line 3, column \
+                 3; stream: read 2 of 4 chunks, released, usage asked 0\nretry: Your summary was rejected at line 3, \
+                 column 3, in the constraints section",
+        exit: 0,
+    },
+    Run {
+        example: "compact_stream",
+        args: &[
+            "examples/data/input_valid.json",
+            "1",
+            "64",
+            "examples/data/summary_bad_structure.xml:700:end",
+            "examples/data/reply_spaced_fence.txt:700:end",
+        ],
+        stdin: None,
+        stdout: "attempt 2: LC_OK (class ok), stop end, 530 bytes, removed trim|unfence (11 before, 5 after), last \
+                 reply withheld; stream: read 9 of 9 chunks, released, usage asked 1\ncompacted: cut 4, summary 514 \
+                 bytes, replacement 1020 bytes, verify LC_OK\nreply 1: read 2 of 4 chunks, released, usage asked 0\n\
+                 reply 2: read 9 of 9 chunks, released, usage asked 1\n",
+        exit: 0,
+    },
+    // R15.3 step 2: summary_valid.xml (395 bytes, 7 chunks of 64) under a 200-byte limit: 192 bytes
+    // after chunk 3, 256 after chunk 4, the first over it: aborted there, limit 200, actual 256.
+    Run {
+        example: "compact_stream",
+        args: &[
+            "--max-reply-bytes",
+            "200",
+            "--attempts",
+            "1",
+            "examples/data/input_valid.json",
+            "1",
+            "64",
+            "examples/data/summary_valid.xml:700:end",
+        ],
+        stdin: None,
+        stdout: "attempt 1: LC_SUMMARY_BYTE_LIMIT (class retry), stop unknown, 256 bytes, aborted, limit 200, actual \
+                 256; stream: read 4 of 7 chunks, released, usage asked 0\n",
+        exit: 1,
+    },
+    // Without unfence the fence is text before the root (X4.18): dead at byte 0, in chunk 1 of 33
+    // (526 bytes in 16-byte chunks); --reshow sends back the 16 bytes read, LF shown as a space.
+    Run {
+        example: "compact_stream",
+        args: &[
+            "--no-unfence",
+            "--reshow",
+            "examples/data/input_valid.json",
+            "1",
+            "16",
+            "examples/data/reply_fenced.txt:700:end",
+            "examples/data/summary_valid.xml:700:end",
+        ],
+        stdin: None,
+        stdout: "attempt 1: LC_SUMMARY_XML_STRUCTURE (class retry), stop unknown, 16 bytes, aborted, at line 1, column \
+                 1; stream: read 1 of 33 chunks, released, usage asked 0\n",
+        exit: 0,
+    },
+    Run {
+        example: "compact_stream",
+        args: &[
+            "--no-unfence",
+            "--reshow",
+            "examples/data/input_valid.json",
+            "1",
+            "16",
+            "examples/data/reply_fenced.txt:700:end",
+            "examples/data/summary_valid.xml:700:end",
+        ],
+        stdin: None,
+        stdout: "attempt 2: LC_OK (class ok), stop end, 395 bytes, last reply reshown: ```xml <conversa; stream: read \
+                 25 of 25 chunks, released, usage asked 1\n",
+        exit: 0,
+    },
+    // A reply read to the end is judged whole, usage included: no usage reported is DISCARD (C13.3).
+    Run {
+        example: "compact_stream",
+        args: &["examples/data/input_valid.json", "1", "16", "examples/data/reply_fenced.txt:0:end"],
+        stdin: None,
+        stdout: "attempt 1: LC_SUMMARY_TOKEN_USAGE (class discard), stop end, 526 bytes; stream: read 33 of 33 \
+                 chunks, released, usage asked 1\n",
+        exit: 1,
+    },
+    // The stream's exceptions are call_model's: the third next() throws (2 chunks read, released,
+    // usage never asked) and propagates (exit 2), or with keep_history the reason names its type.
+    Run {
+        example: "compact_stream",
+        args: &["examples/data/input_valid.json", "1", "64", "examples/data/summary_valid.xml:700:end:next@3"],
+        stdin: None,
+        stdout: "compact threw std::runtime_error\nreply 1: read 2 of 7 chunks, released, usage asked 0\n",
+        exit: 2,
+    },
+    Run {
+        example: "compact_stream",
+        args: &[
+            "--keep-history-on-error",
+            "examples/data/input_valid.json",
+            "1",
+            "64",
+            "examples/data/summary_bad_structure.xml:700:end",
+            "examples/data/summary_valid.xml:700:end:next@3",
+        ],
+        stdin: None,
+        stdout: "kept history: LC_OK: attempt 2: the reply stream threw std::runtime_error\nreply 1: read 2 of 4 \
+                 chunks, released, usage asked 0\nreply 2: read 2 of 7 chunks, released, usage asked 0\n",
+        exit: 1,
+    },
+    Run {
+        example: "compact_stream",
+        args: &[
+            "--keep-history-on-error",
+            "examples/data/input_valid.json",
+            "1",
+            "64",
+            "examples/data/summary_valid.xml:700:end:usage",
+        ],
+        stdin: None,
+        stdout: "kept history: LC_OK: attempt 1: the reply stream threw std::runtime_error\nreply 1: read 7 of 7 \
+                 chunks, released, usage asked 1\n",
+        exit: 1,
+    },
+    // The differential: 8 files x 4 wrappings x 5 settings x chunk sizes 1..64 = 10240 rounds.
+    Run {
+        example: "compact_stream",
+        args: &[
+            "--differential",
+            "examples/data/input_valid.json",
+            "1",
+            "examples/data/summary_valid.xml",
+            "examples/data/summary_valid_entities.xml",
+            "examples/data/summary_bad_root.xml",
+            "examples/data/summary_bad_structure.xml",
+            "examples/data/summary_bad_syntax.xml",
+            "examples/data/summary_blank_goal.xml",
+            "examples/data/reply_fenced.txt",
+            "examples/data/reply_truncated.txt",
+        ],
+        stdin: None,
+        stdout: "differential: 10240 rounds, every streamed verdict agrees with the whole reply's\n",
+        exit: 0,
+    },
+    Run {
+        example: "compact_stream",
+        args: &["examples/data/input_valid.json", "1", "0", "x"],
+        stdin: None,
+        stdout: "",
+        exit: 2,
+    },
+    Run {
+        example: "compact_stream",
+        args: &["examples/data/input_valid.json", "1", "16", "examples/data/reply_fenced.txt:700:end:later"],
+        stdin: None,
+        stdout: "",
+        exit: 2,
+    },
+    // --- end of examples/cpp/compact_stream.cpp
     // --- examples/cpp/render.cpp: GOAL CONSTRAINTS DECISIONS STATE OPEN_ITEMS, or --grammar KIND, or
     // --schema (SPEC §17.1, §17.2). G17.8 by hand: the root, each section on its own line, & < > as
     // entities, CR as &#13;, an empty optional section self-closed; 23 + 22 + 41 + 13 + 49 + 14 + 23

@@ -333,6 +333,22 @@ int lc_hpp_check(const lc::Input &input)
     const std::function<lc::SummaryReply(const lc::SummaryRequest &)> model = ScriptedModel{};
     const lc::CompactResult again = lc::compact(input, model);
     const lc::CompactResult third = lc::compact(input, [](const lc::SummaryRequest &) { return lc::SummaryReply{}; });
+    // A streaming summariser (SPEC T17.6): the round over a SummaryReplyStream.
+    const lc::CompactResult streamed = lc::compact(
+        input,
+        [](const lc::SummaryRequest &) {
+            return lc::SummaryReplyStream{[]() -> std::optional<std::string> { return std::nullopt; },
+                                          []() { return lc::SummaryUsage{1, LC_STOP_END}; }};
+        },
+        options);
+    const std::function<lc::SummaryReplyStream(const lc::SummaryRequest &)> stream_model = [](const lc::SummaryRequest &) {
+        return lc::SummaryReplyStream{};
+    };
+    const lc::CompactResult fourth = lc::compact(input, stream_model);
+    for (const lc::Attempt &attempt : std::get<lc::KeepHistory>(streamed).attempts) {
+        total += attempt.aborted ? 1u : 0u;
+    }
+    total += fourth.index();
     if (const lc::Compacted *compacted = std::get_if<lc::Compacted>(&result)) {
         total += compacted->replacement.size() + compacted->attempts.size();
     }

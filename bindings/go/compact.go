@@ -136,6 +136,11 @@ type Attempt struct {
 	Removed       Cleanup
 	RemovedBefore uint64
 	RemovedAfter  uint64
+	// Aborted is true for a streamed reply (CompactStream) that the round stopped reading at the
+	// first chunk after which it could not pass (SPEC T17.6): ReplyBytes then counts the bytes
+	// read, Stop is StopUnknown (the usage was never asked) and the verdict is the one known when
+	// the reply died.
+	Aborted bool
 }
 
 // CompactResult is the outcome of a round: *Compacted or *KeepHistory, nothing else (the
@@ -229,6 +234,44 @@ func Compact(ctx context.Context, in *Input, callModel CallModel, opts CompactOp
 	if callModel == nil {
 		return nil, fmt.Errorf("%w: callModel is nil", ErrInvalidOption)
 	}
+	return compactRound(ctx, in, opts, func(ctx context.Context, req SummaryRequest, _ *replyReader) (answer, *modelFailure, error) {
+		reply, err := callModel(ctx, req)
+		if err != nil {
+			return answer{}, &modelFailure{"callModel", err}, nil
+		}
+		return answer{reply: reply}, nil, nil
+	})
+}
+
+// answer is what one attempt's call gave the round: a whole reply, or (aborted set) a streamed
+// reply the round stopped reading, whose bytes read are reply.Text.
+type answer struct {
+	reply   SummaryReply
+	aborted *Error
+}
+
+// modelFailure is an error of the caller's code during an attempt (callModel, a stream's Chunks
+// or Usage): what returned it, and the error.
+type modelFailure struct {
+	what string
+	err  error
+}
+
+// fetchReply makes one attempt's call; a non-nil error is the host's fault (returned by the
+// round as it is).
+type fetchReply func(ctx context.Context, req SummaryRequest, r *replyReader) (answer, *modelFailure, error)
+
+// replyReader is what reading a streamed reply needs of the round: the Input, the cleanup flags
+// and byte limit, and whether replies are structured.
+type replyReader struct {
+	in         *Input
+	opts       ReplyOptions
+	structured bool
+}
+
+// compactRound is Compact and CompactStream after their callModel was checked: the round of
+// R15.12 with fetch making each attempt's call.
+func compactRound(ctx context.Context, in *Input, opts CompactOptions, fetch fetchReply) (CompactResult, error) {
 	attempts := opts.Attempts
 	switch {
 	case attempts == 0:
@@ -285,6 +328,7 @@ func Compact(ctx context.Context, in *Input, callModel CallModel, opts CompactOp
 	if replyOpts.MaxReplyBytes == 0 {
 		replyOpts.MaxReplyBytes = max(SmallestSummaryLen, satMul(16, maxSummary))
 	}
+	reader := replyReader{in: in, opts: replyOpts, structured: opts.Structured}
 
 	system, schema := SummaryInstructions(), ""
 	if opts.Structured {
@@ -305,18 +349,22 @@ func Compact(ctx context.Context, in *Input, callModel CallModel, opts CompactOp
 		msgs = append(msgs, ChatMessage{Role: "user", Content: headText})
 		msgs = append(msgs, turns...)
 		req := SummaryRequest{System: system, Messages: msgs, MaxTokens: maxTokens, Attempt: n, JSONSchema: schema}
-		reply, err := callModel(ctx, req)
+		got, failed, err := fetch(ctx, req, &reader)
 		if err != nil {
+			return nil, err
+		}
+		if failed != nil {
 			if opts.OnError == OnErrorKeepHistory {
 				return &KeepHistory{
-					Reason:    fmt.Sprintf("attempt %d: callModel returned an error of type %T", n, err),
-					ModelErr:  err,
+					Reason:    fmt.Sprintf("attempt %d: %s returned an error of type %T", n, failed.what, failed.err),
+					ModelErr:  failed.err,
 					Attempts:  records,
 					Diagnoses: diagnoses,
 				}, nil
 			}
-			return nil, err
+			return nil, failed.err
 		}
+		reply := got.reply
 		if !reply.Stop.valid() {
 			return nil, fmt.Errorf("%w: attempt %d: Stop is %s", ErrInvalidReply, n, reply.Stop)
 		}
@@ -329,15 +377,18 @@ func Compact(ctx context.Context, in *Input, callModel CallModel, opts CompactOp
 			rc      Status
 		)
 		size := len(reply.Text)
-		if reply.Sections != nil || opts.Structured {
+		switch {
+		case got.aborted != nil:
+			d, rc = got.aborted, got.aborted.Status
+		case reply.Sections != nil || opts.Structured:
 			summary, d, rc, size, err = in.checkStructured(reply, replyOpts, maxSummary)
-		} else {
+		default:
 			summary, d, rc, err = in.diagnoseReply([]byte(reply.Text), replyOpts)
 		}
 		if err != nil {
 			return nil, err
 		}
-		a := Attempt{Number: n, Request: req, ReplyBytes: size, Stop: reply.Stop, Status: rc}
+		a := Attempt{Number: n, Request: req, ReplyBytes: size, Stop: reply.Stop, Status: rc, Aborted: got.aborted != nil}
 		if d != nil {
 			a.Removed, a.RemovedBefore, a.RemovedAfter = d.Removed, d.RemovedBefore, d.RemovedAfter
 		}

@@ -106,3 +106,54 @@ func ExampleCompact() {
 	// attempt 2: LC_OK (LC_CLASS_OK), 163 bytes, stop end, removed unfence: 7 bytes before, 4 after
 	// compacted: messages [0, 5) become a 152-byte summary; replacement verifies: true
 }
+
+// The same round with a streaming summariser (SPEC T17.6): each reply arrives in 16-byte chunks.
+// The first dies at the "d" of "<decisions" (byte 53, in its 4th chunk): the round stops ranging
+// there, so Chunks returns (a real one's defer closes the provider's stream) and Usage is never
+// called; the attempt counts, with its diagnosis and retry message.
+func ExampleCompactStream() {
+	in, err := lc.ParseInput([]byte(roundDoc(roundMessages()...)))
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer in.Close()
+	replies := []string{roundRejected, "```xml\n" + roundSummary + "\n```"}
+	callModel := func(ctx context.Context, req lc.SummaryRequest) (lc.SummaryReplyStream, error) {
+		text := replies[req.Attempt-1]
+		return lc.SummaryReplyStream{
+			Chunks: func(yield func(string, error) bool) {
+				read, total := 0, (len(text)+15)/16
+				defer func() { fmt.Printf("stream %d: closed after %d of %d chunks\n", req.Attempt, read, total) }()
+				for at := 0; at < len(text); at += 16 {
+					read++
+					if !yield(text[at:min(at+16, len(text))], nil) {
+						return
+					}
+				}
+			},
+			Usage: func() (lc.SummaryUsage, error) { return lc.SummaryUsage{OutputTokens: 40, Stop: lc.StopEnd}, nil },
+		}, nil
+	}
+	res, err := lc.CompactStream(context.Background(), in, callModel, lc.CompactOptions{
+		KeepLast: 1,
+		OnAttempt: func(a lc.Attempt) {
+			fmt.Printf("attempt %d: %s, %d bytes, aborted %v", a.Number, a.Status.Name(), a.ReplyBytes, a.Aborted)
+			if a.Diagnosis != nil {
+				fmt.Printf(", line %d, column %d, expected %s", a.Diagnosis.Line, a.Diagnosis.Column, a.Diagnosis.Expected)
+			}
+			fmt.Println()
+		},
+	})
+	if err != nil {
+		log.Fatal(err)
+	}
+	if r, ok := res.(*lc.Compacted); ok {
+		fmt.Printf("compacted: a %d-byte summary\n", len(r.Summary))
+	}
+	// Output:
+	// stream 1: closed after 4 of 8 chunks
+	// attempt 1: LC_SUMMARY_XML_STRUCTURE, 64 bytes, aborted true, line 3, column 1, expected <constraints>
+	// stream 2: closed after 11 of 11 chunks
+	// attempt 2: LC_OK, 163 bytes, aborted false
+	// compacted: a 152-byte summary
+}
