@@ -109,13 +109,15 @@ func CompactStream(ctx context.Context, in *Input, callModel CallModelStream, op
 		if reply.Chunks == nil || reply.Usage == nil {
 			return answer{}, nil, fmt.Errorf("%w: attempt %d: SummaryReplyStream without Chunks or Usage", ErrInvalidReply, req.Attempt)
 		}
-		return r.read(reply)
+		return r.read(ctx, reply)
 	})
 }
 
 // read reads one streamed reply (SPEC T17.6): the whole reply with its usage, or the abort of
-// the first chunk after which it cannot pass.
-func (r *replyReader) read(reply SummaryReplyStream) (answer, *modelFailure, error) {
+// the first chunk after which it cannot pass. A ctx cancelled while the chunks arrive stops the
+// reading there (the iterator returns, so the provider's stream is closed) and the round with
+// ctx.Err(), as Compact stops before an attempt.
+func (r *replyReader) read(ctx context.Context, reply SummaryReplyStream) (answer, *modelFailure, error) {
 	check, err := newStreamCheck(r)
 	if err != nil {
 		return answer{}, nil, err
@@ -124,6 +126,9 @@ func (r *replyReader) read(reply SummaryReplyStream) (answer, *modelFailure, err
 	for chunk, err := range reply.Chunks {
 		if err != nil {
 			return answer{}, &modelFailure{"the reply's Chunks", err}, nil
+		}
+		if err := ctx.Err(); err != nil {
+			return answer{}, nil, err
 		}
 		aborted, err := check.add(chunk)
 		if err != nil {

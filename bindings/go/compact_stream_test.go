@@ -339,6 +339,36 @@ func TestCompactStreamHostErrors(t *testing.T) {
 	}
 }
 
+func TestCompactStreamCancelledWhileReading(t *testing.T) {
+	// ctx cancelled after the first of three chunks arrived: the round stops reading at the next
+	// chunk (Chunks returns, so the provider's stream is closed), never asks for Usage, and
+	// returns ctx's error.
+	in := roundInput(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	s := newStreamed(chunked(roundSummary, len(roundSummary)/3+1)...)
+	inner := s.reply()
+	cancelling := lc.SummaryReplyStream{
+		Chunks: func(yield func(string, error) bool) {
+			inner.Chunks(func(chunk string, err error) bool {
+				if s.read == 2 {
+					cancel()
+				}
+				return yield(chunk, err)
+			})
+		},
+		Usage: inner.Usage,
+	}
+	model := func(context.Context, lc.SummaryRequest) (lc.SummaryReplyStream, error) { return cancelling, nil }
+	res, err := lc.CompactStream(ctx, in, model, lc.CompactOptions{KeepLast: 1})
+	if !errors.Is(err, context.Canceled) || res != nil {
+		t.Fatalf("got %v, %v", res, err)
+	}
+	if len(s.chunks) != 3 || s.read != 2 || !s.stopped() {
+		t.Errorf("stream: %d chunks, read %d, %+v", len(s.chunks), s.read, s)
+	}
+}
+
 func TestCompactStreamStructuredGathersToTheEnd(t *testing.T) {
 	// With Structured the reply is a JSON object, which an XML stream would reject at its "{":
 	// the chunks are gathered to the end and read whole.
