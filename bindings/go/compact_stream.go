@@ -93,6 +93,9 @@ type CallModelStream func(ctx context.Context, req SummaryRequest) (SummaryReply
 //   - with Structured the reply is a JSON object: its chunks are gathered to the end, with no
 //     early abort, and read as Compact reads a Text.
 //
+// A ctx cancelled while the chunks arrive stops the reading at the next chunk (the iterator
+// returns) and the round with ctx.Err().
+//
 // A reply read to the end (its Usage then called) gets exactly Compact's verdict for the same
 // reply returned whole, and an aborted reply is one that Compact would have rejected too.
 // A SummaryReplyStream without Chunks or Usage, or a Usage whose Stop is not a Stop constant, is
