@@ -12,6 +12,7 @@
 
 #[cfg(any(test, fuzzing))]
 pub(crate) mod differential;
+mod expect;
 mod fast;
 mod keys;
 mod layout;
@@ -21,6 +22,7 @@ mod read;
 pub(crate) mod string;
 pub(crate) mod write;
 
+pub(crate) use expect::{Expect, Fields, Kind, Rule, names_of, no_rules, rule_at};
 pub(crate) use fast::{CheckedArray, Key, PlainPrefix};
 pub(crate) use keys::KeyFrames;
 pub(crate) use layout::{Layout, NameTable, Seen, layout};
