@@ -10,7 +10,7 @@ use core::fmt::Write as _;
 
 pub use crate::json::path::LOCATION_CAP;
 pub(crate) use crate::json::path::{Location, PathBuilder};
-use crate::json::{Expect, Kind, Rule, names_of, rule_at};
+use crate::json::{DocumentLayout, Expect, Kind};
 use crate::section::Section;
 use crate::status::{Status, StatusClass};
 
@@ -266,23 +266,23 @@ fn scalar_values(text: &[u8]) -> u64 {
     text.len() as u64 - continuations
 }
 
-/// What the value at the end of `names` must be (the layout names of a path from `root`, the
-/// layout of its document): [`Expect::Any`] where nothing is declared.
-fn expected_at<'n>(root: &'static [Rule], names: impl IntoIterator<Item = &'n str>) -> Expect {
-    rule_at(root, names).map_or(Expect::Any, |rule| rule.expect)
+/// What the value at the end of `names` must be (the layout names of a path from the root of
+/// `layout`): [`Expect::Any`] where nothing is declared.
+fn expected_at<'n>(layout: &DocumentLayout, names: impl IntoIterator<Item = &'n str>) -> Expect {
+    layout.rule_at(names).map_or(Expect::Any, |rule| rule.expect)
 }
 
 /// A diagnosis of a JSON document `src` that failed with `status` at `offset`: the location of
 /// the offset, and the rule and expectation of the JSON error found there (J5.1–J5.8), unless the
 /// status has its own `rule` (the W5.2, O6.2, P8.x or R10.x rule that failed). Without an offset
-/// (a key missing from the whole document), `rule` and `location` alone. `root`: the layout of the
-/// document ([`crate::wire::INPUT_LAYOUT`], ...), which names the keys a location shows and says
-/// what their values must be.
+/// (a key missing from the whole document), `rule` and `location` alone. `layout`: the layout of
+/// the document ([`crate::wire::INPUT_LAYOUT`], ...), which names the keys a location shows and
+/// says what their values must be.
 pub(crate) fn json_diagnostic(
     status: Status,
     offset: Option<usize>,
     src: &[u8],
-    root: &'static [Rule],
+    layout: &DocumentLayout,
     rule: &'static CStr,
     own_rule: bool,
 ) -> Diagnostic {
@@ -290,10 +290,10 @@ pub(crate) fn json_diagnostic(
     let Some(offset) = offset else {
         return Diagnostic::new(status).with_rule(rule);
     };
-    let found = locate(src, offset, &names_of(root));
+    let found = locate(src, offset, layout.names());
     // An array element (`blocks[1]`) is not what its array's key expects.
     let at_element = found.location.as_str().ends_with(']');
-    let leaf = if at_element || found.names.is_empty() { Expect::Any } else { expected_at(root, found.names) };
+    let leaf = if at_element || found.names.is_empty() { Expect::Any } else { expected_at(layout, found.names) };
     let leaf_expected = leaf.text();
     // A byte that starts no valid UTF-8 sequence (J5.3): at most four bytes tell.
     let window = src.get(offset..(offset + 4).min(src.len())).unwrap_or_default();
@@ -317,10 +317,10 @@ pub(crate) fn json_diagnostic(
 }
 
 /// A diagnosis with a location of layout names, no offset.
-/// `path` is a dotted path of layout names from `root`, the layout of the document
+/// `path` is a dotted path of layout names from the root of `layout`, the layout of the document
 /// (`Model.BaseURL`, `""` for the document itself).
-pub(crate) fn field_diagnostic(status: Status, rule: &'static CStr, root: &'static [Rule], path: &str) -> Diagnostic {
-    let expected = if path.is_empty() { c"" } else { expected_at(root, path.split('.')).text() };
+pub(crate) fn field_diagnostic(status: Status, rule: &'static CStr, layout: &DocumentLayout, path: &str) -> Diagnostic {
+    let expected = if path.is_empty() { c"" } else { expected_at(layout, path.split('.')).text() };
     Diagnostic::new(status).with_rule(rule).with_location(Location::path(path)).with_expected(expected)
 }
 

@@ -1,15 +1,15 @@
 //! Every JSON document's layout (W5.1, O6.1, P8.2, P8.6, P8.7, R10.1), for the tests that hold
 //! the expectations the layouts declare against each other and against the diagnoses.
 
-use crate::json::{Expect, Kind, Rule, names_of, rule_at};
+use crate::json::{DocumentLayout, Expect, Kind, Rule, names_of, rule_at};
 
-const DOCUMENTS: &[(&str, &[Rule])] = &[
-    ("input wire", crate::wire::INPUT_LAYOUT),
-    ("reply", crate::wire::OUTPUT_LAYOUT),
-    ("compaction policy", crate::policy::COMPACTION_LAYOUT),
-    ("observation policy", crate::policy::OBSERVATION_LAYOUT),
-    ("context configuration", crate::policy::CONTEXT_LAYOUT),
-    ("request fingerprint", crate::fingerprint::LAYOUT),
+static DOCUMENTS: [(&str, &DocumentLayout); 6] = [
+    ("input wire", &crate::wire::INPUT_LAYOUT),
+    ("reply", &crate::wire::OUTPUT_LAYOUT),
+    ("compaction policy", &crate::policy::COMPACTION_LAYOUT),
+    ("observation policy", &crate::policy::OBSERVATION_LAYOUT),
+    ("context configuration", &crate::policy::CONTEXT_LAYOUT),
+    ("request fingerprint", &crate::fingerprint::LAYOUT),
 ];
 
 /// Every key of a document with its path of names, each layout walked once per path (a tool
@@ -36,7 +36,8 @@ fn paths(root: &'static [Rule]) -> Vec<(Vec<&'static str>, Rule)> {
 #[test]
 fn every_key_is_found_by_its_path() {
     let mut expectations: Vec<(&str, Vec<Expect>)> = Vec::new();
-    for (document, root) in DOCUMENTS {
+    for (document, layout) in &DOCUMENTS {
+        let root = layout.root();
         let paths = paths(root);
         assert!(paths.len() >= root.len(), "{document}");
         for (path, rule) in &paths {
@@ -54,14 +55,15 @@ fn every_key_is_found_by_its_path() {
             }
         }
         // The names a location may show are the declared ones, deepest too.
-        let names = names_of(root);
+        let names = layout.names();
         assert!(paths.iter().all(|(_, r)| names.contains(&r.name)), "{document}");
+        assert_eq!(names, names_of(root));
     }
     // W5.1 and W5.2 step 8: `model` is the object at the top of the wires and a non-empty
     // string inside it; both wires resolve both.
     let model = expectations.iter().find(|(n, _)| *n == "model").map(|(_, e)| e.clone());
     assert_eq!(model, Some(vec![Expect::Object, Expect::NonEmptyString]));
-    for root in [crate::wire::INPUT_LAYOUT, crate::wire::OUTPUT_LAYOUT] {
+    for root in [crate::wire::INPUT_LAYOUT.root(), crate::wire::OUTPUT_LAYOUT.root()] {
         assert_eq!(rule_at(root, ["model"]).map(|r| r.expect), Some(Expect::Object));
         assert_eq!(rule_at(root, ["model", "model"]).map(|r| r.expect), Some(Expect::NonEmptyString));
         assert_eq!(rule_at(root, ["model", "provider"]).map(|r| r.expect), Some(Expect::NonEmptyString));
@@ -73,8 +75,8 @@ fn every_key_is_found_by_its_path() {
 #[test]
 fn every_key_but_the_free_values_says_what_it_expects() {
     let mut free = Vec::new();
-    for (document, root) in DOCUMENTS {
-        for (path, rule) in paths(root) {
+    for (document, layout) in &DOCUMENTS {
+        for (path, rule) in paths(layout.root()) {
             assert_eq!(rule.expect.text().is_empty(), rule.expect == Expect::Any, "{document}: {}", path.join("."));
             if rule.expect == Expect::Any && !free.contains(&rule.name) {
                 free.push(rule.name);
@@ -89,7 +91,7 @@ fn every_key_but_the_free_values_says_what_it_expects() {
 /// expectations and inner layouts.
 #[test]
 fn the_wires_share_their_identity() {
-    let (input, reply) = (crate::wire::INPUT_LAYOUT, crate::wire::OUTPUT_LAYOUT);
+    let (input, reply) = (crate::wire::INPUT_LAYOUT.root(), crate::wire::OUTPUT_LAYOUT.root());
     let key = |r: &Rule| (r.name, r.expect, (r.inner)().as_ptr());
     let shared: Vec<_> = input.iter().zip(reply).take_while(|(a, b)| key(a) == key(b)).map(|(a, _)| a.name).collect();
     assert_eq!(shared, ["version", "basis", "model", "request_fingerprint"]);
@@ -102,8 +104,8 @@ fn the_wires_share_their_identity() {
 fn a_number_breaks_j5_6_exactly_where_an_integer_is_expected() {
     use crate::status::Status;
     let mut integers = 0;
-    for (document, root) in DOCUMENTS {
-        for (path, rule) in paths(root) {
+    for (document, layout) in &DOCUMENTS {
+        for (path, rule) in paths(layout.root()) {
             // `{"a":{"b":1.5}}`: the number at the end of the path (its objects made up, as a
             // diagnosis sees them).
             let mut doc = String::new();
@@ -114,7 +116,7 @@ fn a_number_breaks_j5_6_exactly_where_an_integer_is_expected() {
             doc.push_str("1.5");
             doc.push_str(&"}".repeat(path.len()));
             let d =
-                crate::diagnostic::json_diagnostic(Status::InputWire, Some(at), doc.as_bytes(), root, c"W5.2", false);
+                crate::diagnostic::json_diagnostic(Status::InputWire, Some(at), doc.as_bytes(), layout, c"W5.2", false);
             let want = if rule.expect.kind() == Kind::Integer { "J5.6" } else { "J5.8" };
             assert_eq!((d.rule(), d.expected_c()), (want, rule.expect.text()), "{document}: {}", path.join("."));
             assert_eq!(d.location(), path.join("."));
@@ -125,13 +127,13 @@ fn a_number_breaks_j5_6_exactly_where_an_integer_is_expected() {
     // Rows by hand (J5.6: integer fields; J5.8: the rest), each a key whose kind a slip in a
     // declaration would flip.
     let kind = |root: &'static [Rule], path: &[&str]| rule_at(root, path.iter().copied()).map(|r| r.expect.kind());
-    let (input, fingerprint) = (crate::wire::INPUT_LAYOUT, crate::fingerprint::LAYOUT);
+    let (input, fingerprint) = (crate::wire::INPUT_LAYOUT.root(), crate::fingerprint::LAYOUT.root());
     assert_eq!(kind(input, &["max_summary_tokens"]), Some(Kind::Integer));
     assert_eq!(kind(input, &["basis", "revision"]), Some(Kind::Integer));
     assert_eq!(kind(input, &["transcript", "usage", "input_tokens"]), Some(Kind::Integer));
     assert_eq!(kind(input, &["request_fingerprint"]), Some(Kind::Other));
     assert_eq!(kind(fingerprint, &["Model", "Sampling", "MaxTokens"]), Some(Kind::Integer));
     assert_eq!(kind(fingerprint, &["Model", "Sampling", "Temperature"]), Some(Kind::Other));
-    assert_eq!(kind(crate::policy::COMPACTION_LAYOUT, &["CompactAt"]), Some(Kind::Integer));
-    assert_eq!(kind(crate::policy::COMPACTION_LAYOUT, &["Automatic"]), Some(Kind::Other));
+    assert_eq!(kind(crate::policy::COMPACTION_LAYOUT.root(), &["CompactAt"]), Some(Kind::Integer));
+    assert_eq!(kind(crate::policy::COMPACTION_LAYOUT.root(), &["Automatic"]), Some(Kind::Other));
 }

@@ -6,6 +6,7 @@
 //! [`layout!`]: super::layout
 
 use core::ffi::CStr;
+use std::sync::OnceLock;
 
 use super::Layout;
 
@@ -134,6 +135,35 @@ pub(crate) fn rule_at<'n>(root: &'static [Rule], names: impl IntoIterator<Item =
 /// `transcript.blocks.content.source.url`, is 5), so a layout that holds itself adds no name
 /// below this.
 const NAME_DEPTH: usize = 8;
+
+/// The layout of a whole document: its root layout, and the names a location in it may show,
+/// gathered once, at its first diagnosis.
+pub(crate) struct DocumentLayout {
+    root: &'static [Rule],
+    names: OnceLock<Vec<&'static str>>,
+}
+
+impl DocumentLayout {
+    pub(crate) const fn new(root: &'static [Rule]) -> DocumentLayout {
+        DocumentLayout { root, names: OnceLock::new() }
+    }
+
+    /// The keys of the top-level object.
+    #[cfg(test)]
+    pub(crate) const fn root(&self) -> &'static [Rule] {
+        self.root
+    }
+
+    /// Every name its layouts declare, each once ([`names_of`]).
+    pub(crate) fn names(&self) -> &[&'static str] {
+        self.names.get_or_init(|| names_of(self.root))
+    }
+
+    /// The rule of the key at the end of `names` ([`rule_at`]).
+    pub(crate) fn rule_at<'n>(&self, names: impl IntoIterator<Item = &'n str>) -> Option<Rule> {
+        rule_at(self.root, names)
+    }
+}
 
 /// Every name of the layouts a document with this root declares, each once: the names a
 /// location in it may show.

@@ -22,7 +22,9 @@ mod read;
 pub(crate) mod string;
 pub(crate) mod write;
 
-pub(crate) use expect::{Expect, Fields, Kind, Rule, names_of, no_rules, rule_at};
+pub(crate) use expect::{DocumentLayout, Expect, Fields, Kind, Rule, no_rules};
+#[cfg(test)]
+pub(crate) use expect::{names_of, rule_at};
 pub(crate) use fast::{CheckedArray, Key, PlainPrefix};
 pub(crate) use keys::KeyFrames;
 pub(crate) use layout::{Layout, NameTable, Seen, layout};

@@ -754,7 +754,7 @@ pub(crate) fn check_rebuilt(input: &CompactionInput, cut: usize, rebuilt: &[u8])
                 Status::ReplacementWire,
                 Some(e.offset),
                 rebuilt,
-                crate::wire::INPUT_LAYOUT,
+                &crate::wire::INPUT_LAYOUT,
                 c"R15.11",
                 false,
             );

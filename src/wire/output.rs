@@ -163,9 +163,9 @@ pub(crate) fn diagnose(
         // Steps 5-7 have no offset: the first field that is missing, null or malformed.
         Status::SummaryWire if error.offset().is_none() => {
             let (field, rule) = super::input::failing_field(output, true).unwrap_or(("", c"O6.2"));
-            crate::diagnostic::field_diagnostic(status, rule, super::OUTPUT_LAYOUT, field)
+            crate::diagnostic::field_diagnostic(status, rule, &super::OUTPUT_LAYOUT, field)
         }
-        Status::SummaryWire => json_diagnostic(status, error.offset(), output, super::OUTPUT_LAYOUT, c"O6.2", false),
+        Status::SummaryWire => json_diagnostic(status, error.offset(), output, &super::OUTPUT_LAYOUT, c"O6.2", false),
         Status::SummaryIdentity => match read(output).ok().and_then(|reply| mismatch(input, &reply)) {
             Some((field, at)) => plain.at_offset_in(at, output).with_location(Location::path(field)),
             None => plain,
