@@ -10,6 +10,7 @@ use core::fmt::Write as _;
 
 pub use crate::json::path::LOCATION_CAP;
 pub(crate) use crate::json::path::{Location, PathBuilder};
+use crate::json::{DocumentLayout, Expect, Kind};
 use crate::section::Section;
 use crate::status::{Status, StatusClass};
 
@@ -265,120 +266,23 @@ fn scalar_values(text: &[u8]) -> u64 {
     text.len() as u64 - continuations
 }
 
-/// The layout names of every JSON document (W5.1, T5.2–T5.6, O6.1, P8.2–P8.7, R10.1) with what
-/// each key's value must be: the names a location may show, and the `expected` of a type error.
-const KEYS: &[(&str, &CStr)] = &[
-    // Wires and transcript.
-    ("version", c"1"),
-    ("basis", c"a JSON object"),
-    ("revision", c"an unsigned integer"),
-    ("through_event_id", c"a canonical UUID string"),
-    // W5.2 step 8: `model.model` and `model.provider` are non-empty (`model` at the top level is
-    // the object, see `expected_of`).
-    ("model", c"a non-empty JSON string"),
-    ("provider", c"a non-empty JSON string"),
-    ("request_fingerprint", c"64 lower-case hex characters"),
-    ("transcript", c"a non-empty JSON array of messages"),
-    ("max_summary_tokens", c"a positive integer"),
-    ("summary", c"a JSON string"),
-    ("role", c"user, system, assistant or tool"),
-    ("blocks", c"a JSON array of blocks"),
-    ("usage", c"a JSON object or null"),
-    ("input_tokens", c"an unsigned integer or null"),
-    ("output_tokens", c"an unsigned integer or null"),
-    ("cache_read_tokens", c"an unsigned integer or null"),
-    ("cache_creation_tokens", c"an unsigned integer or null"),
-    ("reasoning_tokens", c"an unsigned integer or null"),
-    ("tool_use_id", c"a JSON string"),
-    ("is_error", c"true or false"),
-    ("type", c"a block type"),
-    ("text", c"a JSON string"),
-    ("media_type", c"a JSON string"),
-    ("source", c"a JSON object"),
-    ("url", c"a JSON string"),
-    ("data", c"a base64 string or null"),
-    ("name", c"a JSON string"),
-    ("thinking", c"a JSON string"),
-    ("signature", c"a JSON string"),
-    ("signature_format", c"a JSON string or null"),
-    ("provider_state", c""),
-    ("provider_state_format", c"a JSON string or null"),
-    ("id", c"a JSON string"),
-    ("input", c""),
-    ("content", c"a JSON array of blocks"),
-    // Policies and capabilities.
-    ("Automatic", c"true or false"),
-    ("CounterPolicy", c"1 (exact) or 2 (conservative), accepting the counter's quality"),
-    ("CompactAt", c"an unsigned integer below 10000"),
-    ("RearmBelow", c"a non-zero integer below CompactAt"),
-    ("ReservedOutput", c"a non-zero unsigned integer"),
-    ("SafetyMargin", c"an unsigned integer, non-zero with a heuristic counter"),
-    ("MaxSummaryTokens", c"a non-zero unsigned integer"),
-    ("CountTimeout", c"a positive integer (nanoseconds)"),
-    ("Hustle", c"a non-blank name not starting with _looprig."),
-    ("Compaction", c"a JSON object or null"),
-    ("ContextObservation", c"a JSON object or null"),
-    ("CounterCapability", c"a JSON object"),
-    ("InferenceCapability", c"a JSON object"),
-    ("Provider", c"a JSON string"),
-    ("Transport", c"an unsigned integer"),
-    ("SecurityIdentity", c"an array of 32 integers 0-255"),
-    ("Retention", c"an unsigned integer"),
-    ("TokenizerRev", c"a JSON string"),
-    ("Quality", c"an unsigned integer"),
-    // The request fingerprint.
-    ("SystemRevision", c"a non-empty JSON string"),
-    ("ToolPolicyRevision", c"a non-empty JSON string"),
-    ("RuntimeContextRevision", c"a non-empty JSON string"),
-    ("Model", c"a JSON object"),
-    ("Basis", c"a JSON object"),
-    ("APIFormat", c"a JSON string"),
-    ("BaseURL", c"an http or https base URL"),
-    ("Name", c"a non-empty JSON string"),
-    ("Origin", c"an unsigned integer"),
-    ("Caps", c"a JSON object"),
-    ("Limits", c"a JSON object"),
-    ("Sampling", c"a JSON object"),
-    ("AcceptsImages", c"true or false"),
-    ("Tools", c"true or false"),
-    ("Thinking", c"true or false"),
-    ("StructuredOutput", c"true or false"),
-    ("StructuredOutputWithTools", c"true or false"),
-    ("ThinkingDialect", c"\"\", adaptive or budget"),
-    ("PromptCaching", c"true or false"),
-    ("WindowTokens", c"an unsigned integer"),
-    ("MaxInputTokens", c"an unsigned integer"),
-    ("MaxOutputTokens", c"an unsigned integer"),
-    ("Temperature", c"a finite number or null"),
-    ("TopP", c"a finite number or null"),
-    ("MaxTokens", c"an integer or null"),
-    ("Stop", c"an array of strings or null"),
-    ("Effort", c"a JSON string"),
-];
-
-/// Every layout name, for [`crate::json::path::locate`].
-fn key_names() -> &'static [&'static str] {
-    static NAMES: std::sync::OnceLock<Vec<&'static str>> = std::sync::OnceLock::new();
-    NAMES.get_or_init(|| KEYS.iter().map(|(name, _)| *name).collect())
-}
-
-/// What the value of a key must be (`""` when any JSON value will do).
-fn expected_of(name: &str, depth: usize) -> &'static CStr {
-    if name == "model" && depth == 1 {
-        // The wires' top-level `model` is the object holding `provider` and `model`.
-        return c"a JSON object";
-    }
-    KEYS.iter().find(|(n, _)| *n == name).map_or(c"", |(_, e)| e)
+/// What the value at the end of `names` must be (the layout names of a path from the root of
+/// `layout`): [`Expect::Any`] where nothing is declared.
+fn expected_at<'n>(layout: &DocumentLayout, names: impl IntoIterator<Item = &'n str>) -> Expect {
+    layout.rule_at(names).map_or(Expect::Any, |rule| rule.expect)
 }
 
 /// A diagnosis of a JSON document `src` that failed with `status` at `offset`: the location of
 /// the offset, and the rule and expectation of the JSON error found there (J5.1–J5.8), unless the
 /// status has its own `rule` (the W5.2, O6.2, P8.x or R10.x rule that failed). Without an offset
-/// (a key missing from the whole document), `rule` and `location` alone.
+/// (a key missing from the whole document), `rule` and `location` alone. `layout`: the layout of
+/// the document ([`crate::wire::INPUT_LAYOUT`], ...), which names the keys a location shows and
+/// says what their values must be.
 pub(crate) fn json_diagnostic(
     status: Status,
     offset: Option<usize>,
     src: &[u8],
+    layout: &DocumentLayout,
     rule: &'static CStr,
     own_rule: bool,
 ) -> Diagnostic {
@@ -386,13 +290,11 @@ pub(crate) fn json_diagnostic(
     let Some(offset) = offset else {
         return Diagnostic::new(status).with_rule(rule);
     };
-    let found = locate(src, offset, key_names());
+    let found = locate(src, offset, layout.names());
     // An array element (`blocks[1]`) is not what its array's key expects.
     let at_element = found.location.as_str().ends_with(']');
-    let leaf_expected = match found.leaf {
-        Some(leaf) if !at_element => expected_of(leaf, found.depth),
-        _ => c"",
-    };
+    let leaf = if at_element || found.names.is_empty() { Expect::Any } else { expected_at(layout, found.names) };
+    let leaf_expected = leaf.text();
     // A byte that starts no valid UTF-8 sequence (J5.3): at most four bytes tell.
     let window = src.get(offset..(offset + 4).min(src.len())).unwrap_or_default();
     let invalid_utf8 = window.first().is_some_and(|&b| b >= 0x80)
@@ -402,12 +304,7 @@ pub(crate) fn json_diagnostic(
         TokenKind::Syntax(true) => (c"J5.2", c"at most 10000 levels of nesting"),
         TokenKind::Syntax(false) => (c"J5.1", c"valid JSON"),
         TokenKind::Key => (c"J5.5", c"a key of the layout, once"),
-        TokenKind::Number
-            if leaf_expected.to_bytes().ends_with(b"integer")
-                || leaf_expected.to_bytes().windows(7).any(|w| w == b"integer") =>
-        {
-            (c"J5.6", leaf_expected)
-        }
+        TokenKind::Number if leaf.kind() == Kind::Integer => (c"J5.6", leaf_expected),
         TokenKind::Container if src.get(offset) == Some(&b'}') => (c"J5.8", c"every key of the layout"),
         _ => (c"J5.8", leaf_expected),
     };
@@ -420,12 +317,10 @@ pub(crate) fn json_diagnostic(
 }
 
 /// A diagnosis with a location of layout names, no offset.
-/// `path` is a dotted path of layout names (`Model.BaseURL`, `""` for the document itself).
-pub(crate) fn field_diagnostic(status: Status, rule: &'static CStr, path: &str) -> Diagnostic {
-    let expected = match path.rsplit('.').next() {
-        Some(leaf) if !leaf.is_empty() => expected_of(leaf, path.split('.').count()),
-        _ => c"",
-    };
+/// `path` is a dotted path of layout names from the root of `layout`, the layout of the document
+/// (`Model.BaseURL`, `""` for the document itself).
+pub(crate) fn field_diagnostic(status: Status, rule: &'static CStr, layout: &DocumentLayout, path: &str) -> Diagnostic {
+    let expected = if path.is_empty() { c"" } else { expected_at(layout, path.split('.')).text() };
     Diagnostic::new(status).with_rule(rule).with_location(Location::path(path)).with_expected(expected)
 }
 
@@ -541,7 +436,7 @@ fn known_expected(expected: &str) -> &'static str {
     let summary = Section::ALL.iter().chain([&Section::Root]).flat_map(|s| [s.start_tag(), s.end_tag()]);
     summary
         .chain(["non-blank text"])
-        .chain(KEYS.iter().map(|(_, e)| e.to_str().unwrap_or_default()))
+        .chain(Expect::ALL.iter().map(|e| e.text().to_str().unwrap_or_default()))
         .find(|known| !known.is_empty() && *known == expected)
         .unwrap_or("")
 }

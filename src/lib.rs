@@ -97,6 +97,9 @@ pub mod wire;
 // they name `crate::testing::xorshift` too.
 #[cfg(test)]
 mod testing;
+// The layouts of every JSON document, held against each other.
+#[cfg(test)]
+mod documents;
 #[cfg(test)]
 pub(crate) use testing::xorshift;
 

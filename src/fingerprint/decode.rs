@@ -5,73 +5,73 @@
 use super::template::r10_5;
 use super::{Basis, Caps, FingerprintInput, Limits, Model, Sampling, is_uuid};
 use crate::json::{Event, JResult, JsonError, Parser, Span, StringSpan, layout};
-use crate::policy::capability::{read_counter, read_inference, read_string};
+use crate::policy::capability::{CounterField, InferenceField, read_counter, read_inference, read_string};
 
 layout! {
     /// The top-level keys (R10.1).
-    enum Top {
-        SystemRevision = "SystemRevision",
-        ToolPolicyRevision = "ToolPolicyRevision",
-        Model = "Model",
-        Basis = "Basis",
-        RuntimeContextRevision = "RuntimeContextRevision",
-        CounterCapability = "CounterCapability",
-        InferenceCapability = "InferenceCapability",
+    pub(super) enum Top {
+        SystemRevision = "SystemRevision": NonEmptyString,
+        ToolPolicyRevision = "ToolPolicyRevision": NonEmptyString,
+        Model = "Model": Object { ModelField },
+        Basis = "Basis": Object { BasisField },
+        RuntimeContextRevision = "RuntimeContextRevision": NonEmptyString,
+        CounterCapability = "CounterCapability": Object { CounterField },
+        InferenceCapability = "InferenceCapability": Object { InferenceField },
     }
 }
 
 layout! {
     /// `Model` (R10.8).
     enum ModelField {
-        Provider = "Provider",
-        ApiFormat = "APIFormat",
-        BaseUrl = "BaseURL",
-        Name = "Name",
-        Origin = "Origin",
-        Caps = "Caps",
-        Limits = "Limits",
-        Sampling = "Sampling",
+        Provider = "Provider": String,
+        ApiFormat = "APIFormat": String,
+        BaseUrl = "BaseURL": BaseUrl,
+        Name = "Name": NonEmptyString,
+        Origin = "Origin": Unsigned,
+        Caps = "Caps": Object { CapsField },
+        Limits = "Limits": Object { LimitsField },
+        Sampling = "Sampling": Object { SamplingField },
     }
 }
 
 layout! {
     /// `Model.Caps` (R10.8).
     enum CapsField {
-        AcceptsImages = "AcceptsImages",
-        Tools = "Tools",
-        Thinking = "Thinking",
-        StructuredOutput = "StructuredOutput",
-        StructuredOutputWithTools = "StructuredOutputWithTools",
-        ThinkingDialect = "ThinkingDialect",
-        PromptCaching = "PromptCaching",
+        AcceptsImages = "AcceptsImages": Bool,
+        Tools = "Tools": Bool,
+        Thinking = "Thinking": Bool,
+        StructuredOutput = "StructuredOutput": Bool,
+        StructuredOutputWithTools = "StructuredOutputWithTools": Bool,
+        ThinkingDialect = "ThinkingDialect": ThinkingDialect,
+        PromptCaching = "PromptCaching": Bool,
     }
 }
 
 layout! {
     /// `Model.Limits`.
     enum LimitsField {
-        WindowTokens = "WindowTokens",
-        MaxInputTokens = "MaxInputTokens",
-        MaxOutputTokens = "MaxOutputTokens",
+        WindowTokens = "WindowTokens": Unsigned,
+        MaxInputTokens = "MaxInputTokens": Unsigned,
+        MaxOutputTokens = "MaxOutputTokens": Unsigned,
     }
 }
 
 layout! {
     /// `Model.Sampling`.
     enum SamplingField {
-        Temperature = "Temperature",
-        TopP = "TopP",
-        MaxTokens = "MaxTokens",
-        Stop = "Stop",
-        Effort = "Effort",
+        Temperature = "Temperature": FiniteOrNull,
+        TopP = "TopP": FiniteOrNull,
+        MaxTokens = "MaxTokens": IntegerOrNull,
+        Stop = "Stop": StringsOrNull,
+        Effort = "Effort": String,
     }
 }
 
 layout! {
     /// `Basis`.
     enum BasisField {
-        Revision = "revision",
-        ThroughEventId = "through_event_id",
+        Revision = "revision": Unsigned,
+        ThroughEventId = "through_event_id": Uuid,
     }
 }
 

@@ -25,7 +25,10 @@ use crate::diagnostic::{Diagnostic, field_diagnostic, json_diagnostic};
 use crate::error::{Error, Result};
 use std::borrow::Cow;
 
-use crate::json::Parser;
+use crate::json::{DocumentLayout, Fields as _, Parser};
+
+/// The layout of a request-fingerprint document (R10.1), for its diagnoses (C13.4).
+pub(crate) static LAYOUT: DocumentLayout = DocumentLayout::new(decode::Top::RULES);
 use crate::policy::capability::{CounterCapability, InferenceCapability};
 use crate::status::Status;
 use decode::StringField;
@@ -170,7 +173,7 @@ impl RequestFingerprint {
         // document: the diagnosis stays within the plain call's memory.
         let (input, spans) = match decode_in_place(json) {
             Ok(decoded) => decoded,
-            Err(e) => return json_diagnostic(e.status(), e.offset(), json, c"R10.1", false),
+            Err(e) => return json_diagnostic(e.status(), e.offset(), json, &LAYOUT, c"R10.1", false),
         };
         let strings = StringFacts::in_document(json, &spans);
         let Err(error) = input.validate_with(&strings).and_then(|()| input.check_encodable()) else {
@@ -191,7 +194,7 @@ impl RequestFingerprint {
             // 401-403: the reason string is the field's name.
             _ => (status.reason(), c"R10.2"),
         };
-        field_diagnostic(status, rule, location)
+        field_diagnostic(status, rule, &LAYOUT, location)
     }
 
     /// The digest alone, what `lc_request_fingerprint` writes: decoded, validated, and hashed while

@@ -1,7 +1,8 @@
 //! Object layouts, declared once (D6, J5.5). [`layout!`] turns a list of `Variant = "key"` pairs
 //! into a field enum: the reader's arms match on the variant that names the key (the compiler
 //! checks that every key has its arm), and the key names and presence bits come from the same
-//! declaration, so the three can no longer disagree.
+//! declaration, so the three can no longer disagree. An object layout also says what each key's
+//! value must be (`Variant = "key": Expect`, see [`super::expect`]), for a diagnosis.
 
 use core::marker::PhantomData;
 
@@ -119,7 +120,29 @@ impl NameTable {
 /// Declares the field enum of an object layout, or an enumeration of names a string value may
 /// take. Each variant gets its bit (`Field::X.bit()`, a `const fn`, for presence masks) and the
 /// enum implements [`Layout`].
+///
+/// An object layout gives each key what its value must be, an [`Expect`](super::Expect), and the
+/// layout of the objects the value holds, if any (`Basis = "basis": Object { BasisField }`, an
+/// array of them too: `Blocks = "blocks": Blocks { BlockField }`); the enum then implements
+/// [`Fields`](super::Fields) as well. Only a diagnosis reads them.
 macro_rules! layout {
+    (@inner) => { $crate::json::no_rules };
+    (@inner $inner:ty) => { <$inner as $crate::json::Fields>::rules };
+    (
+        $(#[$meta:meta])* $vis:vis enum $name:ident {
+            $($(#[$vmeta:meta])* $variant:ident = $key:literal : $expect:ident $({ $inner:ty })?),+ $(,)?
+        }
+    ) => {
+        $crate::json::layout! { $(#[$meta])* $vis enum $name { $($(#[$vmeta])* $variant = $key),+ } }
+
+        impl $crate::json::Fields for $name {
+            const RULES: &'static [$crate::json::Rule] = &[$($crate::json::Rule {
+                name: $key,
+                expect: $crate::json::Expect::$expect,
+                inner: $crate::json::layout!(@inner $($inner)?),
+            }),+];
+        }
+    };
     ($(#[$meta:meta])* $vis:vis enum $name:ident { $($(#[$vmeta:meta])* $variant:ident = $key:literal),+ $(,)? }) => {
         $(#[$meta])*
         #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -12,6 +12,7 @@
 
 #[cfg(any(test, fuzzing))]
 pub(crate) mod differential;
+mod expect;
 mod fast;
 mod keys;
 mod layout;
@@ -21,6 +22,9 @@ mod read;
 pub(crate) mod string;
 pub(crate) mod write;
 
+pub(crate) use expect::{DocumentLayout, Expect, Fields, Kind, Rule, no_rules};
+#[cfg(test)]
+pub(crate) use expect::{names_of, rule_at};
 pub(crate) use fast::{CheckedArray, Key, PlainPrefix};
 pub(crate) use keys::KeyFrames;
 pub(crate) use layout::{Layout, NameTable, Seen, layout};

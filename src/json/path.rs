@@ -16,12 +16,11 @@ pub const LOCATION_CAP: usize = 128;
 pub(crate) struct Found {
     /// The path to the value, key or position holding the offset.
     pub(crate) location: Location,
-    /// The last layout name of the path (`type` for `transcript[3].blocks[0].type`).
-    pub(crate) leaf: Option<&'static str>,
+    /// The layout names of the path, indices left out (`transcript`, `blocks`, `type` for
+    /// `transcript[3].blocks[0].type`).
+    pub(crate) names: Vec<&'static str>,
     /// What the token at the offset is.
     pub(crate) token: TokenKind,
-    /// How deep the path is (1 for a top-level key's value).
-    pub(crate) depth: usize,
 }
 
 /// The token that holds the offset.
@@ -127,25 +126,20 @@ fn after_the_document(frames: &[Frame], offset: usize, end: usize) -> Found {
 
 fn found(frames: &[Frame], token: TokenKind) -> Found {
     let mut location = PathBuilder::default();
-    let mut leaf = None;
-    let mut depth = 0;
+    let mut names = Vec::new();
     for frame in frames {
         match *frame {
             Frame::Object(Some(Some(name))) => {
                 location.push_name(name);
-                leaf = Some(name);
-                depth += 1;
+                names.push(name);
             }
             // An unknown key: nothing of it is named, and nothing below it.
             Frame::Object(Some(None)) => break,
-            Frame::Array(Some(i)) => {
-                location.push_index(i);
-                depth += 1;
-            }
+            Frame::Array(Some(i)) => location.push_index(i),
             Frame::Object(None) | Frame::Array(None) => {}
         }
     }
-    Found { location: location.finish(), leaf, token, depth }
+    Found { location: location.finish(), names, token }
 }
 
 /// A path of layout names and indices in a fixed buffer (C13.2): `transcript[3].blocks[0].type`.

@@ -196,23 +196,23 @@ impl InferenceCapability {
 
 crate::json::layout! {
     /// The keys of a counter capability (P8.7).
-    enum CounterField {
-        Provider = "Provider",
-        Transport = "Transport",
-        SecurityIdentity = "SecurityIdentity",
-        Retention = "Retention",
-        TokenizerRev = "TokenizerRev",
-        Quality = "Quality",
+    pub(crate) enum CounterField {
+        Provider = "Provider": String,
+        Transport = "Transport": Unsigned,
+        SecurityIdentity = "SecurityIdentity": SecurityIdentity,
+        Retention = "Retention": Unsigned,
+        TokenizerRev = "TokenizerRev": String,
+        Quality = "Quality": Unsigned,
     }
 }
 
 crate::json::layout! {
     /// The keys of an inference capability (P8.7).
-    enum InferenceField {
-        Provider = "Provider",
-        Transport = "Transport",
-        SecurityIdentity = "SecurityIdentity",
-        Retention = "Retention",
+    pub(crate) enum InferenceField {
+        Provider = "Provider": String,
+        Transport = "Transport": Unsigned,
+        SecurityIdentity = "SecurityIdentity": SecurityIdentity,
+        Retention = "Retention": Unsigned,
     }
 }
 

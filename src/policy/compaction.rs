@@ -47,16 +47,16 @@ pub struct CompactionPolicy {
 
 crate::json::layout! {
     /// The keys of P8.2, in the order of the fields above.
-    enum Field {
-        Automatic = "Automatic",
-        CounterPolicy = "CounterPolicy",
-        CompactAt = "CompactAt",
-        RearmBelow = "RearmBelow",
-        ReservedOutput = "ReservedOutput",
-        SafetyMargin = "SafetyMargin",
-        MaxSummaryTokens = "MaxSummaryTokens",
-        CountTimeout = "CountTimeout",
-        Hustle = "Hustle",
+    pub(super) enum Field {
+        Automatic = "Automatic": Bool,
+        CounterPolicy = "CounterPolicy": CounterPolicy,
+        CompactAt = "CompactAt": CompactAt,
+        RearmBelow = "RearmBelow": RearmBelow,
+        ReservedOutput = "ReservedOutput": NonZeroUnsigned,
+        SafetyMargin = "SafetyMargin": SafetyMargin,
+        MaxSummaryTokens = "MaxSummaryTokens": NonZeroUnsigned,
+        CountTimeout = "CountTimeout": Nanoseconds,
+        Hustle = "Hustle": Hustle,
     }
 }
 

@@ -24,11 +24,11 @@ pub struct ContextConfig {
 
 crate::json::layout! {
     /// The keys of P8.7, in the order of the fields above.
-    enum Field {
-        Compaction = "Compaction",
-        ContextObservation = "ContextObservation",
-        CounterCapability = "CounterCapability",
-        InferenceCapability = "InferenceCapability",
+    pub(super) enum Field {
+        Compaction = "Compaction": ObjectOrNull { super::compaction::Field },
+        ContextObservation = "ContextObservation": ObjectOrNull { super::observation::Field },
+        CounterCapability = "CounterCapability": Object { super::capability::CounterField },
+        InferenceCapability = "InferenceCapability": Object { super::capability::InferenceField },
     }
 }
 

@@ -18,8 +18,13 @@ pub use observation::ContextObservationPolicy;
 
 use crate::diagnostic::{Diagnostic, field_diagnostic, json_diagnostic};
 use crate::error::{Error, Result};
-use crate::json::{JResult, JsonError, Parser};
+use crate::json::{DocumentLayout, Fields as _, JResult, JsonError, Parser};
 use crate::status::Status;
+
+/// The layouts of the policy documents (P8.2, P8.6, P8.7), for their diagnoses (C13.4).
+pub(crate) static COMPACTION_LAYOUT: DocumentLayout = DocumentLayout::new(compaction::Field::RULES);
+pub(crate) static OBSERVATION_LAYOUT: DocumentLayout = DocumentLayout::new(observation::Field::RULES);
+pub(crate) static CONTEXT_LAYOUT: DocumentLayout = DocumentLayout::new(context::Field::RULES);
 
 /// A3.5: a `counter_quality` argument is heuristic only when it is exactly 3; every value other
 /// than 0–3 means unknown, without truncation (259 is unknown, not 3).
@@ -49,6 +54,7 @@ fn decode_document<T>(
 /// and 321–323 are the field names), under `prefix` when the policy is nested in a configuration.
 fn diagnose_policy(
     json: &[u8],
+    layout: &DocumentLayout,
     result: Result<()>,
     rule: &'static core::ffi::CStr,
     prefix: Option<&'static str>,
@@ -58,12 +64,12 @@ fn diagnose_policy(
     };
     let status = error.status();
     if matches!(status, Status::PolicyWire | Status::ObservationWire | Status::ContextWire) {
-        return json_diagnostic(status, error.offset(), json, c"P8.1", false);
+        return json_diagnostic(status, error.offset(), json, layout, c"P8.1", false);
     }
     let rule = if status == Status::PolicyHustle { c"P8.5" } else { rule };
     match prefix {
-        Some(prefix) => field_diagnostic(status, rule, &format!("{prefix}.{}", status.reason())),
-        None => field_diagnostic(status, rule, status.reason()),
+        Some(prefix) => field_diagnostic(status, rule, layout, &format!("{prefix}.{}", status.reason())),
+        None => field_diagnostic(status, rule, layout, status.reason()),
     }
 }
 
@@ -74,7 +80,7 @@ impl CompactionPolicy {
     #[must_use]
     pub fn diagnose(json: &[u8], counter_quality: i32) -> Diagnostic {
         // The plain call's own path: `Hustle` is read in place, never copied.
-        diagnose_policy(json, CompactionPolicy::validate_json(json, counter_quality), c"P8.3", None)
+        diagnose_policy(json, &COMPACTION_LAYOUT, CompactionPolicy::validate_json(json, counter_quality), c"P8.3", None)
     }
 }
 
@@ -84,7 +90,7 @@ impl ContextObservationPolicy {
     #[must_use]
     pub fn diagnose(json: &[u8], counter_quality: i32) -> Diagnostic {
         let result = ContextObservationPolicy::from_json(json).and_then(|p| p.validate(counter_quality));
-        diagnose_policy(json, result, c"P8.6", None)
+        diagnose_policy(json, &OBSERVATION_LAYOUT, result, c"P8.6", None)
     }
 }
 
@@ -100,11 +106,15 @@ impl ContextConfig {
         let status = error.status();
         let code = status.code();
         let (path, rule): (&str, &'static core::ffi::CStr) = match status {
-            _ if (301..=308).contains(&code) => return diagnose_policy(json, Err(error), c"P8.3", Some("Compaction")),
-            _ if (321..=323).contains(&code) => {
-                return diagnose_policy(json, Err(error), c"P8.6", Some("ContextObservation"));
+            _ if (301..=308).contains(&code) => {
+                return diagnose_policy(json, &CONTEXT_LAYOUT, Err(error), c"P8.3", Some("Compaction"));
             }
-            Status::ContextWire => return json_diagnostic(status, error.offset(), json, c"P8.1", false),
+            _ if (321..=323).contains(&code) => {
+                return diagnose_policy(json, &CONTEXT_LAYOUT, Err(error), c"P8.6", Some("ContextObservation"));
+            }
+            Status::ContextWire => {
+                return json_diagnostic(status, error.offset(), json, &CONTEXT_LAYOUT, c"P8.1", false);
+            }
             Status::ContextMissingCounter | Status::ContextInvalidCounter => {
                 ("CounterCapability", if status == Status::ContextInvalidCounter { c"P8.9" } else { c"P8.8" })
             }
@@ -113,6 +123,6 @@ impl ContextConfig {
             Status::ContextIncompatibleCounter => ("CounterCapability", c"P8.11"),
             _ => ("", c"P8.8"),
         };
-        field_diagnostic(status, rule, path)
+        field_diagnostic(status, rule, &CONTEXT_LAYOUT, path)
     }
 }

@@ -18,10 +18,10 @@ pub struct ContextObservationPolicy {
 
 crate::json::layout! {
     /// The keys of P8.6, in the order of the fields above.
-    enum Field {
-        ReservedOutput = "ReservedOutput",
-        SafetyMargin = "SafetyMargin",
-        CountTimeout = "CountTimeout",
+    pub(super) enum Field {
+        ReservedOutput = "ReservedOutput": NonZeroUnsigned,
+        SafetyMargin = "SafetyMargin": SafetyMargin,
+        CountTimeout = "CountTimeout": Nanoseconds,
     }
 }
 

@@ -750,8 +750,14 @@ pub(crate) fn check_rebuilt(input: &CompactionInput, cut: usize, rebuilt: &[u8])
     let parsed = match checked {
         Ok(t) => t,
         Err(e) => {
-            let d =
-                crate::diagnostic::json_diagnostic(Status::ReplacementWire, Some(e.offset), rebuilt, c"R15.11", false);
+            let d = crate::diagnostic::json_diagnostic(
+                Status::ReplacementWire,
+                Some(e.offset),
+                rebuilt,
+                &crate::wire::INPUT_LAYOUT,
+                c"R15.11",
+                false,
+            );
             let mut path = String::from("transcript");
             path.push_str(d.location());
             return d.with_location(crate::diagnostic::Location::path(&path));

@@ -3,7 +3,7 @@
 use super::pairing::{Pairing, Pairs};
 use super::transcript::{self, Transcript, ValidateOnly};
 use crate::error::{Error, Result};
-use crate::json::{ErrorKind, Event, JResult, JsonError, KeyFrames, Parser, StringSpan, StringToken, layout};
+use crate::json::{ErrorKind, Event, JResult, JsonError, KeyFrames, Layout, Parser, StringSpan, StringToken, layout};
 use crate::status::Status;
 
 /// The decoded document: identity, budget and transcript, as spans of the wire bytes.
@@ -23,40 +23,50 @@ pub(crate) struct Document {
     pub(crate) pairing: Pairs,
 }
 
-layout! {
-    /// The keys of the input wire (W5.1).
-    enum Top {
-        Version = "version",
-        Basis = "basis",
-        Model = "model",
-        RequestFingerprint = "request_fingerprint",
-        Transcript = "transcript",
-        MaxSummaryTokens = "max_summary_tokens",
-    }
+/// Declares a wire's layout: the identity keys both wires start with (W5.1, O6.1), declared here
+/// once, then the wire's own keys.
+macro_rules! wire_layout {
+    ($(#[$meta:meta])* $vis:vis enum $name:ident { $($own:tt)* }) => {
+        $crate::json::layout! {
+            $(#[$meta])*
+            $vis enum $name {
+                Version = "version": VersionOne,
+                Basis = "basis": Object { $crate::wire::input::BasisField },
+                Model = "model": Object { $crate::wire::input::ModelField },
+                RequestFingerprint = "request_fingerprint": Hex64,
+                $($own)*
+            }
+        }
+    };
+}
+pub(crate) use wire_layout;
+
+wire_layout! {
+    /// The identity keys alone.
+    pub(crate) enum IdentityField {}
 }
 
-/// The identity keys both wires start with (W5.1, O6.1).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum IdentityField {
-    Version,
-    Basis,
-    Model,
-    RequestFingerprint,
+wire_layout! {
+    /// The keys of the input wire (W5.1).
+    pub(crate) enum Top {
+        Transcript = "transcript": Messages { super::transcript::MessageField },
+        MaxSummaryTokens = "max_summary_tokens": Positive,
+    }
 }
 
 layout! {
     /// The keys of `basis`.
-    enum BasisField {
-        Revision = "revision",
-        ThroughEventId = "through_event_id",
+    pub(crate) enum BasisField {
+        Revision = "revision": Unsigned,
+        ThroughEventId = "through_event_id": Uuid,
     }
 }
 
 layout! {
-    /// The keys of `model`.
-    enum ModelField {
-        Provider = "provider",
-        Model = "model",
+    /// The keys of `model` (W5.2 step 8: neither may be empty).
+    pub(crate) enum ModelField {
+        Provider = "provider": NonEmptyString,
+        Model = "model": NonEmptyString,
     }
 }
 
@@ -285,20 +295,18 @@ pub(crate) fn failing_field(src: &[u8], reply: bool) -> Option<(&'static str, &'
         match p.next().ok()? {
             Event::ObjectEnd => break,
             Event::Key(key) => {
-                let field = match &*key.decode().ok()? {
-                    "version" => Some(IdentityField::Version),
-                    "basis" => Some(IdentityField::Basis),
-                    "model" => Some(IdentityField::Model),
-                    "request_fingerprint" => Some(IdentityField::RequestFingerprint),
-                    "transcript" if !reply => {
+                let key = key.decode().ok()?;
+                let field = match (IdentityField::named(key.as_bytes()), &*key) {
+                    (Some(field), _) => Some(field),
+                    (None, "transcript") if !reply => {
                         transcript = true;
                         None
                     }
-                    "max_summary_tokens" if !reply => {
+                    (None, "max_summary_tokens") if !reply => {
                         max_summary_tokens = Some(p.u64_or_null().ok()?);
                         continue;
                     }
-                    "summary" if reply => {
+                    (None, "summary") if reply => {
                         summary = Some(p.next().ok()? != Event::Null);
                         continue;
                     }

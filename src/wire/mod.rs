@@ -24,7 +24,12 @@ pub use repair::{CutOptions, PairingViolation, REPAIR_RESULT_TEXT, Repair};
 
 use crate::diagnostic::{Diagnostic, field_diagnostic, json_diagnostic};
 use crate::error::Result;
+use crate::json::{DocumentLayout, Fields};
 use crate::status::Status;
+
+/// The layouts of the input wire (W5.1) and the reply (O6.1), for their diagnoses (C13.4).
+pub(crate) static INPUT_LAYOUT: DocumentLayout = DocumentLayout::new(<input::Top as Fields>::RULES);
+pub(crate) static OUTPUT_LAYOUT: DocumentLayout = DocumentLayout::new(<output::Top as Fields>::RULES);
 
 /// The T5 rule of a transcript location: a message (T5.2), a block list (T5.4, T5.3 for the depth
 /// of `content`), a block (T5.5) or its bytes (T5.6).
@@ -397,15 +402,15 @@ impl CompactionInput {
         let offset = error.offset();
         let field = |fallback: &'static core::ffi::CStr| {
             let (field, rule) = input::failing_field(wire, false).unwrap_or(("", fallback));
-            field_diagnostic(status, rule, field)
+            field_diagnostic(status, rule, &INPUT_LAYOUT, field)
         };
         match (status, offset) {
             // W5.2 steps 2-3: no offset; the first field that is missing, null or not 1.
             (Status::InputWire, None) => field(c"W5.2"),
-            (Status::InputWire, _) => json_diagnostic(status, offset, wire, c"W5.2", false),
-            (Status::InputTranscript, None) => field_diagnostic(status, c"W5.2", "transcript"),
+            (Status::InputWire, _) => json_diagnostic(status, offset, wire, &INPUT_LAYOUT, c"W5.2", false),
+            (Status::InputTranscript, None) => field_diagnostic(status, c"W5.2", &INPUT_LAYOUT, "transcript"),
             (Status::InputTranscript, Some(_)) => {
-                let d = json_diagnostic(status, offset, wire, c"T5.1", false);
+                let d = json_diagnostic(status, offset, wire, &INPUT_LAYOUT, c"T5.1", false);
                 // A layout error inside the transcript: the T5 rule of where it is.
                 match d.rule() {
                     "J5.8" | "J5.6" => {
@@ -428,8 +433,10 @@ impl CompactionInput {
                     None => d,
                 }
             }
-            (Status::InputMaxSummaryTokens, _) => field_diagnostic(status, c"W5.2", "max_summary_tokens"),
-            _ => json_diagnostic(status, offset, wire, c"W5.2", true),
+            (Status::InputMaxSummaryTokens, _) => {
+                field_diagnostic(status, c"W5.2", &INPUT_LAYOUT, "max_summary_tokens")
+            }
+            _ => json_diagnostic(status, offset, wire, &INPUT_LAYOUT, c"W5.2", true),
         }
     }
 

@@ -10,14 +10,10 @@ use crate::error::{Error, Result};
 use crate::json::{DeferredUtf8, Event, JsonError, Parser, StringToken};
 use crate::status::{Status, StatusClass};
 
-crate::json::layout! {
+super::input::wire_layout! {
     /// The keys of the output wire (O6.1).
-    enum Top {
-        Version = "version",
-        Basis = "basis",
-        Model = "model",
-        RequestFingerprint = "request_fingerprint",
-        Summary = "summary",
+    pub(crate) enum Top {
+        Summary = "summary": String,
     }
 }
 
@@ -167,9 +163,9 @@ pub(crate) fn diagnose(
         // Steps 5-7 have no offset: the first field that is missing, null or malformed.
         Status::SummaryWire if error.offset().is_none() => {
             let (field, rule) = super::input::failing_field(output, true).unwrap_or(("", c"O6.2"));
-            crate::diagnostic::field_diagnostic(status, rule, field)
+            crate::diagnostic::field_diagnostic(status, rule, &super::OUTPUT_LAYOUT, field)
         }
-        Status::SummaryWire => json_diagnostic(status, error.offset(), output, c"O6.2", false),
+        Status::SummaryWire => json_diagnostic(status, error.offset(), output, &super::OUTPUT_LAYOUT, c"O6.2", false),
         Status::SummaryIdentity => match read(output).ok().and_then(|reply| mismatch(input, &reply)) {
             Some((field, at)) => plain.at_offset_in(at, output).with_location(Location::path(field)),
             None => plain,

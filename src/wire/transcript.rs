@@ -291,12 +291,12 @@ fn messages<V: Visit>(p: &mut Parser<'_>, w: &mut Walk<'_, '_, V>) -> JResult<(u
 
 layout! {
     /// The keys of a message (T5.2).
-    enum MessageField {
-        Role = "role",
-        Blocks = "blocks",
-        Usage = "usage",
-        ToolUseId = "tool_use_id",
-        IsError = "is_error",
+    pub(crate) enum MessageField {
+        Role = "role": Role,
+        Blocks = "blocks": Blocks { BlockField },
+        Usage = "usage": ObjectOrNull { UsageField },
+        ToolUseId = "tool_use_id": String,
+        IsError = "is_error": Bool,
     }
 }
 
@@ -366,11 +366,11 @@ fn role_of(
 layout! {
     /// The keys of an assistant message's `usage` (T5.2).
     enum UsageField {
-        InputTokens = "input_tokens",
-        OutputTokens = "output_tokens",
-        CacheReadTokens = "cache_read_tokens",
-        CacheCreationTokens = "cache_creation_tokens",
-        ReasoningTokens = "reasoning_tokens",
+        InputTokens = "input_tokens": UnsignedOrNull,
+        OutputTokens = "output_tokens": UnsignedOrNull,
+        CacheReadTokens = "cache_read_tokens": UnsignedOrNull,
+        CacheCreationTokens = "cache_creation_tokens": UnsignedOrNull,
+        ReasoningTokens = "reasoning_tokens": UnsignedOrNull,
     }
 }
 
@@ -410,22 +410,22 @@ layout! {
     /// Every key a block may have (T5.5); which ones a block's `type` allows and needs is checked
     /// once the whole object has been read.
     enum BlockField {
-        Type = "type",
-        Text = "text",
-        MediaType = "media_type",
-        Source = "source",
-        Data = "data",
-        Name = "name",
-        Thinking = "thinking",
-        Signature = "signature",
-        SignatureFormat = "signature_format",
-        ProviderState = "provider_state",
-        ProviderStateFormat = "provider_state_format",
-        Id = "id",
-        Input = "input",
-        ToolUseId = "tool_use_id",
-        Content = "content",
-        IsError = "is_error",
+        Type = "type": BlockType,
+        Text = "text": String,
+        MediaType = "media_type": String,
+        Source = "source": Object { SourceField },
+        Data = "data": Base64OrNull,
+        Name = "name": String,
+        Thinking = "thinking": String,
+        Signature = "signature": String,
+        SignatureFormat = "signature_format": StringOrNull,
+        ProviderState = "provider_state": Any,
+        ProviderStateFormat = "provider_state_format": StringOrNull,
+        Id = "id": String,
+        Input = "input": Any,
+        ToolUseId = "tool_use_id": String,
+        Content = "content": Blocks { BlockField },
+        IsError = "is_error": Bool,
     }
 }
 
@@ -597,8 +597,8 @@ fn read_source(p: &mut Parser<'_>, data: &mut Option<Bytes>, again: bool) -> JRe
 layout! {
     /// The keys of an image block's `source` (T5.5).
     enum SourceField {
-        Url = "url",
-        Data = "data",
+        Url = "url": String,
+        Data = "data": Base64OrNull,
     }
 }
 
