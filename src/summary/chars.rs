@@ -32,7 +32,7 @@ const TAB_LF_CR: u16 = 1 << b'\t' | 1 << b'\n' | 1 << b'\r';
 
 /// Bit `k` set: byte `k` of `block` is rare ([`is_rare`]).
 #[inline(always)]
-fn rare_mask(block: &[u8; BLOCK], e: u8) -> u32 {
+pub(super) fn rare_mask(block: &[u8; BLOCK], e: u8) -> u32 {
     let v = Lanes::load(block);
     v.lt_signed(0x20).and_not(v.in_low(TAB_LF_CR)).or(v.eq(b'<')).or(v.eq(b'&')).or(v.eq(e)).mask()
 }
@@ -120,12 +120,12 @@ fn past_long_reference(i: usize) -> usize {
 
 /// The bits of a window's mask from `k` up: the bytes from offset `k` on (none for `k >= 64`).
 #[inline(always)]
-fn after(k: usize) -> u64 {
+pub(super) fn after(k: usize) -> u64 {
     u32::try_from(k).ok().and_then(|k| u64::MAX.checked_shl(k)).unwrap_or(0)
 }
 
 /// What a rare byte of character data means for the scan.
-enum Step {
+pub(super) enum Step {
     /// Go on at this index (after the character or reference).
     Next(usize),
     /// The `<` that ends the run, at this index.
@@ -134,7 +134,7 @@ enum Step {
 
 /// The rare byte at `p` of the run that starts at `start`; `Err` is the offset of a violation.
 #[inline(always)]
-fn text_rare(xml: &[u8], start: usize, p: usize) -> Result<Step, usize> {
+pub(super) fn text_rare(xml: &[u8], start: usize, p: usize) -> Result<Step, usize> {
     match xml.get(p) {
         Some(b'<') => Ok(Step::End(p)),
         Some(b'>') => {

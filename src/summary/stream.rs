@@ -26,7 +26,7 @@
 //! token is read to its end before it is classified (X4.2), so a syntax error later in a rejected
 //! token outranks its rejection, and `<![CDATA[` anywhere outranks everything (X4.3).
 
-use super::chars::{has_non_white_space, is_char, is_white_space, scan_text};
+use super::chars::{Step, after, has_non_white_space, is_char, is_white_space, rare_mask, scan_text, text_rare};
 use super::diagnose::{Token, rule_of};
 use super::name_chars::{is_digit_combining_or_extender, is_letter};
 use super::tokenizer::is_name_byte;
@@ -668,11 +668,7 @@ impl SummaryStream {
     /// of [`SummaryStream::diagnosis`], from that chunk on, for every later chunk too.
     pub fn feed(&mut self, chunk: &[u8]) -> Result<()> {
         let mut i = 0;
-        while let Some(&b) = chunk.get(i) {
-            if matches!(self.lex, Lex::Stopped) {
-                self.after_stop(chunk.get(i..).unwrap_or_default());
-                break;
-            }
+        while i < chunk.len() {
             if let Lex::Text { non_white, brackets: 0, pending: Pending::None } = self.lex
                 && self.class.depth == 2
             {
@@ -683,6 +679,32 @@ impl SummaryStream {
                 }
                 // The `<` after the run, or a character the scan leaves to the byte machine.
             }
+            i = self.bytes(chunk, i);
+        }
+        match self.dead {
+            Some(_) => self.dead_error(),
+            None => Ok(()),
+        }
+    }
+
+    /// The error of a dead stream.
+    #[cold]
+    #[inline(never)]
+    fn dead_error(&self) -> Result<()> {
+        let d = self.diagnosis();
+        Err(Error::at(d.status(), d.offset().unwrap_or(self.pos)))
+    }
+
+    /// The byte machine from `chunk[i]` (at least one byte of it): returns where the text fast
+    /// path can take over again, or the end of the chunk. Out of line, so that [`Self::feed`]'s
+    /// loop around the fast path stays small.
+    #[inline(never)]
+    fn bytes(&mut self, chunk: &[u8], mut i: usize) -> usize {
+        while let Some(&b) = chunk.get(i) {
+            if matches!(self.lex, Lex::Stopped) {
+                self.after_stop(chunk.get(i..).unwrap_or_default());
+                return chunk.len();
+            }
             if let Lex::Text { non_white, pending: Pending::Reference(start, reference), .. } = self.lex
                 && self.class.depth == 2
             {
@@ -690,19 +712,24 @@ impl SummaryStream {
                 let end = self.finish_reference(chunk, i, non_white, start, reference);
                 if end > i {
                     i = end;
+                    if self.fast_text() {
+                        return i;
+                    }
                     continue;
                 }
             }
             self.step(b);
             i += 1;
-        }
-        match self.dead {
-            Some(_) => {
-                let d = self.diagnosis();
-                Err(Error::at(d.status(), d.offset().unwrap_or(self.pos)))
+            if self.fast_text() {
+                return i;
             }
-            None => Ok(()),
         }
+        i
+    }
+
+    /// Whether the text fast path can read the next byte.
+    fn fast_text(&self) -> bool {
+        matches!(self.lex, Lex::Text { brackets: 0, pending: Pending::None, .. }) && self.class.depth == 2
     }
 
     /// The offset of the byte at which the stream died: the bytes up to and including it have no
@@ -820,12 +847,16 @@ impl SummaryStream {
     }
 
     /// Character data in a section from `chunk[i]`, at most one window of it, by the
-    /// whole-document scan: returns where the byte machine takes over (the end of the window or
-    /// chunk, the `<` after the run, or a character the scan could not finish in this window or
-    /// rejects).
+    /// whole-document scan's rules: returns where the byte machine takes over (the end of the
+    /// window or chunk, the `<` after the run, or a character the scan could not finish in this
+    /// window or rejects).
     ///
-    /// A window shorter than [`WINDOW`] (the end of the chunk) is scanned in a copy padded with
-    /// `a`: a padding byte never completes a character, a reference or `]]>`, so whatever the real
+    /// The window's rare bytes and line feeds are found as two masks, and the rare bytes are read
+    /// by `chars::text_rare`, the whole-document scan's own reader, so a reference or character
+    /// complete in the chunk is read where it stands. The window is read from the chunk itself:
+    /// its next 64 bytes, or, for a shorter rest, the chunk's last 64 bytes with the bits before
+    /// `i` shifted out. Only a chunk shorter than a window is scanned in a copy, padded with `a`:
+    /// a padding byte never completes a character, a reference or `]]>`, so whatever the real
     /// bytes leave open fails at its first byte, where the byte machine reads it again; a padding
     /// byte is never a problem itself, so the scan's answers before the real end are the real ones.
     fn text_run(&mut self, chunk: &[u8], i: usize, non_white: bool) -> usize {
@@ -841,23 +872,67 @@ impl SummaryStream {
             self.advance_run(run);
             return self.text_done(run, complete && end == span.len(), non_white, i);
         }
-        let mut padded = [b'a'; WINDOW];
-        let window = match rest.first_chunk::<WINDOW>() {
-            Some(window) => window,
-            None => {
-                if let Some(head) = padded.get_mut(..rest.len()) {
-                    head.copy_from_slice(rest);
-                }
-                &padded
-            }
-        };
         let real = rest.len().min(WINDOW);
-        let (end, complete) = match scan_text(window, 0) {
-            Ok(end) => (end.min(real), true),
-            Err(at) => (at.min(real), false),
+        let padded: [u8; WINDOW];
+        // The window, the bytes the readers may look at (a reference read across the window's end
+        // would leave the run past the masks), where the run starts in them, and the bits of the
+        // window before it.
+        let (window, xml, start, shift) = if let Some(window) = rest.first_chunk::<WINDOW>() {
+            (window, chunk.get(..i + WINDOW).unwrap_or_default(), i, 0)
+        } else if let Some(window) = chunk.last_chunk::<WINDOW>() {
+            (window, chunk, i, WINDOW - real)
+        } else {
+            let mut copy = [b'a'; WINDOW];
+            if let Some(head) = copy.get_mut(..real) {
+                head.copy_from_slice(rest);
+            }
+            padded = copy;
+            (&padded, &padded[..], 0, 0)
         };
-        self.advance_window(window, end);
-        self.text_done(window.get(..end).unwrap_or_default(), complete && end == real, non_white, i)
+        let (lo, hi) = window.split_at(WINDOW / 2);
+        let half = |h: &[u8], f: fn(&[u8; WINDOW / 2]) -> u32| <&[u8; WINDOW / 2]>::try_from(h).map_or(0, f);
+        let real_bits = u64::MAX >> (WINDOW - real);
+        let rare = |h: &[u8; WINDOW / 2]| rare_mask(h, b'>');
+        let mut mask = ((u64::from(half(lo, rare)) | u64::from(half(hi, rare)) << 32) >> shift) & real_bits;
+        // Everything in `xml` before `next` is read.
+        let mut end = start + real;
+        let mut open = true;
+        let mut non_ascii = false;
+        while mask != 0 {
+            let p = start + mask.trailing_zeros() as usize;
+            match text_rare(xml, start, p) {
+                Ok(Step::Next(next)) => {
+                    non_ascii |= xml.get(p).is_some_and(|&b| b >= 0x80);
+                    mask &= after(next - start);
+                }
+                Ok(Step::End(lt)) => {
+                    end = lt;
+                    open = false;
+                    break;
+                }
+                Err(at) => {
+                    end = at;
+                    open = false;
+                    break;
+                }
+            }
+        }
+        let len = end - start;
+        if len > 0 {
+            let lf = |h: &[u8; WINDOW / 2]| Lanes::load(h).eq(b'\n').mask();
+            // A UTF-8 continuation byte is 0x80-0xBF: below 0xC0 as a signed byte. Only a run with
+            // a non-ASCII character has any.
+            let cont = |h: &[u8; WINDOW / 2]| Lanes::load(h).lt_signed(0xC0).mask();
+            let run_bits = u64::MAX >> (WINDOW - len);
+            let lf = ((u64::from(half(lo, lf)) | u64::from(half(hi, lf)) << 32) >> shift) & run_bits;
+            let cont = if non_ascii {
+                ((u64::from(half(lo, cont)) | u64::from(half(hi, cont)) << 32) >> shift) & run_bits
+            } else {
+                0
+            };
+            self.advance_masks(len, lf, cont, xml.get(end - 1).copied());
+        }
+        self.text_done(xml.get(start..end).unwrap_or_default(), open, non_white, i)
     }
 
     /// The text state after a run the fast path read from `chunk[i]` (lines and columns already
@@ -903,38 +978,27 @@ impl SummaryStream {
         i
     }
 
-    /// Moves past the first `end` bytes of `window`, counting lines and columns with two vector
-    /// compares per half.
-    fn advance_window(&mut self, window: &[u8; WINDOW], end: usize) {
-        let Some(&last) = window.get(end.wrapping_sub(1)) else { return };
-        let (lo, hi) = window.split_at(WINDOW / 2);
-        let masks = |half: &[u8]| {
-            <&[u8; WINDOW / 2]>::try_from(half).map_or((0, 0), |block| {
-                let v = Lanes::load(block);
-                // A UTF-8 continuation byte is 0x80-0xBF: below 0xC0 as a signed byte.
-                (u64::from(v.eq(b'\n').mask()), u64::from(v.lt_signed(0xC0).mask()))
-            })
-        };
-        let ((lf_lo, cont_lo), (lf_hi, cont_hi)) = (masks(lo), masks(hi));
-        let real = u64::MAX.checked_shr(u32::try_from(WINDOW - end).unwrap_or(64)).unwrap_or(0);
-        let lf = (lf_lo | lf_hi << 32) & real;
-        let cont = (cont_lo | cont_hi << 32) & real;
-        self.pos += end;
-        // The common window (ASCII text, at most one line feed) needs no population count, which
-        // the baseline x86-64 target computes in a dozen instructions: the columns are then bytes.
+    /// Moves past a run of `len` bytes (1 to 64) whose line feeds and UTF-8 continuation bytes
+    /// are the bits of `lf` and `cont`, and whose last byte is `last`.
+    fn advance_masks(&mut self, len: usize, lf: u64, cont: u64, last: Option<u8>) {
+        self.pos += len;
+        // The common run (ASCII text, at most one line feed) needs no population count, which the
+        // baseline x86-64 target computes in a dozen instructions: the columns are then bytes.
         if lf == 0 {
-            self.column += if cont == 0 { end as u64 } else { u64::from((!cont & real).count_ones()) };
+            self.column += if cont == 0 { len as u64 } else { (len - cont.count_ones() as usize) as u64 };
         } else {
             let last_lf = 63 - lf.leading_zeros();
-            self.line += if lf & (lf - 1) == 0 { 1 } else { u64::from(lf.count_ones()) };
-            // The bytes after the last line feed: `end - last_lf - 1` of them.
+            // Out of line, or the compiler computes the population count for one line feed too.
+            self.line += if lf & (lf - 1) == 0 { 1 } else { line_feeds(lf) };
+            // The bytes after the last line feed: `len - last_lf - 1` of them.
+            let after_lf = len as u64 - u64::from(last_lf) - 1;
             self.column = 1 + if cont == 0 {
-                end as u64 - u64::from(last_lf) - 1
+                after_lf
             } else {
-                u64::from((!cont & real & u64::MAX.checked_shl(last_lf + 1).unwrap_or(0)).count_ones())
+                after_lf - u64::from((cont & u64::MAX.checked_shl(last_lf + 1).unwrap_or(0)).count_ones())
             };
         }
-        self.prev = Some(last);
+        self.prev = last;
     }
 
     /// After the first error: only the first `<![CDATA[` is still looked for (X4.3).
@@ -1456,6 +1520,13 @@ impl SummaryStream {
             self.fail(status, eof);
         }
     }
+}
+
+/// The line feeds of a run with more than one (the bits of `lf`).
+#[cold]
+#[inline(never)]
+fn line_feeds(lf: u64) -> u64 {
+    u64::from(lf.count_ones())
 }
 
 /// `tokenizer::qualified_name` at the end of a name (`at`: the byte after it, for an empty one):
