@@ -898,6 +898,7 @@ impl SummaryStream {
         let mut end = start + real;
         let mut open = true;
         let mut non_ascii = false;
+        let mut reference = false;
         while mask != 0 {
             let p = start + mask.trailing_zeros() as usize;
             match text_rare(xml, start, p) {
@@ -913,6 +914,7 @@ impl SummaryStream {
                 Err(at) => {
                     end = at;
                     open = false;
+                    reference = xml.get(at) == Some(&b'&');
                     break;
                 }
             }
@@ -932,7 +934,23 @@ impl SummaryStream {
             };
             self.advance_masks(len, lf, cont, xml.get(end - 1).copied());
         }
-        self.text_done(xml.get(start..end).unwrap_or_default(), open, non_white, i)
+        let next = self.text_done(xml.get(start..end).unwrap_or_default(), open, non_white, i);
+        if reference {
+            // A reference the window does not hold whole (cut by the end of the chunk or window),
+            // or a bad one: read on here, as the byte machine would.
+            return self.reference_in_text(chunk, next);
+        }
+        next
+    }
+
+    /// The `&` at `chunk[i]` in section text (no `]` before it, no character pending): the byte
+    /// machine's `step` for it, then the rest of the reference by [`Self::finish_reference`].
+    fn reference_in_text(&mut self, chunk: &[u8], i: usize) -> usize {
+        let Lex::Text { non_white, brackets: 0, pending: Pending::None } = self.lex else { return i };
+        self.cdata_byte(b'&');
+        let at = self.here(b'&');
+        self.advance(b'&');
+        self.finish_reference(chunk, i + 1, non_white, at, Reference::default())
     }
 
     /// The text state after a run the fast path read from `chunk[i]` (lines and columns already
@@ -941,7 +959,11 @@ impl SummaryStream {
     fn text_done(&mut self, run: &[u8], open: bool, non_white: bool, i: usize) -> usize {
         let counts = matches!(usize::from(self.class.next), GOAL | STATE);
         let non_white = non_white || (counts && has_non_white_space(run));
-        let brackets = if open { run.iter().rev().take(2).take_while(|&&b| b == b']').count() as u8 } else { 0 };
+        let brackets = match (open, run) {
+            (true, [.., b']', b']']) => 2,
+            (true, [.., b']']) => 1,
+            _ => 0,
+        };
         self.lex = Lex::Text { non_white, brackets, pending: Pending::None };
         i + run.len()
     }
