@@ -8,11 +8,14 @@
 //! one name allowed there, the quote of an attribute value, the state of the `<?xml` declaration
 //! scan). It keeps no text: memory is the size of [`SummaryStream`] whatever the reply's length.
 //!
-//! Character data inside a section, the bulk of every summary, takes a fast path: each chunk's run
-//! is scanned by the whole-document scan (`chars::scan_text`, vector compares), and the byte
-//! machine takes over at its ends (the `<` after it, a reference or UTF-8 sequence cut by the end
-//! of the chunk, a `]` that might start `]]>`). The tests prove the two paths give the same result
-//! for every split (`tests/stream`).
+//! Character data inside a section, the bulk of every summary, takes a fast path: a window of a
+//! chunk's run at a time, its rare bytes and line feeds found by vector compares and the rare bytes
+//! read by the whole-document scan's own reader (`chars::text_rare`: references and UTF-8
+//! characters complete in the chunk are read where they stand), a long chunk by the whole-document
+//! scan itself (`chars::scan_text`). The byte machine takes over at a run's ends: the `<` after it,
+//! a UTF-8 sequence cut by the end of the chunk, a `]` that might start `]]>`; a reference cut by
+//! the end of the chunk is read on by the byte machine's reference reader from the fast path. The
+//! tests prove the two paths give the same result for every split (`tests/stream`).
 //!
 //! Two verdicts come out:
 //!
