@@ -29,7 +29,10 @@
 //! token is read to its end before it is classified (X4.2), so a syntax error later in a rejected
 //! token outranks its rejection, and `<![CDATA[` anywhere outranks everything (X4.3).
 
-use super::chars::{Step, after, has_non_white_space, is_char, is_white_space, rare_mask, scan_text, text_rare};
+use super::chars::{
+    Step, after, has_non_white_space, is_allowed_control, is_char, is_white_space, rare_or_control_mask, scan_text,
+    text_rare,
+};
 use super::diagnose::{Token, rule_of};
 use super::name_chars::{is_digit_combining_or_extender, is_letter};
 use super::tokenizer::is_name_byte;
@@ -286,6 +289,7 @@ struct Reference {
 }
 
 impl Reference {
+    #[inline(always)]
     fn push(&mut self, b: u8) -> Next {
         match (self.kind, b) {
             (0, b'#') => {
@@ -311,6 +315,7 @@ impl Reference {
         }
     }
 
+    #[inline(always)]
     fn name(&mut self, b: u8) -> Next {
         let n = usize::from(self.len);
         let mut still = 0;
@@ -327,6 +332,7 @@ impl Reference {
         if still == 0 { Next::Fail } else { Next::More }
     }
 
+    #[inline(always)]
     fn digit(&mut self, b: u8, base: u32) -> Next {
         if b == b';' {
             return if self.digits && is_char(self.value) { Next::Done(self.value) } else { Next::Fail };
@@ -895,18 +901,34 @@ impl SummaryStream {
         let (lo, hi) = window.split_at(WINDOW / 2);
         let half = |h: &[u8], f: fn(&[u8; WINDOW / 2]) -> u32| <&[u8; WINDOW / 2]>::try_from(h).map_or(0, f);
         let real_bits = u64::MAX >> (WINDOW - real);
-        let rare = |h: &[u8; WINDOW / 2]| rare_mask(h, b'>');
+        // The rare bytes with TAB, LF and CR: the walk counts the line feeds and skips the others,
+        // which costs less than a second mask for the line feeds and the compares that leave them
+        // out of the rare bytes (summaries have a line feed every few dozen bytes).
+        let rare = |h: &[u8; WINDOW / 2]| rare_or_control_mask(h, b'>');
         let mut mask = ((u64::from(half(lo, rare)) | u64::from(half(hi, rare)) << 32) >> shift) & real_bits;
         // Everything in `xml` before `next` is read.
         let mut end = start + real;
         let mut open = true;
         let mut non_ascii = false;
         let mut reference = false;
+        // The line feeds of the run, and the last one's index in it.
+        let mut lines = 0u64;
+        let mut last_lf = 0usize;
         while mask != 0 {
-            let p = start + mask.trailing_zeros() as usize;
+            let k = mask.trailing_zeros() as usize;
+            let p = start + k;
+            let b = xml.get(p).copied().unwrap_or_default();
+            if is_allowed_control(b) {
+                if b == b'\n' {
+                    lines += 1;
+                    last_lf = k;
+                }
+                mask &= mask - 1;
+                continue;
+            }
             match text_rare(xml, start, p) {
                 Ok(Step::Next(next)) => {
-                    non_ascii |= xml.get(p).is_some_and(|&b| b >= 0x80);
+                    non_ascii |= b >= 0x80;
                     mask &= after(next - start);
                 }
                 Ok(Step::End(lt)) => {
@@ -924,18 +946,15 @@ impl SummaryStream {
         }
         let len = end - start;
         if len > 0 {
-            let lf = |h: &[u8; WINDOW / 2]| Lanes::load(h).eq(b'\n').mask();
             // A UTF-8 continuation byte is 0x80-0xBF: below 0xC0 as a signed byte. Only a run with
             // a non-ASCII character has any.
             let cont = |h: &[u8; WINDOW / 2]| Lanes::load(h).lt_signed(0xC0).mask();
-            let run_bits = u64::MAX >> (WINDOW - len);
-            let lf = ((u64::from(half(lo, lf)) | u64::from(half(hi, lf)) << 32) >> shift) & run_bits;
             let cont = if non_ascii {
-                ((u64::from(half(lo, cont)) | u64::from(half(hi, cont)) << 32) >> shift) & run_bits
+                ((u64::from(half(lo, cont)) | u64::from(half(hi, cont)) << 32) >> shift) & (u64::MAX >> (WINDOW - len))
             } else {
                 0
             };
-            self.advance_masks(len, lf, cont, xml.get(end - 1).copied());
+            self.advance_lines(len, lines, last_lf, cont, xml.get(end - 1).copied());
         }
         let next = self.text_done(xml.get(start..end).unwrap_or_default(), open, non_white, i);
         if reference {
@@ -981,12 +1000,13 @@ impl SummaryStream {
         start: At,
         mut reference: Reference,
     ) -> usize {
+        let from = i;
         while let Some(&b) = chunk.get(i) {
             let before = reference;
             match reference.push(b) {
-                Next::More => {}
+                Next::More => i += 1,
                 Next::Done(cp) => {
-                    self.advance(b);
+                    self.advance_reference(chunk, from, i + 1);
                     let non_white = non_white || !is_white_space(cp);
                     self.lex = Lex::Text { non_white, brackets: 0, pending: Pending::None };
                     return i + 1;
@@ -996,32 +1016,35 @@ impl SummaryStream {
                     break;
                 }
             }
-            self.advance(b);
-            i += 1;
         }
+        self.advance_reference(chunk, from, i);
         self.lex = Lex::Text { non_white, brackets: 0, pending: Pending::Reference(start, reference) };
         i
     }
 
-    /// Moves past a run of `len` bytes (1 to 64) whose line feeds and UTF-8 continuation bytes
-    /// are the bits of `lf` and `cont`, and whose last byte is `last`.
-    fn advance_masks(&mut self, len: usize, lf: u64, cont: u64, last: Option<u8>) {
+    /// Moves past `chunk[from..to]`, bytes a reference took: `#`, `x`, `;`, ASCII letters and
+    /// digits, each one column.
+    fn advance_reference(&mut self, chunk: &[u8], from: usize, to: usize) {
+        let Some(&last) = to.checked_sub(1).and_then(|k| chunk.get(k)).filter(|_| to > from) else { return };
+        debug_assert!(chunk.get(from..to).is_some_and(|r| r.iter().all(|b| b.is_ascii_graphic())));
+        self.pos += to - from;
+        self.column += (to - from) as u64;
+        self.prev = Some(last);
+    }
+
+    /// Moves past a run of `len` bytes (1 to 64) with `lines` line feeds, the last at index
+    /// `last_lf`, whose UTF-8 continuation bytes are the bits of `cont`, and whose last byte is
+    /// `last`.
+    fn advance_lines(&mut self, len: usize, lines: u64, last_lf: usize, cont: u64, last: Option<u8>) {
         self.pos += len;
-        // The common run (ASCII text, at most one line feed) needs no population count, which the
-        // baseline x86-64 target computes in a dozen instructions: the columns are then bytes.
-        if lf == 0 {
-            self.column += if cont == 0 { len as u64 } else { (len - cont.count_ones() as usize) as u64 };
+        // The baseline x86-64 target counts bits in a dozen instructions: ASCII text needs none.
+        let columns = |bytes: u64, cont: u64| if cont == 0 { bytes } else { bytes - u64::from(cont.count_ones()) };
+        if lines == 0 {
+            self.column += columns(len as u64, cont);
         } else {
-            let last_lf = 63 - lf.leading_zeros();
-            // Out of line, or the compiler computes the population count for one line feed too.
-            self.line += if lf & (lf - 1) == 0 { 1 } else { line_feeds(lf) };
-            // The bytes after the last line feed: `len - last_lf - 1` of them.
-            let after_lf = len as u64 - u64::from(last_lf) - 1;
-            self.column = 1 + if cont == 0 {
-                after_lf
-            } else {
-                after_lf - u64::from((cont & u64::MAX.checked_shl(last_lf + 1).unwrap_or(0)).count_ones())
-            };
+            self.line += lines;
+            // The bytes after the last line feed, less the continuation bytes among them.
+            self.column = 1 + columns((len - last_lf - 1) as u64, cont & after(last_lf + 1));
         }
         self.prev = last;
     }
@@ -1545,13 +1568,6 @@ impl SummaryStream {
             self.fail(status, eof);
         }
     }
-}
-
-/// The line feeds of a run with more than one (the bits of `lf`).
-#[cold]
-#[inline(never)]
-fn line_feeds(lf: u64) -> u64 {
-    u64::from(lf.count_ones())
 }
 
 /// `tokenizer::qualified_name` at the end of a name (`at`: the byte after it, for an empty one):

@@ -220,7 +220,7 @@ fn references_cut_at_every_byte() {
     ];
     for reference in references {
         for pad in 0..72 {
-            let line = format!("{}{reference} tail ]] \u{e9}\n", "w".repeat(pad));
+            let line = format!("{}{reference}\ttail ]] \u{e9}\r\n", "w".repeat(pad));
             let doc =
                 format!("<conversation_summary><goal>{}</goal><state>s</state></conversation_summary>", line.repeat(3))
                     .into_bytes();
