@@ -979,11 +979,9 @@ impl SummaryStream {
     /// counted): `open`, the run reaches the end of what was scanned, where a `]` may start `]]>`
     /// with the next bytes.
     fn text_done(&mut self, run: &[u8], open: bool, non_white: bool, i: usize) -> usize {
-        let counts = matches!(usize::from(self.class.next), GOAL | STATE);
-        let non_white = non_white || (counts && has_non_white_space(run));
-        let brackets = match (open, run) {
-            (true, [.., b']', b']']) => 2,
-            (true, [.., b']']) => 1,
+        let non_white = non_white || (matches!(usize::from(self.class.next), GOAL | STATE) && has_non_white_space(run));
+        let brackets = match run.split_last() {
+            Some((b']', before)) if open => 1 + u8::from(before.last() == Some(&b']')),
             _ => 0,
         };
         self.lex = Lex::Text { non_white, brackets, pending: Pending::None };
