@@ -35,6 +35,20 @@ fn main() {
                 let _ = black_box(loopcompact::summary::validate(black_box(&xml)));
             }
         }
+        "realistic_summary_stream_64" | "realistic_summary_stream_4096" => {
+            // The streaming validator (SPEC §17.3) on the same file, fed in 64-byte or 4 KB chunks
+            // (benches/summary.rs `summary_stream`): its instructions per byte against
+            // `realistic_summary`'s are the chunked/whole ratio, free of the machine's noise.
+            let xml = std::fs::read(std::env::var("LOOPCOMPACT_SUMMARY").expect("LOOPCOMPACT_SUMMARY")).unwrap();
+            let chunk = if case.ends_with("_64") { 64 } else { 4096 };
+            for _ in 0..iterations {
+                let mut stream = loopcompact::summary::SummaryStream::new();
+                for piece in black_box(&xml).chunks(chunk) {
+                    let _ = black_box(stream.feed(black_box(piece)));
+                }
+                let _ = black_box(stream.finish());
+            }
+        }
         "realistic_transcript" => {
             // A file written by benches/gen/make_transcript.py (path in LOOPCOMPACT_WIRE).
             let wire = std::fs::read(std::env::var("LOOPCOMPACT_WIRE").expect("LOOPCOMPACT_WIRE")).unwrap();

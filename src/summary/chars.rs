@@ -32,9 +32,24 @@ const TAB_LF_CR: u16 = 1 << b'\t' | 1 << b'\n' | 1 << b'\r';
 
 /// Bit `k` set: byte `k` of `block` is rare ([`is_rare`]).
 #[inline(always)]
-fn rare_mask(block: &[u8; BLOCK], e: u8) -> u32 {
+pub(super) fn rare_mask(block: &[u8; BLOCK], e: u8) -> u32 {
     let v = Lanes::load(block);
     v.lt_signed(0x20).and_not(v.in_low(TAB_LF_CR)).or(v.eq(b'<')).or(v.eq(b'&')).or(v.eq(e)).mask()
+}
+
+/// [`rare_mask`] with the control characters that are Chars (TAB, LF, CR: [`is_allowed_control`])
+/// marked too, in fewer compares: for a caller that reads line feeds anyway (the streaming
+/// validator's window) and skips the other two.
+#[inline(always)]
+pub(super) fn rare_or_control_mask(block: &[u8; BLOCK], e: u8) -> u32 {
+    let v = Lanes::load(block);
+    v.lt_signed(0x20).or(v.eq(b'<')).or(v.eq(b'&')).or(v.eq(e)).mask()
+}
+
+/// TAB, LF and CR: the control characters that are Chars (X4.8), the ones [`is_rare`] skips.
+#[inline(always)]
+pub(super) const fn is_allowed_control(b: u8) -> bool {
+    b < 16 && TAB_LF_CR >> b & 1 == 1
 }
 
 /// Skips plain bytes from `i`: returns the index of the first rare byte, or of the first byte of a
@@ -120,12 +135,12 @@ fn past_long_reference(i: usize) -> usize {
 
 /// The bits of a window's mask from `k` up: the bytes from offset `k` on (none for `k >= 64`).
 #[inline(always)]
-fn after(k: usize) -> u64 {
+pub(super) fn after(k: usize) -> u64 {
     u32::try_from(k).ok().and_then(|k| u64::MAX.checked_shl(k)).unwrap_or(0)
 }
 
 /// What a rare byte of character data means for the scan.
-enum Step {
+pub(super) enum Step {
     /// Go on at this index (after the character or reference).
     Next(usize),
     /// The `<` that ends the run, at this index.
@@ -134,7 +149,7 @@ enum Step {
 
 /// The rare byte at `p` of the run that starts at `start`; `Err` is the offset of a violation.
 #[inline(always)]
-fn text_rare(xml: &[u8], start: usize, p: usize) -> Result<Step, usize> {
+pub(super) fn text_rare(xml: &[u8], start: usize, p: usize) -> Result<Step, usize> {
     match xml.get(p) {
         Some(b'<') => Ok(Step::End(p)),
         Some(b'>') => {
@@ -480,6 +495,27 @@ mod tests {
                 let expected = reference(xml, 0).map(|(_, len)| len);
                 assert_eq!(reference_len(xml, 0), expected, "{:?}", String::from_utf8_lossy(xml));
             }
+        }
+    }
+
+    /// The streaming window's mask is the scan's rare bytes with TAB, LF and CR, for every byte
+    /// value in every lane.
+    #[test]
+    fn rare_or_control_mask_is_the_rare_bytes_and_the_allowed_controls() {
+        for e in [b'>', b'"', b'\''] {
+            for rotate in [0u8, 7, 19] {
+                for k in 0..8u8 {
+                    let block: [u8; BLOCK] = core::array::from_fn(|j| (k * 32 + j as u8).wrapping_add(rotate));
+                    let expected = block.iter().enumerate().fold(0u32, |m, (j, &b)| {
+                        let marked = is_rare(b, e) || matches!(b, b'\t' | b'\n' | b'\r');
+                        m | u32::from(marked) << j
+                    });
+                    assert_eq!(rare_or_control_mask(&block, e), expected, "block {k} rotated {rotate}");
+                }
+            }
+        }
+        for b in 0..=255u8 {
+            assert_eq!(is_allowed_control(b), matches!(b, b'\t' | b'\n' | b'\r'), "{b:#x}");
         }
     }
 

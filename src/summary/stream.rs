@@ -8,11 +8,14 @@
 //! one name allowed there, the quote of an attribute value, the state of the `<?xml` declaration
 //! scan). It keeps no text: memory is the size of [`SummaryStream`] whatever the reply's length.
 //!
-//! Character data inside a section, the bulk of every summary, takes a fast path: each chunk's run
-//! is scanned by the whole-document scan (`chars::scan_text`, vector compares), and the byte
-//! machine takes over at its ends (the `<` after it, a reference or UTF-8 sequence cut by the end
-//! of the chunk, a `]` that might start `]]>`). The tests prove the two paths give the same result
-//! for every split (`tests/stream`).
+//! Character data inside a section, the bulk of every summary, takes a fast path: a window of a
+//! chunk's run at a time, its rare bytes and line feeds found by vector compares and the rare bytes
+//! read by the whole-document scan's own reader (`chars::text_rare`: references and UTF-8
+//! characters complete in the chunk are read where they stand), a long chunk by the whole-document
+//! scan itself (`chars::scan_text`). The byte machine takes over at a run's ends: the `<` after it,
+//! a UTF-8 sequence cut by the end of the chunk, a `]` that might start `]]>`; a reference cut by
+//! the end of the chunk is read on by the byte machine's reference reader from the fast path. The
+//! tests prove the two paths give the same result for every split (`tests/stream`).
 //!
 //! Two verdicts come out:
 //!
@@ -26,7 +29,10 @@
 //! token is read to its end before it is classified (X4.2), so a syntax error later in a rejected
 //! token outranks its rejection, and `<![CDATA[` anywhere outranks everything (X4.3).
 
-use super::chars::{has_non_white_space, is_char, is_white_space, scan_text};
+use super::chars::{
+    Step, after, has_non_white_space, is_allowed_control, is_char, is_white_space, rare_or_control_mask, scan_text,
+    text_rare,
+};
 use super::diagnose::{Token, rule_of};
 use super::name_chars::{is_digit_combining_or_extender, is_letter};
 use super::tokenizer::is_name_byte;
@@ -283,6 +289,7 @@ struct Reference {
 }
 
 impl Reference {
+    #[inline(always)]
     fn push(&mut self, b: u8) -> Next {
         match (self.kind, b) {
             (0, b'#') => {
@@ -308,6 +315,7 @@ impl Reference {
         }
     }
 
+    #[inline(always)]
     fn name(&mut self, b: u8) -> Next {
         let n = usize::from(self.len);
         let mut still = 0;
@@ -324,6 +332,7 @@ impl Reference {
         if still == 0 { Next::Fail } else { Next::More }
     }
 
+    #[inline(always)]
     fn digit(&mut self, b: u8, base: u32) -> Next {
         if b == b';' {
             return if self.digits && is_char(self.value) { Next::Done(self.value) } else { Next::Fail };
@@ -668,11 +677,7 @@ impl SummaryStream {
     /// of [`SummaryStream::diagnosis`], from that chunk on, for every later chunk too.
     pub fn feed(&mut self, chunk: &[u8]) -> Result<()> {
         let mut i = 0;
-        while let Some(&b) = chunk.get(i) {
-            if matches!(self.lex, Lex::Stopped) {
-                self.after_stop(chunk.get(i..).unwrap_or_default());
-                break;
-            }
+        while i < chunk.len() {
             if let Lex::Text { non_white, brackets: 0, pending: Pending::None } = self.lex
                 && self.class.depth == 2
             {
@@ -683,6 +688,32 @@ impl SummaryStream {
                 }
                 // The `<` after the run, or a character the scan leaves to the byte machine.
             }
+            i = self.bytes(chunk, i);
+        }
+        match self.dead {
+            Some(_) => self.dead_error(),
+            None => Ok(()),
+        }
+    }
+
+    /// The error of a dead stream.
+    #[cold]
+    #[inline(never)]
+    fn dead_error(&self) -> Result<()> {
+        let d = self.diagnosis();
+        Err(Error::at(d.status(), d.offset().unwrap_or(self.pos)))
+    }
+
+    /// The byte machine from `chunk[i]` (at least one byte of it): returns where the text fast
+    /// path can take over again, or the end of the chunk. Out of line, so that [`Self::feed`]'s
+    /// loop around the fast path stays small.
+    #[inline(never)]
+    fn bytes(&mut self, chunk: &[u8], mut i: usize) -> usize {
+        while let Some(&b) = chunk.get(i) {
+            if matches!(self.lex, Lex::Stopped) {
+                self.after_stop(chunk.get(i..).unwrap_or_default());
+                return chunk.len();
+            }
             if let Lex::Text { non_white, pending: Pending::Reference(start, reference), .. } = self.lex
                 && self.class.depth == 2
             {
@@ -690,19 +721,24 @@ impl SummaryStream {
                 let end = self.finish_reference(chunk, i, non_white, start, reference);
                 if end > i {
                     i = end;
+                    if self.fast_text() {
+                        return i;
+                    }
                     continue;
                 }
             }
             self.step(b);
             i += 1;
-        }
-        match self.dead {
-            Some(_) => {
-                let d = self.diagnosis();
-                Err(Error::at(d.status(), d.offset().unwrap_or(self.pos)))
+            if self.fast_text() {
+                return i;
             }
-            None => Ok(()),
         }
+        i
+    }
+
+    /// Whether the text fast path can read the next byte.
+    fn fast_text(&self) -> bool {
+        matches!(self.lex, Lex::Text { brackets: 0, pending: Pending::None, .. }) && self.class.depth == 2
     }
 
     /// The offset of the byte at which the stream died: the bytes up to and including it have no
@@ -820,12 +856,16 @@ impl SummaryStream {
     }
 
     /// Character data in a section from `chunk[i]`, at most one window of it, by the
-    /// whole-document scan: returns where the byte machine takes over (the end of the window or
-    /// chunk, the `<` after the run, or a character the scan could not finish in this window or
-    /// rejects).
+    /// whole-document scan's rules: returns where the byte machine takes over (the end of the
+    /// window or chunk, the `<` after the run, or a character the scan could not finish in this
+    /// window or rejects).
     ///
-    /// A window shorter than [`WINDOW`] (the end of the chunk) is scanned in a copy padded with
-    /// `a`: a padding byte never completes a character, a reference or `]]>`, so whatever the real
+    /// The window's rare bytes and line feeds are found as two masks, and the rare bytes are read
+    /// by `chars::text_rare`, the whole-document scan's own reader, so a reference or character
+    /// complete in the chunk is read where it stands. The window is read from the chunk itself:
+    /// its next 64 bytes, or, for a shorter rest, the chunk's last 64 bytes with the bits before
+    /// `i` shifted out. Only a chunk shorter than a window is scanned in a copy, padded with `a`:
+    /// a padding byte never completes a character, a reference or `]]>`, so whatever the real
     /// bytes leave open fails at its first byte, where the byte machine reads it again; a padding
     /// byte is never a problem itself, so the scan's answers before the real end are the real ones.
     fn text_run(&mut self, chunk: &[u8], i: usize, non_white: bool) -> usize {
@@ -841,32 +881,109 @@ impl SummaryStream {
             self.advance_run(run);
             return self.text_done(run, complete && end == span.len(), non_white, i);
         }
-        let mut padded = [b'a'; WINDOW];
-        let window = match rest.first_chunk::<WINDOW>() {
-            Some(window) => window,
-            None => {
-                if let Some(head) = padded.get_mut(..rest.len()) {
-                    head.copy_from_slice(rest);
-                }
-                &padded
-            }
-        };
         let real = rest.len().min(WINDOW);
-        let (end, complete) = match scan_text(window, 0) {
-            Ok(end) => (end.min(real), true),
-            Err(at) => (at.min(real), false),
+        let padded: [u8; WINDOW];
+        // The window, the bytes the readers may look at (a reference read across the window's end
+        // would leave the run past the masks), where the run starts in them, and the bits of the
+        // window before it.
+        let (window, xml, start, shift) = if let Some(window) = rest.first_chunk::<WINDOW>() {
+            (window, chunk.get(..i + WINDOW).unwrap_or_default(), i, 0)
+        } else if let Some(window) = chunk.last_chunk::<WINDOW>() {
+            (window, chunk, i, WINDOW - real)
+        } else {
+            let mut copy = [b'a'; WINDOW];
+            if let Some(head) = copy.get_mut(..real) {
+                head.copy_from_slice(rest);
+            }
+            padded = copy;
+            (&padded, &padded[..], 0, 0)
         };
-        self.advance_window(window, end);
-        self.text_done(window.get(..end).unwrap_or_default(), complete && end == real, non_white, i)
+        let (lo, hi) = window.split_at(WINDOW / 2);
+        let half = |h: &[u8], f: fn(&[u8; WINDOW / 2]) -> u32| <&[u8; WINDOW / 2]>::try_from(h).map_or(0, f);
+        let real_bits = u64::MAX >> (WINDOW - real);
+        // The rare bytes with TAB, LF and CR: the walk counts the line feeds and skips the others,
+        // which costs less than a second mask for the line feeds and the compares that leave them
+        // out of the rare bytes (summaries have a line feed every few dozen bytes).
+        let rare = |h: &[u8; WINDOW / 2]| rare_or_control_mask(h, b'>');
+        let mut mask = ((u64::from(half(lo, rare)) | u64::from(half(hi, rare)) << 32) >> shift) & real_bits;
+        // Everything in `xml` before `next` is read.
+        let mut end = start + real;
+        let mut open = true;
+        let mut non_ascii = false;
+        let mut reference = false;
+        // The line feeds of the run, and the last one's index in it.
+        let mut lines = 0u64;
+        let mut last_lf = 0usize;
+        while mask != 0 {
+            let k = mask.trailing_zeros() as usize;
+            let p = start + k;
+            let b = xml.get(p).copied().unwrap_or_default();
+            if is_allowed_control(b) {
+                if b == b'\n' {
+                    lines += 1;
+                    last_lf = k;
+                }
+                mask &= mask - 1;
+                continue;
+            }
+            match text_rare(xml, start, p) {
+                Ok(Step::Next(next)) => {
+                    non_ascii |= b >= 0x80;
+                    mask &= after(next - start);
+                }
+                Ok(Step::End(lt)) => {
+                    end = lt;
+                    open = false;
+                    break;
+                }
+                Err(at) => {
+                    end = at;
+                    open = false;
+                    reference = xml.get(at) == Some(&b'&');
+                    break;
+                }
+            }
+        }
+        let len = end - start;
+        if len > 0 {
+            // A UTF-8 continuation byte is 0x80-0xBF: below 0xC0 as a signed byte. Only a run with
+            // a non-ASCII character has any.
+            let cont = |h: &[u8; WINDOW / 2]| Lanes::load(h).lt_signed(0xC0).mask();
+            let cont = if non_ascii {
+                ((u64::from(half(lo, cont)) | u64::from(half(hi, cont)) << 32) >> shift) & (u64::MAX >> (WINDOW - len))
+            } else {
+                0
+            };
+            self.advance_lines(len, lines, last_lf, cont, xml.get(end - 1).copied());
+        }
+        let next = self.text_done(xml.get(start..end).unwrap_or_default(), open, non_white, i);
+        if reference {
+            // A reference the window does not hold whole (cut by the end of the chunk or window),
+            // or a bad one: read on here, as the byte machine would.
+            return self.reference_in_text(chunk, next);
+        }
+        next
+    }
+
+    /// The `&` at `chunk[i]` in section text (no `]` before it, no character pending): the byte
+    /// machine's `step` for it, then the rest of the reference by [`Self::finish_reference`].
+    fn reference_in_text(&mut self, chunk: &[u8], i: usize) -> usize {
+        let Lex::Text { non_white, brackets: 0, pending: Pending::None } = self.lex else { return i };
+        self.cdata_byte(b'&');
+        let at = self.here(b'&');
+        self.advance(b'&');
+        self.finish_reference(chunk, i + 1, non_white, at, Reference::default())
     }
 
     /// The text state after a run the fast path read from `chunk[i]` (lines and columns already
     /// counted): `open`, the run reaches the end of what was scanned, where a `]` may start `]]>`
     /// with the next bytes.
     fn text_done(&mut self, run: &[u8], open: bool, non_white: bool, i: usize) -> usize {
-        let counts = matches!(usize::from(self.class.next), GOAL | STATE);
-        let non_white = non_white || (counts && has_non_white_space(run));
-        let brackets = if open { run.iter().rev().take(2).take_while(|&&b| b == b']').count() as u8 } else { 0 };
+        let non_white = non_white || (matches!(usize::from(self.class.next), GOAL | STATE) && has_non_white_space(run));
+        let brackets = match run.split_last() {
+            Some((b']', before)) if open => 1 + u8::from(before.last() == Some(&b']')),
+            _ => 0,
+        };
         self.lex = Lex::Text { non_white, brackets, pending: Pending::None };
         i + run.len()
     }
@@ -881,12 +998,13 @@ impl SummaryStream {
         start: At,
         mut reference: Reference,
     ) -> usize {
+        let from = i;
         while let Some(&b) = chunk.get(i) {
             let before = reference;
             match reference.push(b) {
-                Next::More => {}
+                Next::More => i += 1,
                 Next::Done(cp) => {
-                    self.advance(b);
+                    self.advance_reference(chunk, from, i + 1);
                     let non_white = non_white || !is_white_space(cp);
                     self.lex = Lex::Text { non_white, brackets: 0, pending: Pending::None };
                     return i + 1;
@@ -896,45 +1014,37 @@ impl SummaryStream {
                     break;
                 }
             }
-            self.advance(b);
-            i += 1;
         }
+        self.advance_reference(chunk, from, i);
         self.lex = Lex::Text { non_white, brackets: 0, pending: Pending::Reference(start, reference) };
         i
     }
 
-    /// Moves past the first `end` bytes of `window`, counting lines and columns with two vector
-    /// compares per half.
-    fn advance_window(&mut self, window: &[u8; WINDOW], end: usize) {
-        let Some(&last) = window.get(end.wrapping_sub(1)) else { return };
-        let (lo, hi) = window.split_at(WINDOW / 2);
-        let masks = |half: &[u8]| {
-            <&[u8; WINDOW / 2]>::try_from(half).map_or((0, 0), |block| {
-                let v = Lanes::load(block);
-                // A UTF-8 continuation byte is 0x80-0xBF: below 0xC0 as a signed byte.
-                (u64::from(v.eq(b'\n').mask()), u64::from(v.lt_signed(0xC0).mask()))
-            })
-        };
-        let ((lf_lo, cont_lo), (lf_hi, cont_hi)) = (masks(lo), masks(hi));
-        let real = u64::MAX.checked_shr(u32::try_from(WINDOW - end).unwrap_or(64)).unwrap_or(0);
-        let lf = (lf_lo | lf_hi << 32) & real;
-        let cont = (cont_lo | cont_hi << 32) & real;
-        self.pos += end;
-        // The common window (ASCII text, at most one line feed) needs no population count, which
-        // the baseline x86-64 target computes in a dozen instructions: the columns are then bytes.
-        if lf == 0 {
-            self.column += if cont == 0 { end as u64 } else { u64::from((!cont & real).count_ones()) };
-        } else {
-            let last_lf = 63 - lf.leading_zeros();
-            self.line += if lf & (lf - 1) == 0 { 1 } else { u64::from(lf.count_ones()) };
-            // The bytes after the last line feed: `end - last_lf - 1` of them.
-            self.column = 1 + if cont == 0 {
-                end as u64 - u64::from(last_lf) - 1
-            } else {
-                u64::from((!cont & real & u64::MAX.checked_shl(last_lf + 1).unwrap_or(0)).count_ones())
-            };
-        }
+    /// Moves past `chunk[from..to]`, bytes a reference took: `#`, `x`, `;`, ASCII letters and
+    /// digits, each one column.
+    fn advance_reference(&mut self, chunk: &[u8], from: usize, to: usize) {
+        let Some(&last) = to.checked_sub(1).and_then(|k| chunk.get(k)).filter(|_| to > from) else { return };
+        debug_assert!(chunk.get(from..to).is_some_and(|r| r.iter().all(|b| b.is_ascii_graphic())));
+        self.pos += to - from;
+        self.column += (to - from) as u64;
         self.prev = Some(last);
+    }
+
+    /// Moves past a run of `len` bytes (1 to 64) with `lines` line feeds, the last at index
+    /// `last_lf`, whose UTF-8 continuation bytes are the bits of `cont`, and whose last byte is
+    /// `last`.
+    fn advance_lines(&mut self, len: usize, lines: u64, last_lf: usize, cont: u64, last: Option<u8>) {
+        self.pos += len;
+        // The baseline x86-64 target counts bits in a dozen instructions: ASCII text needs none.
+        let columns = |bytes: u64, cont: u64| if cont == 0 { bytes } else { bytes - u64::from(cont.count_ones()) };
+        if lines == 0 {
+            self.column += columns(len as u64, cont);
+        } else {
+            self.line += lines;
+            // The bytes after the last line feed, less the continuation bytes among them.
+            self.column = 1 + columns((len - last_lf - 1) as u64, cont & after(last_lf + 1));
+        }
+        self.prev = last;
     }
 
     /// After the first error: only the first `<![CDATA[` is still looked for (X4.3).

@@ -187,6 +187,55 @@ fn long_summaries_with_mutations() {
     }
 }
 
+/// References cut by a chunk's end at every byte, in each case of the text fast path's window (a
+/// chunk shorter than a window, a rest of a window or more, a shorter rest read from the chunk's
+/// last window) and across a window's end inside a longer chunk: every named and numeric form,
+/// leading zeros longer than a window, and the bad ones, which must fail where the whole document
+/// does. The split never changes the verdict, the diagnosis or where the stream dies.
+#[test]
+fn references_cut_at_every_byte() {
+    let long_zeros = format!("&#x{}41;", "0".repeat(70));
+    let references = [
+        "&lt;",
+        "&gt;",
+        "&amp;",
+        "&apos;",
+        "&quot;",
+        "&#65;",
+        "&#x41;",
+        "&#X41;",
+        "&#x1F600;",
+        "&#32;",
+        "&#0000000065;",
+        &long_zeros,
+        "&bogus;",
+        "&#xD800;",
+        "&am ",
+        "&#;",
+        "&#x110000;",
+        "& ",
+        "&amx;",
+        "&#12a;",
+        "&lt",
+    ];
+    for reference in references {
+        for pad in 0..72 {
+            let line = format!("{}{reference}\ttail ]] \u{e9}\r\n", "w".repeat(pad));
+            let doc =
+                format!("<conversation_summary><goal>{}</goal><state>s</state></conversation_summary>", line.repeat(3))
+                    .into_bytes();
+            let whole = check_split(&doc, &[], 0);
+            if whole.is_none() {
+                assert!(validate(&doc).is_ok(), "{reference} pad {pad}");
+            }
+            for size in [1, 5, 8, 63, 64, 65, 100, 127, 128, 129] {
+                let cuts: Vec<usize> = (1..).map(|k| k * size).take_while(|&c| c < doc.len()).collect();
+                assert_eq!(check_split(&doc, &cuts, 0), whole, "{reference} pad {pad} size {size}");
+            }
+        }
+    }
+}
+
 /// T17.1: the stream keeps no text: its size is fixed and small, whatever it was fed.
 #[test]
 fn memory_is_fixed() {
