@@ -172,25 +172,33 @@ impl RequestFingerprint {
             Err(e) => return json_diagnostic(e.status(), e.offset(), json, c"R10.1", false),
         };
         let strings = StringFacts::in_document(json, &spans);
-        let Err(error) = input.validate_with(&strings).and_then(|()| input.check_encodable()) else {
-            return Diagnostic::ok();
+        match input.validate_with(&strings).and_then(|()| input.check_encodable()) {
+            Ok(()) => Diagnostic::ok(),
+            Err(error) => field_failure(&input, &strings, error),
+        }
+    }
+
+    /// [`RequestFingerprint::digest_of`], with the diagnosis of a failure
+    /// ([`RequestFingerprint::diagnose`]) made from the same reading of the document: what
+    /// `lc_request_fingerprint_diagnose` does, in one pass where the plain call and then the
+    /// diagnosis took two.
+    pub(crate) fn digest_or_diagnose(json: &[u8]) -> core::result::Result<[u8; LEN], Diagnostic> {
+        let template = canonical::read(json);
+        let is_canonical = template.is_some();
+        let (input, spans) = match template.map_or_else(|| decode_in_place(json), Ok) {
+            Ok(decoded) => decoded,
+            Err(e) => return Err(json_diagnostic(e.status(), e.offset(), json, c"R10.1", false)),
         };
-        let status = error.status();
-        let (location, rule) = match status {
-            Status::FingerprintModel => input.model.first_invalid(&strings).unwrap_or(("Model", c"R10.3")),
-            Status::FingerprintBasis if input.basis.revision == 0 => ("Basis.revision", c"R10.2"),
-            Status::FingerprintBasis => ("Basis.through_event_id", c"R10.2"),
-            Status::FingerprintCounterCapability => ("CounterCapability", c"P8.9"),
-            Status::FingerprintInferenceCapability => ("InferenceCapability", c"P8.10"),
-            Status::FingerprintEncoding if input.model.sampling.temperature.is_some_and(|t| !t.is_finite()) => {
-                ("Model.Sampling.Temperature", c"R10.6")
-            }
-            Status::FingerprintEncoding => ("Model.Sampling.TopP", c"R10.6"),
-            Status::FingerprintWire => ("Basis.through_event_id", c"R10.1"),
-            // 401-403: the reason string is the field's name.
-            _ => (status.reason(), c"R10.2"),
-        };
-        field_diagnostic(status, rule, location)
+        let strings = StringFacts::in_document(json, &spans);
+        if let Err(error) = input.validate_with(&strings).and_then(|()| input.check_encodable()) {
+            return Err(field_failure(&input, &strings, error));
+        }
+        if is_canonical {
+            return Ok(encode::sha256(json));
+        }
+        let mut hash = encode::HashSink::new();
+        input.write_from(&mut hash, Some((json, &spans)));
+        Ok(hash.finish())
     }
 
     /// The digest alone, what `lc_request_fingerprint` writes: decoded, validated, and hashed while
@@ -245,6 +253,27 @@ impl RequestFingerprint {
     pub fn canonical_bytes(&self) -> &[u8] {
         &self.canonical
     }
+}
+
+/// The diagnosis of a decoded document that failed validation with `error`: the field's location
+/// (`Model.BaseURL`) and its rule.
+fn field_failure(input: &FingerprintInput, strings: &StringFacts<'_>, error: Error) -> Diagnostic {
+    let status = error.status();
+    let (location, rule) = match status {
+        Status::FingerprintModel => input.model.first_invalid(strings).unwrap_or(("Model", c"R10.3")),
+        Status::FingerprintBasis if input.basis.revision == 0 => ("Basis.revision", c"R10.2"),
+        Status::FingerprintBasis => ("Basis.through_event_id", c"R10.2"),
+        Status::FingerprintCounterCapability => ("CounterCapability", c"P8.9"),
+        Status::FingerprintInferenceCapability => ("InferenceCapability", c"P8.10"),
+        Status::FingerprintEncoding if input.model.sampling.temperature.is_some_and(|t| !t.is_finite()) => {
+            ("Model.Sampling.Temperature", c"R10.6")
+        }
+        Status::FingerprintEncoding => ("Model.Sampling.TopP", c"R10.6"),
+        Status::FingerprintWire => ("Basis.through_event_id", c"R10.1"),
+        // 401-403: the reason string is the field's name.
+        _ => (status.reason(), c"R10.2"),
+    };
+    field_diagnostic(status, rule, location)
 }
 
 /// Decodes a document with every string field and `Stop` left in it (any of them can be as large
