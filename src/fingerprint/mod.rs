@@ -20,7 +20,7 @@ pub(crate) use stop::stop_array_end;
 #[cfg(test)]
 mod tests;
 
-use crate::diagnostic::{Diagnostic, field_diagnostic, json_diagnostic};
+use crate::diagnostic::{Diagnostic, field_diagnostic, json_diagnostic_scanning};
 use crate::error::{Error, Result};
 use std::borrow::Cow;
 
@@ -169,7 +169,7 @@ impl RequestFingerprint {
         // document: the diagnosis stays within the plain call's memory.
         let (input, spans) = match decode_in_place(json) {
             Ok(decoded) => decoded,
-            Err(e) => return json_diagnostic(e.status(), e.offset(), json, c"R10.1", false),
+            Err(e) => return wire_diagnostic(json, e),
         };
         let strings = StringFacts::in_document(json, &spans);
         match input.validate_with(&strings).and_then(|()| input.check_encodable()) {
@@ -187,7 +187,7 @@ impl RequestFingerprint {
         let is_canonical = template.is_some();
         let (input, spans) = match template.map_or_else(|| decode_in_place(json), Ok) {
             Ok(decoded) => decoded,
-            Err(e) => return Err(json_diagnostic(e.status(), e.offset(), json, c"R10.1", false)),
+            Err(e) => return Err(wire_diagnostic(json, e)),
         };
         let strings = StringFacts::in_document(json, &spans);
         if let Err(error) = input.validate_with(&strings).and_then(|()| input.check_encodable()) {
@@ -253,6 +253,12 @@ impl RequestFingerprint {
     pub fn canonical_bytes(&self) -> &[u8] {
         &self.canonical
     }
+}
+
+/// The diagnosis of a document that does not decode (R10.1): where its JSON error is, passing
+/// over `Stop` arrays with the decoder's own scan.
+fn wire_diagnostic(json: &[u8], error: Error) -> Diagnostic {
+    json_diagnostic_scanning(error.status(), error.offset(), json, c"R10.1", false, stop::stop_array_end)
 }
 
 /// The diagnosis of a decoded document that failed validation with `error`: the field's location
