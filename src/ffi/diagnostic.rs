@@ -378,14 +378,15 @@ pub unsafe extern "C" fn lc_request_fingerprint_diagnose(
             d.status().code()
         });
     }
-    let digest_or_diagnose = |json: &[u8]| match RequestFingerprint::digest_or_diagnose(json) {
-        Ok(digest) => {
+    let digest_or_diagnose = |json: &[u8]| {
+        let mut digest = [0u8; super::LC_FINGERPRINT_LEN];
+        let d = RequestFingerprint::digest_or_diagnose(json, &mut digest);
+        if d.status() == Status::Ok {
             // SAFETY: `out` is non-NULL and, per the caller, writable for LC_FINGERPRINT_LEN bytes
             // that do not overlap the digest (which this function owns).
             unsafe { core::ptr::copy_nonoverlapping(digest.as_ptr(), out, digest.len()) };
-            Diagnostic::ok()
         }
-        Err(d) => d,
+        d
     };
     // SAFETY: the caller's contract, passed on.
     unsafe { diagnose_buffer(json, json_len, diag, digest_or_diagnose) }

@@ -181,24 +181,26 @@ impl RequestFingerprint {
     /// [`RequestFingerprint::digest_of`], with the diagnosis of a failure
     /// ([`RequestFingerprint::diagnose`]) made from the same reading of the document: what
     /// `lc_request_fingerprint_diagnose` does, in one pass where the plain call and then the
-    /// diagnosis took two.
-    pub(crate) fn digest_or_diagnose(json: &[u8]) -> core::result::Result<[u8; LEN], Diagnostic> {
+    /// diagnosis took two. The digest is written to `digest` when the diagnosis is `LC_OK`.
+    pub(crate) fn digest_or_diagnose(json: &[u8], digest: &mut [u8; LEN]) -> Diagnostic {
         let template = canonical::read(json);
         let is_canonical = template.is_some();
         let (input, spans) = match template.map_or_else(|| decode_in_place(json), Ok) {
             Ok(decoded) => decoded,
-            Err(e) => return Err(wire_diagnostic(json, e)),
+            Err(e) => return wire_diagnostic(json, e),
         };
         let strings = StringFacts::in_document(json, &spans);
         if let Err(error) = input.validate_with(&strings).and_then(|()| input.check_encodable()) {
-            return Err(field_failure(&input, &strings, error));
+            return field_failure(&input, &strings, error);
         }
-        if is_canonical {
-            return Ok(encode::sha256(json));
-        }
-        let mut hash = encode::HashSink::new();
-        input.write_from(&mut hash, Some((json, &spans)));
-        Ok(hash.finish())
+        *digest = if is_canonical {
+            encode::sha256(json)
+        } else {
+            let mut hash = encode::HashSink::new();
+            input.write_from(&mut hash, Some((json, &spans)));
+            hash.finish()
+        };
+        Diagnostic::ok()
     }
 
     /// The digest alone, what `lc_request_fingerprint` writes: decoded, validated, and hashed while
