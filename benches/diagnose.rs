@@ -1,5 +1,6 @@
 //! The diagnoses (SPEC C13.4) beside their plain functions, on documents that fail: a `_diagnose`
-//! sibling runs the plain function and then looks again for where and why, and every host binding
+//! sibling reads the document once as the plain function does and, for a JSON error, walks it
+//! again up to the error's offset for its location, line and column; and every host binding
 //! diagnoses each failure, so the pair's time is what a host pays for a rejection. The target is
 //! at most twice the plain call (issue #28). Small documents (the 943-byte R10.7 example, a policy)
 //! and 1 MB ones (a `Stop` array of 250 000 entries, a transcript of 1 000 answered calls), each

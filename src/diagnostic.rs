@@ -11,6 +11,7 @@ use core::fmt::Write as _;
 pub use crate::json::path::LOCATION_CAP;
 pub(crate) use crate::json::path::{Location, PathBuilder};
 use crate::json::{DocumentLayout, Expect, Kind};
+use crate::lanes::Lanes;
 use crate::section::Section;
 use crate::status::{Status, StatusClass};
 
@@ -239,31 +240,45 @@ impl Diagnostic {
 
 /// C13.2: 1-based line and column (in Unicode scalar values) of `offset` in `text`; lines end at
 /// LF. An offset past the end counts as the end.
+///
+/// One pass over the text before the offset, 32 bytes at a time ([`Lanes`]): its LFs counted, and
+/// the scalar values since the last one (the bytes that are not UTF-8 continuation bytes,
+/// `10xxxxxx`). A line can be the whole document (JSON on one line); a count of it byte by byte,
+/// or three passes (LFs, the last LF, the scalar values), took as long as the check that failed.
 fn line_column(text: &[u8], offset: usize) -> (u64, u64) {
     let before = text.get(..offset).unwrap_or(text);
-    let line_start = memchr::memrchr(b'\n', before).map_or(0, |nl| nl + 1);
-    let line = 1 + memchr::memchr_iter(b'\n', before).count() as u64;
-    let column = 1 + scalar_values(before.get(line_start..).unwrap_or_default());
-    (line, column)
-}
-
-/// The number of Unicode scalar values in `text` (UTF-8): its bytes that are not continuation
-/// bytes (`10xxxxxx`). Eight bytes at a time: a line can be the whole document (JSON on one
-/// line), and a byte-by-byte count of it took longer than the check that failed.
-fn scalar_values(text: &[u8]) -> u64 {
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let mut words = text.chunks_exact(8);
+    let (blocks, rest) = before.as_chunks::<32>();
+    let mut lfs = 0u64;
+    // Where the last line starts, and its continuation bytes so far.
+    let mut line_start = 0usize;
     let mut continuations = 0u64;
-    for word in &mut words {
-        let mut bytes = [0u8; 8];
-        bytes.copy_from_slice(word);
-        let w = u64::from_le_bytes(bytes);
-        // Bit 7 of each byte set with bit 6 clear: `w << 1` moves bit 6 into bit 7's place, and
-        // `HIGH` keeps bit 7 only, so no bit carries in from a neighbouring byte.
-        continuations += u64::from((w & !(w << 1) & HIGH).count_ones());
+    for (i, block) in blocks.iter().enumerate() {
+        let lanes = Lanes::load(block);
+        let lf = lanes.eq(b'\n').mask();
+        // Below 0xC0 as an `i8`: 0x80 to 0xBF.
+        let continuation = lanes.lt_signed(0xC0).mask();
+        if lf == 0 {
+            continuations += u64::from(continuation.count_ones());
+        } else {
+            lfs += u64::from(lf.count_ones());
+            let last = 31 - lf.leading_zeros();
+            line_start = 32 * i + last as usize + 1;
+            // The bits after the last LF (two shifts: `last + 1` may be 32).
+            continuations = u64::from((continuation >> last >> 1).count_ones());
+        }
     }
-    continuations += words.remainder().iter().filter(|&&b| b & 0xC0 == 0x80).count() as u64;
-    text.len() as u64 - continuations
+    let tail = before.len() - rest.len();
+    for (i, &b) in rest.iter().enumerate() {
+        if b == b'\n' {
+            lfs += 1;
+            line_start = tail + i + 1;
+            continuations = 0;
+        } else if b & 0xC0 == 0x80 {
+            continuations += 1;
+        }
+    }
+    let column = 1 + (before.len() - line_start) as u64 - continuations;
+    (1 + lfs, column)
 }
 
 /// What the value at the end of `names` must be (the layout names of a path from the root of
@@ -286,11 +301,26 @@ pub(crate) fn json_diagnostic(
     rule: &'static CStr,
     own_rule: bool,
 ) -> Diagnostic {
+    json_diagnostic_scanning(status, offset, src, layout, rule, own_rule, crate::json::path::no_array_scan)
+}
+
+/// [`json_diagnostic`] for a document with a scan of its own large arrays (see
+/// [`crate::json::path::locate`]).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn json_diagnostic_scanning<C: crate::json::CheckedArray>(
+    status: Status,
+    offset: Option<usize>,
+    src: &[u8],
+    layout: &DocumentLayout,
+    rule: &'static CStr,
+    own_rule: bool,
+    scan: impl Fn(&[u8], usize) -> Option<C>,
+) -> Diagnostic {
     use crate::json::path::{TokenKind, locate};
     let Some(offset) = offset else {
         return Diagnostic::new(status).with_rule(rule);
     };
-    let found = locate(src, offset, layout.names());
+    let found = locate(src, offset, layout.names(), scan);
     // An array element (`blocks[1]`) is not what its array's key expects.
     let at_element = found.location.as_str().ends_with(']');
     let leaf = if at_element || found.names.is_empty() { Expect::Any } else { expected_at(layout, found.names) };
@@ -596,19 +626,38 @@ fn what_was_wrong(status: Status, rule: &str, expected: &str) -> &'static str {
 
 #[cfg(test)]
 mod tests {
-    use super::scalar_values;
+    use super::line_column;
+
+    /// The line and column by the definition (C13.2), a character at a time.
+    fn model(text: &[u8], offset: usize) -> (u64, u64) {
+        let before = text.get(..offset).unwrap_or(text);
+        let line_start = before.iter().rposition(|&b| b == b'\n').map_or(0, |nl| nl + 1);
+        let lines = 1 + before.iter().filter(|&&b| b == b'\n').count() as u64;
+        let column = 1 + before[line_start..].iter().filter(|&&b| b & 0xC0 != 0x80).count() as u64;
+        (lines, column)
+    }
 
     #[test]
-    fn scalar_values_count_chars() {
-        // Every split of multi-byte characters across the eight-byte words, and the remainders.
-        let base = "aé€😀\u{7f}\u{80}\u{7ff}\u{800}\u{ffff}\u{10000}\u{10ffff}bc";
+    fn lines_and_columns_count_lfs_and_chars() {
+        // Multi-byte characters and LFs at every position of the 32-byte blocks, at their edges,
+        // in the remainder, and offsets everywhere, past the end included.
+        let base = "aé€😀\n\u{7f}\u{80}\u{7ff}\u{800}\u{ffff}\n\n\u{10000}\u{10ffff}bc";
         for start in 0..base.len() {
             let Some(text) = base.get(start..) else { continue };
             for repeat in [1, 2, 3, 7] {
                 let text = text.repeat(repeat);
-                assert_eq!(scalar_values(text.as_bytes()), text.chars().count() as u64, "{text:?}");
+                for offset in 0..=text.len() + 1 {
+                    let got = line_column(text.as_bytes(), offset);
+                    assert_eq!(got, model(text.as_bytes(), offset), "{text:?} at {offset}");
+                }
             }
         }
-        assert_eq!(scalar_values(b""), 0);
+        // A long line, with a character split across blocks, and one that is not UTF-8.
+        let long = format!("{}\n{}", "é".repeat(5000), "x€".repeat(3000));
+        assert_eq!(line_column(long.as_bytes(), long.len()), (2, 6001));
+        let bytes = [&[0xBFu8; 100][..], b"\n", &[0xBF; 77], b"a"].concat();
+        for offset in [0, 31, 32, 100, 101, 150, 178, 179] {
+            assert_eq!(line_column(&bytes, offset), model(&bytes, offset), "{offset}");
+        }
     }
 }

@@ -296,7 +296,7 @@ impl Lanes {
     }
 
     /// Lanes below `b`, both read as `i8`: for `b` in `0..=0x7F`, the bytes below `b` and every
-    /// byte from `0x80` up.
+    /// byte from `0x80` up; for `b` from `0x80` up, the bytes from `0x80` to below `b`.
     #[inline(always)]
     pub(crate) fn lt_signed(self, b: u8) -> Self {
         Self(self.0.lt_signed(Imp::splat(b)))

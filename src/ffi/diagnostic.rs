@@ -5,11 +5,7 @@
 use core::ffi::c_char;
 use core::mem::{offset_of, size_of};
 
-use super::{
-    InBuf, OutBuf, ffi_guard, ffi_status, lc_compaction_input, lc_compaction_input_validate,
-    lc_compaction_output_validate, lc_compaction_policy_validate, lc_context_config_validate,
-    lc_context_observation_validate, lc_request_fingerprint, lc_status, lc_summary_xml_validate,
-};
+use super::{InBuf, OutBuf, ffi_guard, ffi_status, lc_compaction_input, lc_compaction_output_validate, lc_status};
 use crate::diagnostic::{Diagnostic, LOCATION_CAP, RetryFacts, SUMMARY_INSTRUCTIONS_C, compose};
 use crate::fingerprint::RequestFingerprint;
 use crate::policy::{CompactionPolicy, ContextConfig, ContextObservationPolicy};
@@ -212,6 +208,33 @@ pub(super) fn diagnose_after(
     status
 }
 
+/// A `_diagnose` sibling in one pass: the plain function's check of the buffer (whose statuses
+/// are boundary ones, with nothing more to say than their class), then `check`, which reads the
+/// document once and gives the plain function's status with its diagnosis. Running the plain
+/// function and then a diagnosis read every failing document twice or three times (issue #28).
+///
+/// # Safety
+/// `ptr`/`len` as the plain function's buffer; `diag` as for `lc_summary_xml_diagnose`.
+unsafe fn diagnose_buffer(
+    ptr: *const u8,
+    len: usize,
+    diag: *mut lc_diagnostic,
+    check: impl FnOnce(&[u8]) -> Diagnostic,
+) -> lc_status {
+    let d = ffi_guard!(Diagnostic::new(Status::Panic), {
+        // SAFETY: the caller's contract on the buffer.
+        match unsafe { InBuf::new(ptr, len).and_then(|b| b.slice()) } {
+            Ok(buf) => check(buf),
+            Err(status) => Diagnostic::new(status),
+        }
+    });
+    ffi_guard!(Status::Panic.code(), {
+        // SAFETY: `diag` validity is the caller's contract.
+        unsafe { fill_diagnostic(diag, &d) };
+        d.status().code()
+    })
+}
+
 /// `lc_summary_xml_validate` with a diagnosis (SPEC C13.4): the same return value for every input,
 /// and, when `diag` is not NULL, `*diag` filled (`struct_size` set by the caller). On `LC_OK` the
 /// diagnosis says so, with `LC_OFFSET_UNKNOWN` and empty strings.
@@ -226,14 +249,7 @@ pub unsafe extern "C" fn lc_summary_xml_diagnose(
     diag: *mut lc_diagnostic,
 ) -> lc_status {
     // SAFETY: the caller's contract, passed on.
-    let status = unsafe { lc_summary_xml_validate(xml, xml_len) };
-    ffi_guard!(status, {
-        diagnose_after(status, diag, || {
-            // SAFETY: the plain function accepted the buffer's pointer and length.
-            let xml = unsafe { InBuf::new(xml, xml_len).and_then(|b| b.slice()) }.unwrap_or_default();
-            summary::diagnose(xml)
-        })
-    })
+    unsafe { diagnose_buffer(xml, xml_len, diag, summary::diagnose) }
 }
 
 /// `lc_compaction_input_validate` with a diagnosis (SPEC C13.4); see `lc_summary_xml_diagnose`.
@@ -248,14 +264,7 @@ pub unsafe extern "C" fn lc_compaction_input_diagnose(
     diag: *mut lc_diagnostic,
 ) -> lc_status {
     // SAFETY: the caller's contract, passed on.
-    let status = unsafe { lc_compaction_input_validate(wire, wire_len) };
-    ffi_guard!(status, {
-        diagnose_after(status, diag, || {
-            // SAFETY: the plain function accepted the buffer.
-            let wire = unsafe { InBuf::new(wire, wire_len).and_then(|b| b.slice()) }.unwrap_or_default();
-            CompactionInput::diagnose(wire)
-        })
-    })
+    unsafe { diagnose_buffer(wire, wire_len, diag, CompactionInput::diagnose) }
 }
 
 /// `lc_compaction_output_validate` with a diagnosis (SPEC C13.4): the same arguments and return
@@ -315,14 +324,7 @@ pub unsafe extern "C" fn lc_compaction_policy_diagnose(
     diag: *mut lc_diagnostic,
 ) -> lc_status {
     // SAFETY: the caller's contract, passed on.
-    let status = unsafe { lc_compaction_policy_validate(json, json_len, counter_quality) };
-    ffi_guard!(status, {
-        diagnose_after(status, diag, || {
-            // SAFETY: the plain function accepted the buffer.
-            let json = unsafe { InBuf::new(json, json_len).and_then(|b| b.slice()) }.unwrap_or_default();
-            CompactionPolicy::diagnose(json, counter_quality)
-        })
-    })
+    unsafe { diagnose_buffer(json, json_len, diag, |json| CompactionPolicy::diagnose(json, counter_quality)) }
 }
 
 /// `lc_context_observation_validate` with a diagnosis (SPEC C13.4).
@@ -337,14 +339,7 @@ pub unsafe extern "C" fn lc_context_observation_diagnose(
     diag: *mut lc_diagnostic,
 ) -> lc_status {
     // SAFETY: the caller's contract, passed on.
-    let status = unsafe { lc_context_observation_validate(json, json_len, counter_quality) };
-    ffi_guard!(status, {
-        diagnose_after(status, diag, || {
-            // SAFETY: the plain function accepted the buffer.
-            let json = unsafe { InBuf::new(json, json_len).and_then(|b| b.slice()) }.unwrap_or_default();
-            ContextObservationPolicy::diagnose(json, counter_quality)
-        })
-    })
+    unsafe { diagnose_buffer(json, json_len, diag, |json| ContextObservationPolicy::diagnose(json, counter_quality)) }
 }
 
 /// `lc_context_config_validate` with a diagnosis (SPEC C13.4): `location` names the option or
@@ -359,14 +354,7 @@ pub unsafe extern "C" fn lc_context_config_diagnose(
     diag: *mut lc_diagnostic,
 ) -> lc_status {
     // SAFETY: the caller's contract, passed on.
-    let status = unsafe { lc_context_config_validate(json, json_len) };
-    ffi_guard!(status, {
-        diagnose_after(status, diag, || {
-            // SAFETY: the plain function accepted the buffer.
-            let json = unsafe { InBuf::new(json, json_len).and_then(|b| b.slice()) }.unwrap_or_default();
-            ContextConfig::diagnose(json)
-        })
-    })
+    unsafe { diagnose_buffer(json, json_len, diag, ContextConfig::diagnose) }
 }
 
 /// `lc_request_fingerprint` with a diagnosis (SPEC C13.4): the same arguments and return value
@@ -381,15 +369,27 @@ pub unsafe extern "C" fn lc_request_fingerprint_diagnose(
     out: *mut u8,
     diag: *mut lc_diagnostic,
 ) -> lc_status {
+    if json.is_null() && json_len != 0 || out.is_null() {
+        // The plain function's checks of its pointers, before that of the length.
+        let d = Diagnostic::new(Status::NullArgument);
+        // SAFETY: `diag` validity is the caller's contract.
+        return ffi_guard!(Status::Panic.code(), {
+            unsafe { fill_diagnostic(diag, &d) };
+            d.status().code()
+        });
+    }
+    let digest_or_diagnose = |json: &[u8]| {
+        let mut digest = [0u8; super::LC_FINGERPRINT_LEN];
+        let d = RequestFingerprint::digest_or_diagnose(json, &mut digest);
+        if d.status() == Status::Ok {
+            // SAFETY: `out` is non-NULL and, per the caller, writable for LC_FINGERPRINT_LEN bytes
+            // that do not overlap the digest (which this function owns).
+            unsafe { core::ptr::copy_nonoverlapping(digest.as_ptr(), out, digest.len()) };
+        }
+        d
+    };
     // SAFETY: the caller's contract, passed on.
-    let status = unsafe { lc_request_fingerprint(json, json_len, out) };
-    ffi_guard!(status, {
-        diagnose_after(status, diag, || {
-            // SAFETY: the plain function accepted the buffer.
-            let json = unsafe { InBuf::new(json, json_len).and_then(|b| b.slice()) }.unwrap_or_default();
-            RequestFingerprint::diagnose(json)
-        })
-    })
+    unsafe { diagnose_buffer(json, json_len, diag, digest_or_diagnose) }
 }
 
 /// What a host does next about `code` (SPEC C13.3): `LC_CLASS_OK`, `LC_CLASS_RETRY` (a new

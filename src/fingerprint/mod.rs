@@ -21,7 +21,7 @@ pub(crate) use stop::stop_array_end;
 #[cfg(test)]
 mod tests;
 
-use crate::diagnostic::{Diagnostic, field_diagnostic, json_diagnostic};
+use crate::diagnostic::{Diagnostic, field_diagnostic, json_diagnostic_scanning};
 use crate::error::{Error, Result};
 use std::borrow::Cow;
 
@@ -173,28 +173,38 @@ impl RequestFingerprint {
         // document: the diagnosis stays within the plain call's memory.
         let (input, spans) = match decode_in_place(json) {
             Ok(decoded) => decoded,
-            Err(e) => return json_diagnostic(e.status(), e.offset(), json, &LAYOUT, c"R10.1", false),
+            Err(e) => return wire_diagnostic(json, e),
         };
         let strings = StringFacts::in_document(json, &spans);
-        let Err(error) = input.validate_with(&strings).and_then(|()| input.check_encodable()) else {
-            return Diagnostic::ok();
+        match input.validate_with(&strings).and_then(|()| input.check_encodable()) {
+            Ok(()) => Diagnostic::ok(),
+            Err(error) => field_failure(&input, &strings, error),
+        }
+    }
+
+    /// [`RequestFingerprint::digest_of`], with the diagnosis of a failure
+    /// ([`RequestFingerprint::diagnose`]) made from the same reading of the document: what
+    /// `lc_request_fingerprint_diagnose` does, in one pass where the plain call and then the
+    /// diagnosis took two. The digest is written to `digest` when the diagnosis is `LC_OK`.
+    pub(crate) fn digest_or_diagnose(json: &[u8], digest: &mut [u8; LEN]) -> Diagnostic {
+        let template = canonical::read(json);
+        let is_canonical = template.is_some();
+        let (input, spans) = match template.map_or_else(|| decode_in_place(json), Ok) {
+            Ok(decoded) => decoded,
+            Err(e) => return wire_diagnostic(json, e),
         };
-        let status = error.status();
-        let (location, rule) = match status {
-            Status::FingerprintModel => input.model.first_invalid(&strings).unwrap_or(("Model", c"R10.3")),
-            Status::FingerprintBasis if input.basis.revision == 0 => ("Basis.revision", c"R10.2"),
-            Status::FingerprintBasis => ("Basis.through_event_id", c"R10.2"),
-            Status::FingerprintCounterCapability => ("CounterCapability", c"P8.9"),
-            Status::FingerprintInferenceCapability => ("InferenceCapability", c"P8.10"),
-            Status::FingerprintEncoding if input.model.sampling.temperature.is_some_and(|t| !t.is_finite()) => {
-                ("Model.Sampling.Temperature", c"R10.6")
-            }
-            Status::FingerprintEncoding => ("Model.Sampling.TopP", c"R10.6"),
-            Status::FingerprintWire => ("Basis.through_event_id", c"R10.1"),
-            // 401-403: the reason string is the field's name.
-            _ => (status.reason(), c"R10.2"),
+        let strings = StringFacts::in_document(json, &spans);
+        if let Err(error) = input.validate_with(&strings).and_then(|()| input.check_encodable()) {
+            return field_failure(&input, &strings, error);
+        }
+        *digest = if is_canonical {
+            encode::sha256(json)
+        } else {
+            let mut hash = encode::HashSink::new();
+            input.write_from(&mut hash, Some((json, &spans)));
+            hash.finish()
         };
-        field_diagnostic(status, rule, &LAYOUT, location)
+        Diagnostic::ok()
     }
 
     /// The digest alone, what `lc_request_fingerprint` writes: decoded, validated, and hashed while
@@ -249,6 +259,33 @@ impl RequestFingerprint {
     pub fn canonical_bytes(&self) -> &[u8] {
         &self.canonical
     }
+}
+
+/// The diagnosis of a document that does not decode (R10.1): where its JSON error is, passing
+/// over `Stop` arrays with the decoder's own scan.
+fn wire_diagnostic(json: &[u8], error: Error) -> Diagnostic {
+    json_diagnostic_scanning(error.status(), error.offset(), json, &LAYOUT, c"R10.1", false, stop::stop_array_end)
+}
+
+/// The diagnosis of a decoded document that failed validation with `error`: the field's location
+/// (`Model.BaseURL`) and its rule.
+fn field_failure(input: &FingerprintInput, strings: &StringFacts<'_>, error: Error) -> Diagnostic {
+    let status = error.status();
+    let (location, rule) = match status {
+        Status::FingerprintModel => input.model.first_invalid(strings).unwrap_or(("Model", c"R10.3")),
+        Status::FingerprintBasis if input.basis.revision == 0 => ("Basis.revision", c"R10.2"),
+        Status::FingerprintBasis => ("Basis.through_event_id", c"R10.2"),
+        Status::FingerprintCounterCapability => ("CounterCapability", c"P8.9"),
+        Status::FingerprintInferenceCapability => ("InferenceCapability", c"P8.10"),
+        Status::FingerprintEncoding if input.model.sampling.temperature.is_some_and(|t| !t.is_finite()) => {
+            ("Model.Sampling.Temperature", c"R10.6")
+        }
+        Status::FingerprintEncoding => ("Model.Sampling.TopP", c"R10.6"),
+        Status::FingerprintWire => ("Basis.through_event_id", c"R10.1"),
+        // 401-403: the reason string is the field's name.
+        _ => (status.reason(), c"R10.2"),
+    };
+    field_diagnostic(status, rule, &LAYOUT, location)
 }
 
 /// Decodes a document with every string field and `Stop` left in it (any of them can be as large

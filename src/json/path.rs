@@ -5,7 +5,7 @@
 
 use core::fmt::Write as _;
 
-use super::{ErrorKind, Event, Parser};
+use super::{CheckedArray, ErrorKind, Event, Parser, StringToken};
 
 /// Capacity of [`Diagnostic::location`](crate::diagnostic::Diagnostic::location) with its NUL
 /// (`LC_LOCATION_CAP` in C).
@@ -43,21 +43,52 @@ pub(crate) enum TokenKind {
 }
 
 #[derive(Clone, Copy)]
-enum Frame {
-    /// In an object: no key yet (`None`), an unknown key (`Some(None)`), a layout name.
-    Object(Option<Option<&'static str>>),
+enum Frame<'a> {
+    /// In an object: no key yet (`None`), or the last key read, named only once the walk has
+    /// found the offset (most keys are passed by, and naming each cost more than reading it).
+    Object(Option<StringToken<'a>>),
     /// In an array: no element yet, or at element `i`.
     Array(Option<usize>),
 }
 
+/// The array type of [`no_array_scan`]: there is none.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Unscanned {}
+
+impl CheckedArray for Unscanned {
+    fn start(self) -> usize {
+        match self {}
+    }
+
+    fn end(self) -> usize {
+        match self {}
+    }
+}
+
+/// The array scan of a document that has none: [`locate`] walks every array.
+pub(crate) fn no_array_scan(_: &[u8], _: usize) -> Option<Unscanned> {
+    None
+}
+
 /// The path to `offset` in `src`, naming keys only by the layout names in `names`.
-pub(crate) fn locate(src: &[u8], offset: usize, names: &[&'static str]) -> Found {
+///
+/// `scan` is the document's own scan of an array from its `[` (a fingerprint's `Stop` array of a
+/// million strings, say, [`no_array_scan`] for none): an array it checks that ends before the
+/// offset is passed over whole, as its reader passed over it, not token by token.
+pub(crate) fn locate<C: CheckedArray>(
+    src: &[u8],
+    offset: usize,
+    names: &[&'static str],
+    scan: impl Fn(&[u8], usize) -> Option<C>,
+) -> Found {
     // One UTF-8 check of the whole document rather than one per string: the same errors at the
     // same offsets (`Parser::new_utf8_checked`).
     let mut p = Parser::new_utf8_checked(src);
-    let mut frames: Vec<Frame> = Vec::new();
+    let mut frames: Vec<Frame<'_>> = Vec::new();
+    let found = |frames: &[Frame<'_>], token| found(frames, token, names);
     loop {
-        let event = match p.next() {
+        let event = p.next_inline();
+        let event = match event {
             Ok(event) => event,
             Err(e) => {
                 let token = TokenKind::Syntax(e.kind == ErrorKind::Syntax && p.depth() >= super::MAX_DEPTH);
@@ -76,10 +107,8 @@ pub(crate) fn locate(src: &[u8], offset: usize, names: &[&'static str]) -> Found
         let here = offset < end.max(start + 1);
         match event {
             Event::Key(key) => {
-                // Decoded once, then compared with each name (not decoded once per name).
-                let name = key.decode().ok().and_then(|k| names.iter().copied().find(|n| *n == k));
                 if let Some(Frame::Object(slot)) = frames.last_mut() {
-                    *slot = Some(name);
+                    *slot = Some(key);
                 }
                 if here {
                     // The key itself: the path ends at its object.
@@ -91,7 +120,17 @@ pub(crate) fn locate(src: &[u8], offset: usize, names: &[&'static str]) -> Found
             }
             Event::ObjectStart | Event::ArrayStart if here => return found(&frames, TokenKind::Container),
             Event::ObjectStart => frames.push(Frame::Object(None)),
-            Event::ArrayStart => frames.push(Frame::Array(None)),
+            Event::ArrayStart => {
+                let before = scan(src, start).filter(|array| array.end() <= offset);
+                match before {
+                    Some(array) if p.skip_checked_array(array) => {
+                        if frames.is_empty() {
+                            return after_the_document(offset, array.end());
+                        }
+                    }
+                    _ => frames.push(Frame::Array(None)),
+                }
+            }
             Event::ObjectEnd | Event::ArrayEnd => {
                 if here {
                     if let Some(Frame::Object(slot)) = frames.last_mut() {
@@ -104,7 +143,7 @@ pub(crate) fn locate(src: &[u8], offset: usize, names: &[&'static str]) -> Found
                 }
                 frames.pop();
                 if frames.is_empty() {
-                    return after_the_document(&frames, offset, end);
+                    return after_the_document(offset, end);
                 }
             }
             Event::Number(_) if here => return found(&frames, TokenKind::Number),
@@ -113,28 +152,30 @@ pub(crate) fn locate(src: &[u8], offset: usize, names: &[&'static str]) -> Found
             _ => {}
         }
         if frames.is_empty() && is_value {
-            return after_the_document(&frames, offset, end);
+            return after_the_document(offset, end);
         }
     }
 }
 
 /// The top-level value ended at `end`: an offset past it is a second value or other bytes after
 /// the document (J5.1).
-fn after_the_document(frames: &[Frame], offset: usize, end: usize) -> Found {
-    found(frames, if offset >= end { TokenKind::Syntax(false) } else { TokenKind::Other })
+fn after_the_document(offset: usize, end: usize) -> Found {
+    found(&[], if offset >= end { TokenKind::Syntax(false) } else { TokenKind::Other }, &[])
 }
 
-fn found(frames: &[Frame], token: TokenKind) -> Found {
+fn found(frames: &[Frame<'_>], token: TokenKind, known: &[&'static str]) -> Found {
     let mut location = PathBuilder::default();
     let mut names = Vec::new();
     for frame in frames {
         match *frame {
-            Frame::Object(Some(Some(name))) => {
+            Frame::Object(Some(key)) => {
+                // Decoded once, then compared with each name (not decoded once per name).
+                let name = key.decode().ok().and_then(|k| known.iter().copied().find(|n| *n == k));
+                // An unknown key: nothing of it is named, and nothing below it.
+                let Some(name) = name else { break };
                 location.push_name(name);
                 names.push(name);
             }
-            // An unknown key: nothing of it is named, and nothing below it.
-            Frame::Object(Some(None)) => break,
             Frame::Array(Some(i)) => location.push_index(i),
             Frame::Object(None) | Frame::Array(None) => {}
         }
@@ -219,7 +260,7 @@ mod tests {
 
     fn at(doc: &str, marker: &str) -> (String, TokenKind) {
         let offset = doc.find(marker).unwrap();
-        let found = locate(doc.as_bytes(), offset, NAMES);
+        let found = locate(doc.as_bytes(), offset, NAMES, no_array_scan);
         (found.location.as_str().to_owned(), found.token)
     }
 
@@ -241,9 +282,34 @@ mod tests {
     }
 
     #[test]
+    fn arrays_passed_over_whole_give_the_walk_s_answers() {
+        // A document's own array scan (a fingerprint's `Stop`) changes no answer: at every offset
+        // of documents with such arrays (top level, nested, empty, with escapes and non-ASCII,
+        // followed by an error), and of every prefix of them.
+        const NAMES: &[&str] = &["Model", "Stop", "Limits"];
+        let docs = [
+            r#"{"Model":{"Stop":["a","b\n","\u00e9","é"],"Limits":1},"Stop":[]}"#,
+            r#"["a","b"]"#,
+            r#"{"Stop":["a","b"],"Stop":["c"]} x"#,
+            r#"{"Stop":["a",1,"b"],"Model":[["x"],"y"]}"#,
+            r#"{"Stop":["a","b\q"]}"#,
+        ];
+        for doc in docs {
+            for cut in 0..=doc.len() {
+                let Some(src) = doc.get(..cut) else { continue };
+                for offset in 0..=src.len() {
+                    let walked = locate(src.as_bytes(), offset, NAMES, no_array_scan);
+                    let scanned = locate(src.as_bytes(), offset, NAMES, crate::fingerprint::stop_array_end);
+                    assert_eq!(walked, scanned, "{src:?} at {offset}");
+                }
+            }
+        }
+    }
+
+    #[test]
     fn syntax_errors_stop_where_the_grammar_fails() {
         let doc = r#"{"transcript":[{"role":"user",]}"#;
-        let found = locate(doc.as_bytes(), doc.find(",]").unwrap() + 1, NAMES);
+        let found = locate(doc.as_bytes(), doc.find(",]").unwrap() + 1, NAMES, no_array_scan);
         assert_eq!(found.token, TokenKind::Syntax(false));
         assert_eq!(found.location.as_str(), "transcript[0].role");
     }

@@ -137,8 +137,8 @@ impl<'a> RawIdentity<'a> {
 
     /// W5.2 steps 2–3, O6.2 step 5: `version` is 1 and every identity field is present and not
     /// `null`.
-    pub(crate) fn complete(self) -> Option<Identity<'a>> {
-        match self {
+    pub(crate) fn complete(&self) -> Option<Identity<'a>> {
+        match *self {
             RawIdentity {
                 version: Some(1),
                 basis: Some(Some(())),
@@ -175,6 +175,22 @@ pub(crate) fn lower_hex_64(text: &str) -> Option<[u8; 64]> {
 /// handle, so the transcript's late facts are noted for its later walks (validation alone does not
 /// need them).
 pub(crate) fn decode(src: &[u8], keep: bool) -> Result<Document> {
+    read_document::<false>(src, keep, &mut None)
+}
+
+/// The field of a failure without an offset, or of a basis failure (W5.2 steps 2–3 and 6–7), and
+/// its rule, as [`failing_field`] finds it.
+pub(crate) type FailingField = Option<(&'static str, &'static core::ffi::CStr)>;
+
+/// [`decode`] for a diagnosis: a failure of steps 2–3 or 6–7 also names its field in `field`,
+/// from what the one pass read (where [`failing_field`] reads the document again).
+pub(crate) fn decode_noting_field(src: &[u8], field: &mut FailingField) -> Result<Document> {
+    read_document::<true>(src, false, field)
+}
+
+/// [`decode`]; with `NOTE`, the failing field of steps 2–3 and 6–7 is written to `field`.
+#[inline(always)]
+fn read_document<const NOTE: bool>(src: &[u8], keep: bool, field: &mut FailingField) -> Result<Document> {
     let wire = |e: JsonError| Error::at(Status::InputWire, e.offset);
     let mut p = Parser::new_utf8_checked(src);
     let mut keys = KeyFrames::default();
@@ -221,9 +237,13 @@ pub(crate) fn decode(src: &[u8], keep: bool) -> Result<Document> {
     p.finish().map_err(wire)?;
 
     // Steps 2 and 3.
+    let transcript_seen = transcript.is_some();
     let (Some(identity), Some(Some(max_summary_tokens)), Some(transcript)) =
         (id.complete(), max_summary_tokens, transcript)
     else {
+        if NOTE {
+            *field = first_missing(&id, transcript_seen, max_summary_tokens, None, false);
+        }
         return Err(Error::new(Status::InputWire));
     };
     let Identity {
@@ -241,11 +261,22 @@ pub(crate) fn decode(src: &[u8], keep: bool) -> Result<Document> {
     let transcript = transcript.map_err(|offset| Error::at(Status::InputTranscript, offset))?;
     // Steps 6 and 7.
     let basis_error = Error::at(Status::InputBasis, event_id.span().start);
-    let through_event_id = canonical_uuid(&event_id.decode().map_err(wire)?).ok_or(basis_error)?;
+    let Some(through_event_id) = canonical_uuid(&event_id.decode().map_err(wire)?) else {
+        if NOTE {
+            *field = Some(("basis.through_event_id", c"W5.3"));
+        }
+        return Err(basis_error);
+    };
     if revision == 0 {
+        if NOTE {
+            *field = Some(("basis.revision", c"W5.2"));
+        }
         return Err(Error::at(Status::InputBasis, revision_at));
     }
     if through_event_id.iter().all(|&b| b == b'0' || b == b'-') {
+        if NOTE {
+            *field = Some(("basis.through_event_id", c"W5.2"));
+        }
         return Err(basis_error);
     }
     // Step 8.
@@ -277,6 +308,32 @@ pub(crate) fn decode(src: &[u8], keep: bool) -> Result<Document> {
         max_summary_tokens,
         pairing: pairs,
     })
+}
+
+/// W5.2 steps 2–3 (O6.2 step 5 for a `reply`): the first field that is missing, `null` or (for
+/// `version`) not 1, with its rule; `None` when every one is there.
+fn first_missing(
+    id: &RawIdentity<'_>,
+    transcript: bool,
+    max_summary_tokens: Option<Option<u64>>,
+    summary: Option<bool>,
+    reply: bool,
+) -> Option<(&'static str, &'static core::ffi::CStr)> {
+    let rule = if reply { c"O6.2" } else { c"W5.2" };
+    let first = [
+        (id.version != Some(1), "version"),
+        (id.basis != Some(Some(())), "basis"),
+        (id.model != Some(Some(())), "model"),
+        (id.request_fingerprint.is_none(), "request_fingerprint"),
+        (!reply && !transcript, "transcript"),
+        (!reply && max_summary_tokens.flatten().is_none(), "max_summary_tokens"),
+        (reply && summary != Some(true), "summary"),
+        (id.revision.is_none(), "basis.revision"),
+        (id.through_event_id.is_none(), "basis.through_event_id"),
+        (id.provider.is_none(), "model.provider"),
+        (id.model_name.is_none(), "model.model"),
+    ];
+    first.into_iter().find(|(failed, _)| *failed).map(|(_, field)| (field, rule))
 }
 
 /// For a diagnosis of a whole-document failure (W5.2 steps 2–3, 6–7; O6.2 steps 5–7; they have no
@@ -322,24 +379,10 @@ pub(crate) fn failing_field(src: &[u8], reply: bool) -> Option<(&'static str, &'
             _ => return None,
         }
     }
-    let w52 = c"W5.2";
-    let rule = if reply { c"O6.2" } else { w52 };
-    let first = [
-        (id.version != Some(1), "version"),
-        (id.basis != Some(Some(())), "basis"),
-        (id.model != Some(Some(())), "model"),
-        (id.request_fingerprint.is_none(), "request_fingerprint"),
-        (!reply && !transcript, "transcript"),
-        (!reply && max_summary_tokens.flatten().is_none(), "max_summary_tokens"),
-        (reply && summary != Some(true), "summary"),
-        (id.revision.is_none(), "basis.revision"),
-        (id.through_event_id.is_none(), "basis.through_event_id"),
-        (id.provider.is_none(), "model.provider"),
-        (id.model_name.is_none(), "model.model"),
-    ];
-    if let Some((_, field)) = first.into_iter().find(|(failed, _)| *failed) {
-        return Some((field, rule));
+    if let Some(first) = first_missing(&id, transcript, max_summary_tokens, summary, reply) {
+        return Some(first);
     }
+    let (w52, rule) = (c"W5.2", if reply { c"O6.2" } else { c"W5.2" });
     // Steps 6–7 (input) and 6–7 (reply): the event id's form, a zero revision or id, the fingerprint.
     let event_id = id.through_event_id.and_then(|t| t.decode().ok()).and_then(|t| canonical_uuid(&t));
     let fingerprint = id.request_fingerprint.and_then(|t| t.decode().ok()).and_then(|t| lower_hex_64(&t));

@@ -395,13 +395,15 @@ impl CompactionInput {
     /// was expected there.
     #[must_use]
     pub fn diagnose(wire: &[u8]) -> Diagnostic {
-        let Err(error) = CompactionInput::validate(wire) else {
+        // The plain call's pass, which also names the field of a failure without an offset.
+        let mut failing = None;
+        let Err(error) = input::decode_noting_field(wire, &mut failing) else {
             return Diagnostic::ok();
         };
         let status = error.status();
         let offset = error.offset();
         let field = |fallback: &'static core::ffi::CStr| {
-            let (field, rule) = input::failing_field(wire, false).unwrap_or(("", fallback));
+            let (field, rule) = failing.unwrap_or(("", fallback));
             field_diagnostic(status, rule, &INPUT_LAYOUT, field)
         };
         match (status, offset) {

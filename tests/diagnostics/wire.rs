@@ -656,6 +656,85 @@ fn boundary_statuses() {
     testkit::diagnostic::read_back(rc, &buf);
 }
 
+/// The one-pass siblings (they check the buffer as their plain function does, then read the
+/// document once): each boundary status is the plain function's, in its order of checks, with a
+/// diagnosis of that status alone.
+#[test]
+fn one_pass_siblings_keep_the_plain_boundary_statuses() {
+    use loopcompact::ffi;
+    let doc = b"{}";
+    let huge = isize::MAX as usize + 1;
+    type Sibling = unsafe fn(*const u8, usize, *mut ffi::lc_diagnostic) -> i32;
+    type Plain = unsafe fn(*const u8, usize) -> i32;
+    // SAFETY (each): the calls below give the plain function's arguments and a diagnostic.
+    let pairs: [(&str, Plain, Sibling); 6] = [
+        (
+            "summary",
+            |p, n| unsafe { ffi::lc_summary_xml_validate(p, n) },
+            |p, n, d| unsafe { ffi::lc_summary_xml_diagnose(p, n, d) },
+        ),
+        (
+            "input",
+            |p, n| unsafe { ffi::lc_compaction_input_validate(p, n) },
+            |p, n, d| unsafe { ffi::lc_compaction_input_diagnose(p, n, d) },
+        ),
+        (
+            "policy",
+            |p, n| unsafe { ffi::lc_compaction_policy_validate(p, n, 2) },
+            |p, n, d| unsafe { ffi::lc_compaction_policy_diagnose(p, n, 2, d) },
+        ),
+        (
+            "observation",
+            |p, n| unsafe { ffi::lc_context_observation_validate(p, n, 2) },
+            |p, n, d| unsafe { ffi::lc_context_observation_diagnose(p, n, 2, d) },
+        ),
+        (
+            "config",
+            |p, n| unsafe { ffi::lc_context_config_validate(p, n) },
+            |p, n, d| unsafe { ffi::lc_context_config_diagnose(p, n, d) },
+        ),
+        (
+            "fingerprint",
+            |p, n| unsafe { ffi::lc_request_fingerprint(p, n, [0u8; 32].as_mut_ptr()) },
+            |p, n, d| unsafe { ffi::lc_request_fingerprint_diagnose(p, n, [0u8; 32].as_mut_ptr(), d) },
+        ),
+    ];
+    // (NULL, 1): NULL argument; a length above isize::MAX: overflow, checked before any read (A3.1);
+    // (NULL, 0): the empty document, a content failure with its diagnosis.
+    let cases =
+        [(std::ptr::null(), 1, status::LC_ERR_NULL_ARGUMENT), (doc.as_ptr(), huge, status::LC_ERR_LENGTH_OVERFLOW)];
+    for (name, plain, sibling) in pairs {
+        for (ptr, len, expected) in cases {
+            // SAFETY: boundary errors, found before the buffer is read.
+            let rc = unsafe { plain(ptr, len) };
+            assert_eq!(rc, expected, "{name}: the plain function");
+            let mut buf = DiagBuf::new(DIAG_SIZE);
+            // SAFETY: as above; `buf` is a diagnostic.
+            let rc = unsafe { sibling(ptr, len, buf.as_mut_ptr()) };
+            assert_eq!(rc, expected, "{name}: the sibling, as the plain function");
+            let diag = testkit::diagnostic::read_back(rc, &buf);
+            assert_eq!((diag.status, diag.status_class, diag.offset()), (expected, CLASS_HOST, None), "{name}");
+        }
+        // SAFETY: the empty document; `buf` a diagnostic.
+        let (rc, sibling_rc) =
+            unsafe { (plain(std::ptr::null(), 0), sibling(std::ptr::null(), 0, DiagBuf::new(DIAG_SIZE).as_mut_ptr())) };
+        assert!(rc != 0 && sibling_rc == rc, "{name}: the empty document fails alike ({rc}, {sibling_rc})");
+    }
+    // The fingerprint's `out` is checked after `json`'s pointer and before its length, as
+    // `lc_request_fingerprint` checks it.
+    let mut buf = DiagBuf::new(DIAG_SIZE);
+    // SAFETY: a NULL `out` is a boundary error, found before anything is read or written.
+    let (plain, rc) = unsafe {
+        (
+            ffi::lc_request_fingerprint(doc.as_ptr(), huge, std::ptr::null_mut()),
+            ffi::lc_request_fingerprint_diagnose(doc.as_ptr(), huge, std::ptr::null_mut(), buf.as_mut_ptr()),
+        )
+    };
+    assert_eq!((plain, rc), (status::LC_ERR_NULL_ARGUMENT, status::LC_ERR_NULL_ARGUMENT));
+    let diag = testkit::diagnostic::read_back(rc, &buf);
+    assert_eq!(diag.status, status::LC_ERR_NULL_ARGUMENT);
+}
+
 /// C13.4: a JSON document's offset counts bytes of the document "as the plain function's Rust
 /// error": on every row of the input table, the diagnosis's offset is the safe API's.
 #[test]
