@@ -120,6 +120,12 @@ fn input_cases() -> Vec<Case> {
         .rule("J5.6")
         .expected(Text::Any)
         .at("basis.revision"));
+    // W5.2 step 1: `version` is a u8, so a fraction breaks J5.6 (C13.4: J5.6 an integer).
+    let x = edit(INPUT, r#""version": 1"#, r#""version": 1.5"#);
+    add(Case::new("J5.6 fractional version", x.clone(), WIRE, Off::At(find(&x, "1.5"), 2, 14))
+        .rule("J5.6")
+        .expects("1")
+        .at("version"));
     let x = edit(INPUT, r#""max_summary_tokens": 500"#, r#""max_summary_tokens": 1.5"#);
     add(Case::new("J5.6 fractional max_summary_tokens", x.clone(), WIRE, Off::At(find(&x, "1.5"), 10, 25))
         .rule("J5.6")
