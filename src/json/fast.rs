@@ -208,6 +208,26 @@ impl<'a> Parser<'a> {
         true
     }
 
+    /// Right after the [`Event::ObjectStart`] or [`Event::ArrayStart`] whose token started at
+    /// `start`, for a container whose closing `}` or `]` is the byte before `end`: goes on after
+    /// it as if every member had been read and the end event pulled. Nothing here checks what lies
+    /// between: only for a caller that knows those bytes to be valid JSON (a diagnosis walking
+    /// again the part of a document its reader accepted, [`super::path::locate`]). `false`, and
+    /// nothing done, when the parser is not right after that container's opening byte.
+    pub(crate) fn skip_accepted_container(&mut self, start: usize, end: usize) -> bool {
+        let object = self.top_is_object();
+        let after_open = matches!((self.state(), object), (State::KeyOrEnd, true) | (State::ValueOrEnd, false))
+            && start + 1 == self.pos();
+        if !after_open || end <= self.pos() {
+            return false;
+        }
+        let close = end - 1;
+        self.elements_read(close);
+        self.set_token_start(close);
+        self.close(object);
+        true
+    }
+
     /// Inside an array (after its `[` or after an element): the next element when it is an
     /// integer of at most 18 digits (J5.6: no sign, fraction or exponent) no greater than `max`,
     /// read here without the event; `None` for anything else, the array's `]` included, with the
