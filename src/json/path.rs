@@ -489,43 +489,6 @@ mod tests {
     fn generated_documents_passed_over_whole_give_the_walk_s_answers() {
         // Documents from a small generator (a fixed sequence of pseudo-random choices), each
         // compared at every offset of every prefix.
-        const NAMES: &[&str] = &["a", "b", "Stop"];
-        fn value(out: &mut String, seed: &mut u64, depth: u32) {
-            *seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            let pick = (*seed >> 33) % if depth > 4 { 4 } else { 6 };
-            let strings =
-                ["\"a\"", "\"]}\\\"[{\"", "\"\\\\\"", "\"é\"", "\"a_very_long_string_of_more_than_32_bytes[\""];
-            match pick {
-                0 => out.push_str(strings[(*seed >> 20) as usize % strings.len()]),
-                1 => out.push_str(["1", "-2.5e1", "0"][(*seed >> 20) as usize % 3]),
-                2 => out.push_str(["true", "null", "false"][(*seed >> 20) as usize % 3]),
-                3 => out.push_str(" 3 "),
-                4 => {
-                    out.push('[');
-                    for i in 0..(*seed >> 40) % 4 {
-                        if i > 0 {
-                            out.push(',');
-                        }
-                        value(out, seed, depth + 1);
-                    }
-                    out.push(']');
-                }
-                _ => {
-                    out.push('{');
-                    for i in 0..(*seed >> 40) % 4 {
-                        if i > 0 {
-                            out.push(',');
-                        }
-                        out.push('"');
-                        out.push_str(NAMES[(*seed >> 24) as usize % 3]);
-                        out.push('"');
-                        out.push(':');
-                        value(out, seed, depth + 1);
-                    }
-                    out.push('}');
-                }
-            }
-        }
         let mut seed = 7u64;
         let mut compared = 0;
         for _ in 0..60 {
@@ -535,9 +498,80 @@ mod tests {
                 value(&mut doc, &mut seed, 0);
             }
             doc.truncate(doc.floor_char_boundary(400));
-            compared += skips_agree_with_the_walk(doc.as_bytes(), NAMES);
+            compared += skips_agree_with_the_walk(doc.as_bytes(), GENERATED_NAMES);
         }
         assert!(compared > 100_000, "{compared}");
+    }
+
+    const GENERATED_NAMES: &[&str] = &["a", "b", "Stop"];
+
+    /// A JSON value from a small generator driven by `seed` (a pseudo-random sequence): strings
+    /// with brackets, quotes and backslashes in them, long ones, keys of [`GENERATED_NAMES`].
+    fn value(out: &mut String, seed: &mut u64, depth: u32) {
+        *seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        let pick = match depth {
+            0 => 4 + (*seed >> 33) % 2,
+            1..=4 => (*seed >> 33) % 6,
+            _ => (*seed >> 33) % 4,
+        };
+        let strings = ["\"a\"", "\"]}\\\"[{\"", "\"\\\\\"", "\"é\"", "\"a_very_long_string_of_more_than_32_bytes[\""];
+        match pick {
+            0 => out.push_str(strings[(*seed >> 20) as usize % strings.len()]),
+            1 => out.push_str(["1", "-2.5e1", "0"][(*seed >> 20) as usize % 3]),
+            2 => out.push_str(["true", "null", "false"][(*seed >> 20) as usize % 3]),
+            3 => out.push_str(" 3 "),
+            4 => {
+                out.push('[');
+                for i in 0..(*seed >> 40) % 4 {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    value(out, seed, depth + 1);
+                }
+                out.push(']');
+            }
+            _ => {
+                out.push('{');
+                for i in 0..(*seed >> 40) % 4 {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    out.push('"');
+                    out.push_str(GENERATED_NAMES[(*seed >> 24) as usize % 3]);
+                    out.push('"');
+                    out.push(':');
+                    value(out, seed, depth + 1);
+                }
+                out.push('}');
+            }
+        }
+    }
+
+    proptest::proptest! {
+        /// A generated document, cut anywhere and followed by any piece (a closer, a comma, a
+        /// stray byte, another value): the skips and the walk agree at every offset where a
+        /// reader can stop.
+        #[test]
+        fn skips_agree_with_the_walk_on_generated_documents(
+            seed: u64,
+            cut in 0usize..400,
+            tail in proptest::sample::select(vec!["", "]", "}", ",", " x", "\\", "\"", "{}", "[1 2]"]),
+        ) {
+            let mut seed = seed;
+            let mut doc = String::new();
+            value(&mut doc, &mut seed, 0);
+            doc.truncate(doc.floor_char_boundary(cut.max(doc.len() / 2)));
+            doc.push_str(tail);
+            let src = doc.as_bytes();
+            for offset in 0..=src.len() + 1 {
+                if accepted_before(src, offset) {
+                    let walked = walk(src, offset, GENERATED_NAMES, no_array_scan, false);
+                    let stop = locate(src, offset, GENERATED_NAMES, crate::fingerprint::stop_array_end);
+                    proptest::prop_assert_eq!(&stop, &walked);
+                    proptest::prop_assert_eq!(&locate(src, offset, GENERATED_NAMES, no_array_scan), &walked);
+                }
+            }
+        }
     }
 
     #[test]
