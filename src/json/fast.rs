@@ -6,7 +6,9 @@
 //!
 //! They change the machine only through its transitions (`parser.rs`: open, close, comma, key,
 //! scalar), and `differential.rs` checks every one against `next` on generated documents (a
-//! proptest in `cargo test`, and the cargo-fuzz target `json_fast_paths`).
+//! proptest in `cargo test`, and the cargo-fuzz target `json_fast_paths`). One is not checked
+//! there: [`Parser::skip_accepted_container`] trusts its caller to know the bytes it skips valid,
+//! and `path.rs` checks its one caller against the token walk.
 
 use super::parser::State;
 use super::string::TaggedOffset;
@@ -205,6 +207,26 @@ impl<'a> Parser<'a> {
         self.elements_read(close);
         self.set_token_start(close);
         self.close(false);
+        true
+    }
+
+    /// Right after the [`Event::ObjectStart`] or [`Event::ArrayStart`] whose token started at
+    /// `start`, for a container whose closing `}` or `]` is the byte before `end`: goes on after
+    /// it as if every member had been read and the end event pulled. Nothing here checks what lies
+    /// between: only for a caller that knows those bytes to be valid JSON (a diagnosis walking
+    /// again the part of a document its reader accepted, [`super::path::locate`]). `false`, and
+    /// nothing done, when the parser is not right after that container's opening byte.
+    pub(crate) fn skip_accepted_container(&mut self, start: usize, end: usize) -> bool {
+        let object = self.top_is_object();
+        let after_open = matches!((self.state(), object), (State::KeyOrEnd, true) | (State::ValueOrEnd, false))
+            && start + 1 == self.pos();
+        if !after_open || end <= self.pos() {
+            return false;
+        }
+        let close = end - 1;
+        self.elements_read(close);
+        self.set_token_start(close);
+        self.close(object);
         true
     }
 

@@ -6,6 +6,7 @@
 use core::fmt::Write as _;
 
 use super::{CheckedArray, ErrorKind, Event, Parser, StringToken};
+use crate::lanes::Lanes;
 
 /// Capacity of [`Diagnostic::location`](crate::diagnostic::Diagnostic::location) with its NUL
 /// (`LC_LOCATION_CAP` in C).
@@ -72,6 +73,12 @@ pub(crate) fn no_array_scan(_: &[u8], _: usize) -> Option<Unscanned> {
 
 /// The path to `offset` in `src`, naming keys only by the layout names in `names`.
 ///
+/// `offset` is where a reader of the document stopped: every object or array that ends before it
+/// was accepted whole (J5.1–J5.3), as a document's reader accepts what it reads before failing
+/// (or any offset of a valid document). Such a container is passed over whole, by a scan of its
+/// brackets and strings ([`accepted_end`]), not token by token: the token walk it saves gives the
+/// same answer there, and a 1 MB document failing at its end is one scan, not a million tokens.
+///
 /// `scan` is the document's own scan of an array from its `[` (a fingerprint's `Stop` array of a
 /// million strings, say, [`no_array_scan`] for none): an array it checks that ends before the
 /// offset is passed over whole, as its reader passed over it, not token by token.
@@ -81,6 +88,30 @@ pub(crate) fn locate<C: CheckedArray>(
     names: &[&'static str],
     scan: impl Fn(&[u8], usize) -> Option<C>,
 ) -> Found {
+    walk(src, offset, names, scan, true)
+}
+
+/// [`locate`]; `skip`: whether accepted containers are passed over whole (`false`: the token walk
+/// alone, which the tests compare it with).
+fn walk<C: CheckedArray>(
+    src: &[u8],
+    offset: usize,
+    names: &[&'static str],
+    scan: impl Fn(&[u8], usize) -> Option<C>,
+    skip: bool,
+) -> Found {
+    // Scans that find no end before the offset (the containers around it) cost their bytes for
+    // nothing; they stop once they have cost twice the bytes before the offset, so that a document
+    // nested deep around its offset is not scanned once per level.
+    let mut budget = if skip { 2 * offset.min(src.len()) + 64 } else { 0 };
+    // A document that is one container ending before the offset (an error after its end): no
+    // parser, no UTF-8 check, no walk.
+    let root = src.iter().position(|b| !matches!(b, b' ' | b'\t' | b'\n' | b'\r'));
+    if let Some(start) = root.filter(|&start| skip && start < offset)
+        && let Some(end) = accepted_end(src, start, offset, &mut budget)
+    {
+        return after_the_document(offset, end);
+    }
     // One UTF-8 check of the whole document rather than one per string: the same errors at the
     // same offsets (`Parser::new_utf8_checked`).
     let mut p = Parser::new_utf8_checked(src);
@@ -119,16 +150,23 @@ pub(crate) fn locate<C: CheckedArray>(
                 }
             }
             Event::ObjectStart | Event::ArrayStart if here => return found(&frames, TokenKind::Container),
-            Event::ObjectStart => frames.push(Frame::Object(None)),
-            Event::ArrayStart => {
-                let before = scan(src, start).filter(|array| array.end() <= offset);
-                match before {
-                    Some(array) if p.skip_checked_array(array) => {
-                        if frames.is_empty() {
-                            return after_the_document(offset, array.end());
-                        }
-                    }
-                    _ => frames.push(Frame::Array(None)),
+            Event::ObjectStart | Event::ArrayStart => {
+                let checked = match event {
+                    Event::ArrayStart => scan(src, start).filter(|array| array.end() <= offset),
+                    _ => None,
+                };
+                let skipped = match checked {
+                    Some(array) if p.skip_checked_array(array) => Some(array.end()),
+                    // The top level's was tried before the walk.
+                    _ if frames.is_empty() => None,
+                    _ => accepted_end(src, start, offset, &mut budget)
+                        .filter(|&end| p.skip_accepted_container(start, end)),
+                };
+                match skipped {
+                    Some(end) if frames.is_empty() => return after_the_document(offset, end),
+                    Some(_) => {}
+                    None if matches!(event, Event::ObjectStart) => frames.push(Frame::Object(None)),
+                    None => frames.push(Frame::Array(None)),
                 }
             }
             Event::ObjectEnd | Event::ArrayEnd => {
@@ -155,6 +193,94 @@ pub(crate) fn locate<C: CheckedArray>(
             return after_the_document(offset, end);
         }
     }
+}
+
+/// The end (just past its `}` or `]`) of the object or array whose opening byte is at `open`, when
+/// it closes before `limit`; `None` when it does not, or when something in it is not what valid
+/// JSON has there (a `\\` outside a string, a closing byte of the other kind, nesting deeper than
+/// J5.2 allows), or when `budget` (bytes a scan may yet cost for nothing) is spent.
+///
+/// Reads only brackets, quotes and backslashes, 32 bytes at a time ([`Lanes`]): the bytes before
+/// `limit` are known valid JSON ([`locate`]), so those alone tell where each string and container
+/// ends.
+fn accepted_end(src: &[u8], open: usize, limit: usize, budget: &mut usize) -> Option<usize> {
+    let region = src.get(..limit.min(src.len()))?;
+    let object = match region.get(open) {
+        Some(b'{') => true,
+        Some(b'[') => false,
+        _ => return None,
+    };
+    if *budget == 0 {
+        return None;
+    }
+    let mut depth = 1usize;
+    let mut in_string = false;
+    // The byte after a backslash, which nothing reads as a quote.
+    let mut escaped_at = usize::MAX;
+    let mut visit = |at: usize, b: u8| -> Option<Option<usize>> {
+        if at == escaped_at {
+            return Some(None);
+        }
+        match b {
+            b'"' => in_string = !in_string,
+            b'\\' if in_string => escaped_at = at + 1,
+            b'\\' => return None,
+            _ if in_string => {}
+            b'[' | b'{' => {
+                depth += 1;
+                if depth > super::MAX_DEPTH {
+                    return None;
+                }
+            }
+            _ => {
+                depth -= 1;
+                if depth == 0 {
+                    return if (b == b'}') == object { Some(Some(at + 1)) } else { None };
+                }
+            }
+        }
+        Some(None)
+    };
+    let mut i = open + 1;
+    let found = 'scan: {
+        while let Some(block) = region.get(i..i + 32).and_then(|b| <&[u8; 32]>::try_from(b).ok()) {
+            let lanes = Lanes::load(block);
+            let mut mask = lanes
+                .eq(b'"')
+                .or(lanes.eq(b'\\'))
+                .or(lanes.eq(b'['))
+                .or(lanes.eq(b']'))
+                .or(lanes.eq(b'{'))
+                .or(lanes.eq(b'}'))
+                .mask();
+            while mask != 0 {
+                let k = mask.trailing_zeros() as usize;
+                mask &= mask - 1;
+                let at = i + k;
+                let Some(&b) = block.get(k) else { break 'scan None };
+                match visit(at, b) {
+                    Some(None) => {}
+                    Some(Some(end)) => break 'scan Some(end),
+                    None => break 'scan None,
+                }
+            }
+            i += 32;
+        }
+        for (at, &b) in region.iter().enumerate().skip(i) {
+            if matches!(b, b'"' | b'\\' | b'[' | b']' | b'{' | b'}') {
+                match visit(at, b) {
+                    Some(None) => {}
+                    Some(Some(end)) => break 'scan Some(end),
+                    None => break 'scan None,
+                }
+            }
+        }
+        None
+    };
+    if found.is_none() {
+        *budget = budget.saturating_sub(region.len() - open);
+    }
+    found
 }
 
 /// The top-level value ended at `end`: an offset past it is a second value or other bytes after
@@ -298,9 +424,151 @@ mod tests {
             for cut in 0..=doc.len() {
                 let Some(src) = doc.get(..cut) else { continue };
                 for offset in 0..=src.len() {
-                    let walked = locate(src.as_bytes(), offset, NAMES, no_array_scan);
-                    let scanned = locate(src.as_bytes(), offset, NAMES, crate::fingerprint::stop_array_end);
+                    let walked = walk(src.as_bytes(), offset, NAMES, no_array_scan, false);
+                    let scanned = walk(src.as_bytes(), offset, NAMES, crate::fingerprint::stop_array_end, false);
                     assert_eq!(walked, scanned, "{src:?} at {offset}");
+                }
+            }
+        }
+    }
+
+    /// Whether a reader of `src` accepts every container that ends before `offset`: the first
+    /// error of the token walk, if any, is at or after it ([`locate`]'s promise).
+    fn accepted_before(src: &[u8], offset: usize) -> bool {
+        let mut p = Parser::new(src);
+        loop {
+            if let Err(e) = p.next() {
+                return e.offset >= offset;
+            }
+        }
+    }
+
+    /// [`locate`] against the token walk alone, at every offset a reader can stop at, of `doc`
+    /// and of every prefix of it; at the other offsets it must only return.
+    fn skips_agree_with_the_walk(doc: &[u8], names: &[&'static str]) -> usize {
+        let mut compared = 0;
+        for cut in 0..=doc.len() {
+            let src = &doc[..cut];
+            for offset in 0..=src.len() + 1 {
+                let fast = locate(src, offset, names, crate::fingerprint::stop_array_end);
+                let bare = locate(src, offset, names, no_array_scan);
+                if accepted_before(src, offset) {
+                    let walked = walk(src, offset, names, no_array_scan, false);
+                    assert_eq!(fast, walked, "{:?} at {offset}", String::from_utf8_lossy(src));
+                    assert_eq!(bare, walked, "{:?} at {offset}", String::from_utf8_lossy(src));
+                    compared += 1;
+                }
+            }
+        }
+        compared
+    }
+
+    #[test]
+    fn containers_passed_over_whole_give_the_walk_s_answers() {
+        // Brackets, quotes and backslashes inside strings, escapes at the edges of 32-byte
+        // blocks, empty and nested containers, whitespace, non-ASCII, errors, bytes after the end.
+        const NAMES: &[&str] = &["transcript", "blocks", "type", "text", "role", "Stop", "Model"];
+        let long = "x".repeat(29);
+        let docs = [
+            r#"{"transcript":[{"role":"a]}\"[{","blocks":[[],{},[1,{"type":null}]]}],"text":true} x"#.to_owned(),
+            format!(r#"[ {{ "a" : [ "{long}\\" , "{long}\"]" ] }} , [ [ ] ] , "{long}\u005d" ] ]"#),
+            format!(r#"{{"Stop":["a","{long}"],"Model":{{"Stop":[]}},"text":"\\\\\"{long}"}}{{}}"#),
+            r#"{"transcript":[{"role":"é€😀","blocks":[{"type":"text","text":"[[{{"}]}],"role":1.5e3}"#.to_owned(),
+            r#"[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[["x"]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]] 1"#.to_owned(),
+            r#"{"transcript":[{"role":"user",]},{"blocks":[1 2]}],"text":"\q"}"#.to_owned(),
+            "\n\t[\r\n{\"type\" :\n[\"a\\\\\"]}\n,\n[]\n]\n\n".to_owned(),
+        ];
+        let mut compared = 0;
+        for doc in &docs {
+            compared += skips_agree_with_the_walk(doc.as_bytes(), NAMES);
+        }
+        assert!(compared > 10_000, "{compared}");
+    }
+
+    #[test]
+    fn generated_documents_passed_over_whole_give_the_walk_s_answers() {
+        // Documents from a small generator (a fixed sequence of pseudo-random choices), each
+        // compared at every offset of every prefix.
+        let mut seed = 7u64;
+        let mut compared = 0;
+        for _ in 0..60 {
+            let mut doc = String::new();
+            while doc.len() < 20 {
+                doc.clear();
+                value(&mut doc, &mut seed, 0);
+            }
+            doc.truncate(doc.floor_char_boundary(400));
+            compared += skips_agree_with_the_walk(doc.as_bytes(), GENERATED_NAMES);
+        }
+        assert!(compared > 100_000, "{compared}");
+    }
+
+    const GENERATED_NAMES: &[&str] = &["a", "b", "Stop"];
+
+    /// A JSON value from a small generator driven by `seed` (a pseudo-random sequence): strings
+    /// with brackets, quotes and backslashes in them, long ones, keys of [`GENERATED_NAMES`].
+    fn value(out: &mut String, seed: &mut u64, depth: u32) {
+        *seed = seed.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        let pick = match depth {
+            0 => 4 + (*seed >> 33) % 2,
+            1..=4 => (*seed >> 33) % 6,
+            _ => (*seed >> 33) % 4,
+        };
+        let strings = ["\"a\"", "\"]}\\\"[{\"", "\"\\\\\"", "\"é\"", "\"a_very_long_string_of_more_than_32_bytes[\""];
+        match pick {
+            0 => out.push_str(strings[(*seed >> 20) as usize % strings.len()]),
+            1 => out.push_str(["1", "-2.5e1", "0"][(*seed >> 20) as usize % 3]),
+            2 => out.push_str(["true", "null", "false"][(*seed >> 20) as usize % 3]),
+            3 => out.push_str(" 3 "),
+            4 => {
+                out.push('[');
+                for i in 0..(*seed >> 40) % 4 {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    value(out, seed, depth + 1);
+                }
+                out.push(']');
+            }
+            _ => {
+                out.push('{');
+                for i in 0..(*seed >> 40) % 4 {
+                    if i > 0 {
+                        out.push(',');
+                    }
+                    out.push('"');
+                    out.push_str(GENERATED_NAMES[(*seed >> 24) as usize % 3]);
+                    out.push('"');
+                    out.push(':');
+                    value(out, seed, depth + 1);
+                }
+                out.push('}');
+            }
+        }
+    }
+
+    proptest::proptest! {
+        /// A generated document, cut anywhere and followed by any piece (a closer, a comma, a
+        /// stray byte, another value): the skips and the walk agree at every offset where a
+        /// reader can stop.
+        #[test]
+        fn skips_agree_with_the_walk_on_generated_documents(
+            seed: u64,
+            cut in 0usize..400,
+            tail in proptest::sample::select(vec!["", "]", "}", ",", " x", "\\", "\"", "{}", "[1 2]"]),
+        ) {
+            let mut seed = seed;
+            let mut doc = String::new();
+            value(&mut doc, &mut seed, 0);
+            doc.truncate(doc.floor_char_boundary(cut.max(doc.len() / 2)));
+            doc.push_str(tail);
+            let src = doc.as_bytes();
+            for offset in 0..=src.len() + 1 {
+                if accepted_before(src, offset) {
+                    let walked = walk(src, offset, GENERATED_NAMES, no_array_scan, false);
+                    let stop = locate(src, offset, GENERATED_NAMES, crate::fingerprint::stop_array_end);
+                    proptest::prop_assert_eq!(&stop, &walked);
+                    proptest::prop_assert_eq!(&locate(src, offset, GENERATED_NAMES, no_array_scan), &walked);
                 }
             }
         }
