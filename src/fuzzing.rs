@@ -19,6 +19,17 @@ pub fn json_fast_paths(data: &[u8]) -> Result<(), String> {
     differential::check::<_, crate::wire::AlphabetPrefix>(doc, start, script, crate::fingerprint::stop_array_end)
 }
 
+/// The body of the cargo-fuzz target `json_locate`: a diagnosis's location walk with its skips of
+/// accepted containers (`json::path::locate`) against the token walk alone, at every offset of
+/// the input where a reader can stop. Keys are named from a few layout names, so paths have names
+/// too. `Err` says what differed.
+pub fn json_locate(data: &[u8]) -> Result<(), String> {
+    const NAMES: &[&str] = &["transcript", "blocks", "type", "text", "Stop", "Model", "a", "k"];
+    // Offsets past 4 KiB: each is a walk of its own, so long inputs are cut there.
+    let data = data.get(..4096).unwrap_or(data);
+    crate::json::path::skips_against_walk(data, NAMES).map(|_| ())
+}
+
 #[cfg(test)]
 mod tests {
     use proptest::prelude::*;
@@ -219,16 +230,21 @@ mod tests {
         }
     }
 
-    /// The committed seeds of the fuzz target (`fuzz/seeds/json_fast_paths/`), replayed.
+    /// The committed seeds of the fuzz targets (`fuzz/seeds/json_fast_paths/`,
+    /// `fuzz/seeds/json_locate/`), replayed.
     #[test]
     fn fuzz_seeds_replay() {
-        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/seeds/json_fast_paths");
-        let mut seen = 0;
-        for entry in std::fs::read_dir(&dir).unwrap() {
-            let path = entry.unwrap().path();
-            assert_eq!(json_fast_paths(&std::fs::read(&path).unwrap()), Ok(()), "{}", path.display());
-            seen += 1;
+        type Target = fn(&[u8]) -> Result<(), String>;
+        let targets: [(&str, Target); 2] = [("json_fast_paths", json_fast_paths), ("json_locate", super::json_locate)];
+        for (name, target) in targets {
+            let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("fuzz/seeds").join(name);
+            let mut seen = 0;
+            for entry in std::fs::read_dir(&dir).unwrap() {
+                let path = entry.unwrap().path();
+                assert_eq!(target(&std::fs::read(&path).unwrap()), Ok(()), "{}", path.display());
+                seen += 1;
+            }
+            assert!(seen > 0, "{} holds no seeds", dir.display());
         }
-        assert!(seen > 0, "{} holds no seeds", dir.display());
     }
 }
