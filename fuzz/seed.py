@@ -165,6 +165,8 @@ def seeds():
     for doc in documents:
         for start, script in ((0, b""), (1, bytes(range(1, 12)) * 8), (2, bytes([3, 2, 14, 26, 4, 5, 7, 8]) * 10)):
             out["json_fast_paths"].append(bytes([start, len(script)]) + script + doc)
+    # The location walk: the same documents (json_locate reads their first 1 KiB).
+    out["json_locate"] += documents
 
     for target in TARGETS:
         committed = FUZZ / "seeds" / target
@@ -178,7 +180,7 @@ FORMATS = {"openai_chat": "convert_openai_chat", "openai_responses": "convert_op
            "langchain": "convert_langchain"}
 TARGETS = ["summary_xml", "summary_stream", "input_parse", "output_validate", "compaction_policy", "context_observation",
            "context_config", "request_fingerprint", "limits", "compaction_reply", "replacement", "transcript_safety",
-           "json_fast_paths"] + list(FORMATS.values())
+           "json_fast_paths", "json_locate"] + list(FORMATS.values())
 
 
 def main():
