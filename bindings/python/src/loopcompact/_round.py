@@ -741,9 +741,10 @@ def _render(texts: Tuple[str, str, str, str, str]) -> Union[str, Diagnostic]:
 
 
 def _check_structured(
-    input: "Input", reply: SummaryReply, options: _Options, max_reply_bytes: int, max_summary_tokens: int
-) -> Tuple[Diagnostic, Optional[bytes], int]:
-    """G17.10 steps 2-5: the sections (or the JSON text) rendered, then checked by R15.3."""
+    input: "Input", reply: SummaryReply, options: _Options, max_reply_bytes: int, max_summary_tokens: int, cut: int
+) -> Tuple[Diagnostic, Optional[bytes], int, Union[bytes, LoopcompactError, None]]:
+    """G17.10 steps 2-5: the sections (or the JSON text) rendered, then checked by R15.3 and, when
+    valid, the replacement for ``cut`` built (as :meth:`Input._check_reply_and_build`)."""
     if reply.sections is not None:
         texts = section_texts(reply.sections)
         size: Optional[int] = None
@@ -752,15 +753,15 @@ def _check_structured(
         size = len(reply.text.encode("utf-8", "surrogatepass") if isinstance(reply.text, str) else reply.text)
         read = _read_json(reply.text)
         if isinstance(read, int):
-            return _reading_failed(read, reply, max_summary_tokens), None, size
+            return _reading_failed(read, reply, max_summary_tokens), None, size, None
         texts = read
     rendered = _render(texts)
     if isinstance(rendered, Diagnostic):
-        return rendered, None, 0 if size is None else size
-    found, summary, rendered_size = input._check_reply(
-        rendered, reply.output_tokens, reply.stop, max_reply_bytes, options.trim, options.unfence
+        return rendered, None, 0 if size is None else size, None
+    found, summary, rendered_size, built = input._check_reply_and_build(
+        rendered, reply.output_tokens, reply.stop, max_reply_bytes, options.trim, options.unfence, cut
     )
-    return found, summary, rendered_size if size is None else size
+    return found, summary, rendered_size if size is None else size, built
 
 
 def _round(input: "Input", options: _Options) -> Generator[Union[SummaryRequest, "_StreamCheck"], object, Result]:
@@ -820,7 +821,9 @@ def _round(input: "Input", options: _Options) -> Generator[Union[SummaryRequest,
         else:
             reply = _reply(answer)
             if reply.sections is not None or options.structured:
-                found, summary, size = _check_structured(input, reply, options, max_reply_bytes, max_summary_tokens)
+                found, summary, size, built = _check_structured(
+                    input, reply, options, max_reply_bytes, max_summary_tokens, cut
+                )
             else:
                 assert reply.text is not None  # SummaryReply guarantees text or sections
                 # The replacement is built with the check, while the handle is held (R15.12 step 5
@@ -852,11 +855,8 @@ def _round(input: "Input", options: _Options) -> Generator[Union[SummaryRequest,
             options.on_attempt(attempt)
         if summary is not None:
             done, diagnoses = record()
-            if built is None:
-                try:
-                    built = input.build_replacement(cut, summary)
-                except LoopcompactError as error:
-                    built = error
+            # A valid summary comes from the check that also built its replacement.
+            assert built is not None
             if isinstance(built, LoopcompactError):  # the cut was safe and the summary valid: a library bug
                 reason = f"The replacement could not be built ({built.name}): {built.message}"
                 return KeepHistory(reason=reason, status=built.status, attempts=done, diagnoses=diagnoses)
