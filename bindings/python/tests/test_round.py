@@ -187,6 +187,30 @@ def test_encode_head_within() -> None:
         assert info.value.status == lc.Status.INPUT_TOO_LARGE
 
 
+def test_outputs_longer_than_their_document() -> None:
+    # 20,000 raw "<" in a kept tool result and in the head: each is six bytes in canonical
+    # encoding (E7.6 "\\u003c"), so every output is far longer than the wire document and
+    # the package's first buffer (sized from the document) is too small: the exact size follows.
+    lts = "<" * 20_000
+    messages = [
+        text_message("user", lts),
+        text_message("assistant", "ok"),
+        *tool_exchange("c1", lts),
+        text_message("assistant", "done"),
+    ]
+    document = wire(json.loads(with_transcript(messages)))
+    with lc.Input(document) as handle:
+        whole = handle.encode_within(U64_MAX)
+        assert whole.count(b"\\u003c") == 40_000 and len(whole) > len(document) + 90_000
+        assert json.loads(whole)["transcript"] == messages
+        head = handle.encode_head_within(2, U64_MAX)
+        assert head.count(b"\\u003c") == 20_000
+        assert json.loads(head)["transcript"] == messages[:2]
+        replacement = handle.build_replacement(2, VALID)
+        assert replacement.count(b"\\u003c") == 20_000 + VALID.count("<")
+        assert json.loads(replacement) == [{"role": "user", "blocks": [{"type": "text", "text": VALID}]}, *messages[2:]]
+
+
 def test_build_and_verify_replacement() -> None:
     document = example()
     messages = document["transcript"]

@@ -253,11 +253,18 @@ def _reply_args(
     )
 
 
-def _written(call: Callable[[Any, int, Any], int]) -> Tuple[int, bytes]:
-    """The two-call pattern (SPEC A3.2) of ``call(buf, cap, byref(out_len))``: the size query,
-    then a buffer of that size. Returns the status and, on ``LC_OK``, the bytes written."""
+def _written(call: Callable[[Any, int, Any], int], guess: int = 0) -> Tuple[int, bytes]:
+    """The two-call pattern (SPEC A3.2) of ``call(buf, cap, byref(out_len))``. With a ``guess`` of
+    the size, the first call gets a buffer of that size, which saves the size query when the
+    bytes fit (for an encoding, the query costs about half the call); then a buffer of the size
+    asked for. Returns the status and, on ``LC_OK``, the bytes written."""
     needed = c_size_t(0)
-    status = call(None, 0, ctypes.byref(needed))
+    buf = ctypes.create_string_buffer(guess) if guess > 0 else None
+    status = call(buf, guess if buf is not None else 0, ctypes.byref(needed))
+    if status == Status.OK and buf is not None:
+        return status, ctypes.string_at(buf, needed.value)
+    # A call that does not fit writes nothing (A3.2): the guess is freed before the exact buffer.
+    buf = None
     while status == Status.ERR_BUFFER_TOO_SMALL:
         # The same arguments always give the same bytes (A3.6): this runs once.
         cap = needed.value
@@ -266,6 +273,15 @@ def _written(call: Callable[[Any, int, Any], int]) -> Tuple[int, bytes]:
         if status == Status.OK:
             return status, ctypes.string_at(buf, needed.value)
     return status, b""
+
+
+def _output_guess(size: int) -> int:
+    """A first buffer for the canonical encoding of a document of about ``size`` bytes. The
+    encoding is rarely longer (E7.6 escapes ``<``, ``>`` and ``&`` in six bytes, but drops
+    whitespace and writes ``\\u`` escapes of other characters as UTF-8): a little room, and a
+    document that grows more gets the size query's exact buffer, as with no guess. The room stays
+    small so that the buffer and the ``bytes`` copied from it stay near twice the result."""
+    return size + size // 128 + 4096
 
 
 # ---- meta ----------------------------------------------------------------------------------------
@@ -545,13 +561,16 @@ class Input(Owned):
         #: What the round needs to map its cut back to the source messages: set only on an input
         #: made by Conversion.input().
         self._source: Optional[SourceMap] = None
+        #: About the size of the input's encoding, for the first buffer of an output (_written).
+        self._size = n
 
     @classmethod
-    def _adopt(cls, handle: Any, source: "SourceMap") -> "Input":
-        """An input around a handle that lc_conversion_input made."""
+    def _adopt(cls, handle: Any, source: "SourceMap", size: int) -> "Input":
+        """An input around a handle that lc_conversion_input made; ``size``: its transcript's."""
         self = cls.__new__(cls)
         Owned.__init__(self, handle)
         self._source = source
+        self._size = size
         return self
 
     @staticmethod
@@ -581,17 +600,12 @@ class Input(Owned):
         max_bytes = _uint(max_bytes, 64, "max_bytes")
         handle = self._acquire()
         try:
-            needed = c_size_t(0)
-            status = _lib.lc_compaction_input_encode_within(handle, max_bytes, None, 0, ctypes.byref(needed))
-            while status == Status.ERR_BUFFER_TOO_SMALL:
-                # The same limit always gives the same bytes (A3.6): this runs once.
-                cap = needed.value
-                buf = ctypes.create_string_buffer(cap)
-                status = _lib.lc_compaction_input_encode_within(handle, max_bytes, buf, cap, ctypes.byref(needed))
-                if status == Status.OK:
-                    return ctypes.string_at(buf, needed.value)
+            status, encoded = _written(
+                lambda buf, cap, out: _lib.lc_compaction_input_encode_within(handle, max_bytes, buf, cap, out),
+                min(max_bytes, _output_guess(self._size)),
+            )
             check(status, InputError)
-            return b""
+            return encoded
         finally:
             self._release()
 
@@ -877,7 +891,7 @@ class Input(Owned):
         handle = self._acquire()
         try:
             cut = self._safe_cut_held(handle, keep_last, CUT_PENDING_TAIL if pending_tail else 0, None, 0)
-            head = self._head_held(handle, cut, max_input_bytes)
+            head = self._head_held(handle, cut, max_input_bytes, self._size)
             value = c_uint64(0)
             check(_lib.lc_compaction_input_max_summary_tokens(handle, ctypes.byref(value)), InputError)
             return cut, head, int(value.value)
@@ -897,15 +911,17 @@ class Input(Owned):
         max_bytes = _uint(max_bytes, 64, "max_bytes")
         handle = self._acquire()
         try:
-            return self._head_held(handle, cut, max_bytes)
+            return self._head_held(handle, cut, max_bytes, self._size)
         finally:
             self._release()
 
     @staticmethod
-    def _head_held(handle: Any, cut: int, max_bytes: int) -> bytes:
-        """:meth:`encode_head_within` on a held handle with checked arguments."""
+    def _head_held(handle: Any, cut: int, max_bytes: int, size: int) -> bytes:
+        """:meth:`encode_head_within` on a held handle with checked arguments; ``size``: the
+        input's (the head is at most about that long, and at most ``max_bytes``)."""
         status, head = _written(
-            lambda buf, cap, out: _lib.lc_compaction_input_encode_head_within(handle, cut, max_bytes, buf, cap, out)
+            lambda buf, cap, out: _lib.lc_compaction_input_encode_head_within(handle, cut, max_bytes, buf, cap, out),
+            min(max_bytes, _output_guess(size)),
         )
         check(status, InputError)
         return head
@@ -931,7 +947,12 @@ class Input(Owned):
 
     def _build_held(self, handle: Any, cut: int, ptr: Any, n: int) -> bytes:
         """:meth:`build_replacement` on a held handle with checked arguments."""
-        status, replacement = _written(lambda buf, cap, out: _lib.lc_replacement_build(handle, cut, ptr, n, buf, cap, out))
+        # The replacement is at most the kept messages and the summary, escaped (up to six bytes
+        # per character of the summary's markup, E7.6).
+        status, replacement = _written(
+            lambda buf, cap, out: _lib.lc_replacement_build(handle, cut, ptr, n, buf, cap, out),
+            _output_guess(self._size + 6 * n),
+        )
         diagnose = (lambda: self._pairing_diagnosis(handle)) if status in _PAIRING_STATUSES else None
         check(status, ReplacementError, diagnose)
         return replacement

@@ -347,6 +347,18 @@ class Conversion(Owned):
         finally:
             self._release()
 
+    def _transcript_len(self) -> int:
+        """The transcript's length in bytes (its size query only)."""
+        if self._transcript is not None:
+            return len(self._transcript)
+        handle = self._acquire()
+        try:
+            needed = c_size_t(0)
+            status = _lib.lc_conversion_transcript(handle, None, 0, ctypes.byref(needed))
+        finally:
+            self._release()
+        return needed.value if status in (Status.OK, Status.ERR_BUFFER_TOO_SMALL) else 0
+
     @property
     def transcript(self) -> bytes:
         """The wire transcript: a JSON array of wire messages, canonical bytes (SPEC E7)."""
@@ -453,7 +465,7 @@ class Conversion(Owned):
             check(status, InputError)
         finally:
             self._release()
-        return Input._adopt(out, source_map)
+        return Input._adopt(out, source_map, self._transcript_len())
 
     def messages(self, cut: int, summary: str, source: Any) -> List[Any]:
         """The new message list for a summary of wire messages ``[0, cut)`` (an allowed cut), as
