@@ -11,6 +11,7 @@ import (
 	"math"
 	"strconv"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // ChatMessage is one chat turn of a SummaryRequest: Role "user" or "assistant", and its text.
@@ -334,7 +335,7 @@ func compactRound(ctx context.Context, in *Input, opts CompactOptions, fetch fet
 	if opts.Structured {
 		system, schema = system+"\n\n"+StructuredNote, SummaryJSONSchema()
 	}
-	headText := string(head)
+	headText := ownedString(head)
 	var (
 		turns     []ChatMessage // the rejected attempts' pairs of turns, in order
 		records   []Attempt
@@ -431,7 +432,7 @@ func compactRound(ctx context.Context, in *Input, opts CompactOptions, fetch fet
 				smaller, err := in.EncodeHeadWithin(cut, budget)
 				switch {
 				case err == nil:
-					head, headText = smaller, string(smaller)
+					head, headText = smaller, ownedString(smaller)
 				case !errors.Is(err, StatusInputTooLarge):
 					return nil, err
 				}
@@ -650,4 +651,11 @@ func satMul(a, b uint64) uint64 {
 		return math.MaxUint64
 	}
 	return a * b
+}
+
+// ownedString is b as a string without copying it: for bytes the package made and never writes
+// again (EncodeHeadWithin's), so the head of a 1 MiB transcript is not copied once more for its
+// turn.
+func ownedString(b []byte) string {
+	return unsafe.String(unsafe.SliceData(b), len(b))
 }

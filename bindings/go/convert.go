@@ -521,7 +521,7 @@ func (c *Conversion) Input(opts InputOptions) (*Input, error) {
 	if err := check(rc); err != nil {
 		return nil, err
 	}
-	in := &Input{ptr: out, origin: origin}
+	in := &Input{ptr: out, origin: origin, size: len(c.transcript)}
 	liveInputs.Add(1)
 	runtime.SetFinalizer(in, (*Input).Close)
 	return in, nil

@@ -115,6 +115,48 @@ type Input struct {
 	// origin is the map back to the source of an Input made by Conversion.Input (nil for
 	// ParseInput): a round on it gives a *Compacted whose Messages rebuilds the source's list.
 	origin *sourceMap
+	// size is about the length of the input's encoding (its wire document's, or its transcript's):
+	// the first buffer of an encoding (encoded).
+	size int
+}
+
+// encoded is the two-call pattern (SPEC A3.2) of an encoding call(buf, cap, &n): the first call
+// gets a buffer of guess bytes, which saves the size query when the bytes fit (for an encoding the
+// query costs about half the call); then a buffer of the size asked for.
+func encoded(guess int, call func(p *C.uint8_t, c C.size_t, n *C.size_t) C.lc_status) ([]byte, C.lc_status) {
+	var n C.size_t
+	var rc C.lc_status
+	if guess > 0 {
+		buf := make([]byte, guess)
+		p, c := bytesArg(buf)
+		if rc = call(p, c, &n); rc == C.LC_OK {
+			return buf[:int(n):int(n)], rc
+		}
+	} else {
+		rc = call(nil, 0, &n)
+	}
+	// The same arguments give the same bytes (A3.6), so the next call fits; the bound only guards
+	// against a misbehaving library.
+	for try := 0; rc == C.LC_ERR_BUFFER_TOO_SMALL && try < 3; try++ {
+		buf := make([]byte, int(n))
+		p, c := bytesArg(buf)
+		if rc = call(p, c, &n); rc == C.LC_OK {
+			return buf[:int(n):int(n)], rc
+		}
+	}
+	return nil, rc
+}
+
+// outputGuess is the first buffer for the canonical encoding of a document of about size bytes,
+// capped at maxBytes. The encoding is rarely longer (E7.6 writes `<`, `>` and `&` in six bytes,
+// but drops whitespace and writes the \u escapes of other characters as UTF-8): a little room,
+// and a document that grows more gets the size query's exact buffer, as with no guess.
+func outputGuess(size int, maxBytes uint64) int {
+	guess := size + size/128 + 4096
+	if uint64(guess) > maxBytes {
+		return int(maxBytes)
+	}
+	return guess
 }
 
 // liveInputs counts the handles not yet freed (read by the tests of the finalizer path).
@@ -128,7 +170,7 @@ func ParseInput(wire []byte) (*Input, error) {
 	if err := diagnosed(C.lc_compaction_input_parse(p, n, &h), inputDiagnosis(wire)); err != nil {
 		return nil, err
 	}
-	in := &Input{ptr: h}
+	in := &Input{ptr: h, size: len(wire)}
 	liveInputs.Add(1)
 	runtime.SetFinalizer(in, (*Input).Close)
 	return in, nil
@@ -180,19 +222,10 @@ func (in *Input) EncodeWithin(maxBytes uint64) ([]byte, error) {
 		return nil, err
 	}
 	defer in.release()
-	// Two-call pattern: a size query, then the bytes (the same limit gives the same bytes, A3.6,
-	// so the second call fits; the bound only guards against a misbehaving library).
-	var n C.size_t
-	rc := C.lc_compaction_input_encode_within(h, C.uint64_t(maxBytes), nil, 0, &n)
-	for try := 0; rc == C.LC_ERR_BUFFER_TOO_SMALL && try < 3; try++ {
-		buf := make([]byte, int(n))
-		p, c := bytesArg(buf)
-		rc = C.lc_compaction_input_encode_within(h, C.uint64_t(maxBytes), p, c, &n)
-		if rc == C.LC_OK {
-			return buf[:int(n):int(n)], nil
-		}
-	}
-	return nil, check(rc)
+	out, rc := encoded(outputGuess(in.size, maxBytes), func(p *C.uint8_t, c C.size_t, n *C.size_t) C.lc_status {
+		return C.lc_compaction_input_encode_within(h, C.uint64_t(maxBytes), p, c, n)
+	})
+	return out, check(rc)
 }
 
 // ValidateOutput checks one summariser reply against this input (SPEC §6,

@@ -10,6 +10,7 @@ package loopcompact
 import "C"
 
 import (
+	"math"
 	"strconv"
 	"unsafe"
 )
@@ -211,18 +212,10 @@ func (in *Input) EncodeHeadWithin(cut, maxBytes uint64) ([]byte, error) {
 		return nil, err
 	}
 	defer in.release()
-	// Two-call pattern; the same arguments give the same bytes (A3.6).
-	var n C.size_t
-	rc := C.lc_compaction_input_encode_head_within(h, C.uint64_t(cut), C.uint64_t(maxBytes), nil, 0, &n)
-	for try := 0; rc == C.LC_ERR_BUFFER_TOO_SMALL && try < 3; try++ {
-		buf := make([]byte, int(n))
-		p, c := bytesArg(buf)
-		rc = C.lc_compaction_input_encode_head_within(h, C.uint64_t(cut), C.uint64_t(maxBytes), p, c, &n)
-		if rc == C.LC_OK {
-			return buf[:int(n):int(n)], nil
-		}
-	}
-	return nil, check(rc)
+	out, rc := encoded(outputGuess(in.size, maxBytes), func(p *C.uint8_t, c C.size_t, n *C.size_t) C.lc_status {
+		return C.lc_compaction_input_encode_head_within(h, C.uint64_t(cut), C.uint64_t(maxBytes), p, c, n)
+	})
+	return out, check(rc)
 }
 
 // BuildReplacement returns the transcript that replaces the history once summary was accepted
@@ -242,15 +235,13 @@ func (in *Input) BuildReplacement(cut uint64, summary string) ([]byte, error) {
 	}
 	defer in.release()
 	sp, sn := stringArg(summary)
-	var n C.size_t
-	rc := C.lc_replacement_build(h, C.uint64_t(cut), sp, sn, nil, 0, &n)
-	for try := 0; rc == C.LC_ERR_BUFFER_TOO_SMALL && try < 3; try++ {
-		buf := make([]byte, int(n))
-		p, c := bytesArg(buf)
-		rc = C.lc_replacement_build(h, C.uint64_t(cut), sp, sn, p, c, &n)
-		if rc == C.LC_OK {
-			return buf[:int(n):int(n)], nil
-		}
+	// The replacement is at most the kept messages and the summary, escaped (up to six bytes per
+	// character of the summary's markup, E7.6).
+	out, rc := encoded(outputGuess(in.size+6*len(summary), math.MaxUint64), func(p *C.uint8_t, c C.size_t, n *C.size_t) C.lc_status {
+		return C.lc_replacement_build(h, C.uint64_t(cut), sp, sn, p, c, n)
+	})
+	if rc == C.LC_OK {
+		return out, nil
 	}
 	if rc == C.LC_REPLACEMENT_SUMMARY {
 		return nil, summaryRefused(summary)

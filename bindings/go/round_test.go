@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"math"
 	"os"
 	"strings"
 	"testing"
@@ -336,5 +337,36 @@ func TestVerifyReplacementFindsATamperedSignature(t *testing.T) {
 	e := asError(t, in.VerifyReplacement(2, bytes.Replace(built, []byte(call), nil, 1)))
 	if e.Status != lc.StatusReplacementTailChanged || e.Location != "transcript[2].blocks[1]" {
 		t.Errorf("tool call dropped: %v", e)
+	}
+}
+
+// TestOutputsLongerThanTheirDocument: 20,000 raw `<` in the user's request and in the kept tool
+// result are six bytes each in canonical encoding (E7.6 `\u003c`), so every output is far longer
+// than the wire document and the package's first buffer (sized from the document) is too small:
+// the exact size follows.
+func TestOutputsLongerThanTheirDocument(t *testing.T) {
+	lts := strings.Repeat("<", 20000)
+	user := `{"role":"user","blocks":[{"type":"text","text":"` + lts + `"}]}`
+	messages := []string{m0System, user, m2Call, toolMessage(lts), m4Answer}
+	canonical := func(ms ...string) []string {
+		out := make([]string, len(ms))
+		for i, m := range ms {
+			out[i] = strings.ReplaceAll(m, "<", `\u003c`)
+		}
+		return out
+	}
+	in := mustParse(t, []byte(roundDoc(messages...)))
+	whole, err := in.EncodeWithin(math.MaxUint64)
+	if want := roundDoc(canonical(messages...)...); err != nil || string(whole) != want {
+		t.Fatalf("EncodeWithin: %v, %d bytes, want %d", err, len(whole), len(want))
+	}
+	head, err := in.EncodeHeadWithin(2, math.MaxUint64)
+	if want := roundDoc(canonical(messages[:2]...)...); err != nil || string(head) != want {
+		t.Fatalf("EncodeHeadWithin(2): %v, %d bytes, want %d", err, len(head), len(want))
+	}
+	got, err := in.BuildReplacement(2, roundSummary)
+	want := "[" + strings.Join(append([]string{m0System, summaryMessage(roundSummary)}, canonical(messages[2:]...)...), ",") + "]"
+	if err != nil || string(got) != want {
+		t.Fatalf("BuildReplacement(2): %v, %d bytes, want %d", err, len(got), len(want))
 	}
 }
