@@ -229,7 +229,7 @@ export class Conversion {
               out,
             );
             check(rt, status, null);
-            return inputInternals.adopt(rt, rt.word(), origin);
+            return inputInternals.adopt(rt, rt.word(), origin, this.transcript.length);
           }),
         ),
       ),

@@ -197,6 +197,27 @@ test("encodeHeadWithin is the input with messages [0, cut), fitted as encodeWith
     assert.equal(rejection(() => input.encodeHeadWithin(4, 10)).name, "LC_INPUT_TOO_LARGE");
   }));
 
+test("outputs far longer than their document: the first buffer is too small, the exact size follows", () => {
+  // 20,000 raw "<" in the request and in the kept tool result: six bytes each in canonical
+  // encoding (E7.6 "\\u003c"), so each output is far longer than the wire document that sizes the
+  // package's first buffer.
+  const lts = "<".repeat(20000);
+  const call = { role: "assistant", blocks: [{ type: "tool_use", id: "c1", name: "grep", input: { q: "x" } }], usage: null };
+  const messages = [system("rules"), user(lts), call, tool("c1", lts), assistant("done")];
+  withInput(messages, (input) => {
+    const escapes = (bytes) => text(bytes).split("\\u003c").length - 1;
+    const whole = input.encodeWithin(ALL);
+    assert.equal(escapes(whole), 40000);
+    assert.deepEqual(JSON.parse(text(whole)).transcript, messages);
+    const head = input.encodeHeadWithin(2, ALL);
+    assert.equal(escapes(head), 20000);
+    assert.deepEqual(JSON.parse(text(head)).transcript, messages.slice(0, 2));
+    const replacement = input.buildReplacement(2, SUMMARY);
+    assert.equal(escapes(replacement), 20000 + SUMMARY.split("<").length - 1);
+    assert.deepEqual(JSON.parse(text(replacement)), [messages[0], user(SUMMARY), ...messages.slice(2)]);
+  });
+});
+
 test("buildReplacement: the prefix, the summary, the tail; a user tail merges (R15.9, R15.10)", () =>
   withInput(MESSAGES, (input) => {
     const canonical = JSON.parse(text(input.encodeWithin(ALL))).transcript;
