@@ -325,6 +325,38 @@ inline lc_diagnostic blank_diagnostic() noexcept
     return diag;
 }
 
+// A first buffer for the canonical encoding of a document of about `size` bytes, at most `max`.
+// The encoding is rarely longer (E7.6 writes <, > and & in six bytes, but drops whitespace and
+// writes the \u escapes of other characters as UTF-8): a little room.
+inline std::size_t output_guess(std::size_t size, std::uint64_t max) noexcept
+{
+    const std::size_t guess = size + size / 128 + 4096;
+    return static_cast<std::uint64_t>(guess) > max ? static_cast<std::size_t>(max) : guess;
+}
+
+// The two-call pattern of call(buf, cap, &len) for an encoding: the first call gets `guess` bytes,
+// which saves the size query when the bytes fit (for an encoding the query costs about half the
+// call); an output that is longer gets the exact size on a second call (A3.6). `out` holds the
+// bytes on LC_OK and is empty otherwise.
+template <class Call>
+lc_status encoded(std::size_t guess, std::vector<std::uint8_t> &out, Call call)
+{
+    out.assign(guess, 0);
+    std::size_t needed = 0;
+    lc_status status = call(out.data(), out.size(), &needed);
+    if (status == LC_ERR_BUFFER_TOO_SMALL && needed > guess) {
+        std::vector<std::uint8_t>().swap(out);  // the first buffer goes before the second comes
+        out.assign(needed, 0);
+        status = call(out.data(), out.size(), &needed);
+    }
+    if (status == LC_OK) {
+        out.resize(needed);
+    } else {
+        std::vector<std::uint8_t>().swap(out);
+    }
+    return status;
+}
+
 // The diagnosis of a status that has no _diagnose function: status and class only.
 inline lc_diagnostic status_only(lc_status status) noexcept
 {
@@ -655,7 +687,7 @@ public:
             }
             throw Error(status);
         }
-        return Input(handle);
+        return Input(handle, wire.size());
     }
 
     Input(Input &&) noexcept = default;
@@ -685,10 +717,11 @@ public:
     // oldest first when needed (SPEC §7; two-call pattern). Throws Error(LC_INPUT_TOO_LARGE).
     std::vector<std::uint8_t> encode_within(std::uint64_t max_bytes) const
     {
-        std::vector<std::uint8_t> out(encoded_size_within(max_bytes));
-        std::size_t written = 0;
-        detail::check(lc_compaction_input_encode_within(handle_.get(), max_bytes, out.data(), out.size(), &written));
-        out.resize(written);
+        std::vector<std::uint8_t> out;
+        detail::check(detail::encoded(detail::output_guess(size_, max_bytes), out,
+                                      [&](std::uint8_t *buf, std::size_t cap, std::size_t *len) {
+                                          return lc_compaction_input_encode_within(handle_.get(), max_bytes, buf, cap, len);
+                                      }));
         return out;
     }
 
@@ -834,15 +867,12 @@ public:
     // cut above the message count, LC_REPLACEMENT_EMPTY_HEAD, LC_INPUT_TOO_LARGE).
     std::vector<std::uint8_t> encode_head_within(std::uint64_t cut, std::uint64_t max_bytes) const
     {
-        std::size_t needed = 0;
-        lc_status status = lc_compaction_input_encode_head_within(handle_.get(), cut, max_bytes, nullptr, 0, &needed);
-        if (status != LC_ERR_BUFFER_TOO_SMALL) {
-            detail::check(status);
-        }
-        std::vector<std::uint8_t> out(needed);
-        std::size_t written = 0;
-        detail::check(lc_compaction_input_encode_head_within(handle_.get(), cut, max_bytes, out.data(), out.size(), &written));
-        out.resize(written);
+        std::vector<std::uint8_t> out;
+        detail::check(detail::encoded(detail::output_guess(size_, max_bytes), out,
+                                      [&](std::uint8_t *buf, std::size_t cap, std::size_t *len) {
+                                          return lc_compaction_input_encode_head_within(handle_.get(), cut, max_bytes,
+                                                                                        buf, cap, len);
+                                      }));
         return out;
     }
 
@@ -854,8 +884,14 @@ public:
     // LC_REPLACEMENT_SUMMARY (with the summary's grammar diagnosis, location "summary").
     std::vector<std::uint8_t> build_replacement(std::uint64_t cut, bytes_view summary) const
     {
-        std::size_t needed = 0;
-        lc_status status = lc_replacement_build(handle_.get(), cut, summary.data(), summary.size(), nullptr, 0, &needed);
+        // The replacement is at most the kept messages and the summary, escaped (up to six bytes per
+        // character of the summary's markup, E7.6).
+        std::vector<std::uint8_t> out;
+        const lc_status status = detail::encoded(
+            detail::output_guess(size_ + 6 * summary.size(), UINT64_MAX), out,
+            [&](std::uint8_t *buf, std::size_t cap, std::size_t *len) {
+                return lc_replacement_build(handle_.get(), cut, summary.data(), summary.size(), buf, cap, len);
+            });
         if (status == LC_REPLACEMENT_SUMMARY) {
             lc_diagnostic diag = detail::blank_diagnostic();
             if (lc_summary_xml_diagnose(summary.data(), summary.size(), &diag) != LC_OK) {
@@ -865,14 +901,7 @@ public:
                 throw Error(status, diag);
             }
         }
-        if (status != LC_ERR_BUFFER_TOO_SMALL) {
-            check_with_pairing(status);
-        }
-        std::vector<std::uint8_t> out(needed);
-        std::size_t written = 0;
-        detail::check(lc_replacement_build(handle_.get(), cut, summary.data(), summary.size(), out.data(), out.size(),
-                                           &written));
-        out.resize(written);
+        check_with_pairing(status);
         return out;
     }
 
@@ -894,7 +923,7 @@ private:
 
     friend class Conversion;  // Conversion::input adopts the handle of lc_conversion_input
 
-    explicit Input(lc_compaction_input *handle) noexcept : handle_(handle) {}
+    Input(lc_compaction_input *handle, std::size_t size) noexcept : handle_(handle), size_(size) {}
 
     // One lc_compaction_reply_diagnose call; `diag` (blank on entry) keeps the raw diagnosis.
     ReplyVerdict reply_verdict(bytes_view reply, const ReplyOptions &options, lc_diagnostic &diag) const
@@ -947,6 +976,9 @@ private:
     }
 
     std::unique_ptr<lc_compaction_input, Free> handle_;
+    // About the length of the input's encoding (its wire document's or transcript's): the first
+    // buffer of an encoding (detail::encoded).
+    std::size_t size_ = 0;
 };
 
 /* ---- converters (SPEC §16) ------------------------------------------------------------------- */
@@ -1087,7 +1119,9 @@ public:
         const bytes_view m(model);
         detail::check(lc_conversion_input(handle_.get(), p.data(), p.size(), m.data(), m.size(), max_summary_tokens,
                                           revision, fingerprint != nullptr ? fingerprint->data() : nullptr, &out));
-        return Input(out);
+        std::size_t transcript_len = 0;
+        (void)lc_conversion_transcript(handle_.get(), nullptr, 0, &transcript_len);
+        return Input(out, transcript_len);
     }
 
 private:

@@ -510,6 +510,23 @@ const RUNS: &[Run] = &[
                  replacement 1020 bytes, verify LC_OK, requests distinct\n",
         exit: 0,
     },
+    // input_escapes.json (4655 bytes, canonical as written but for 2000 raw `<` in the user message
+    // and 2000 in the tool result): every output is longer than the first buffer the wrapper sizes
+    // from the input (4655 + 4655/128 + 4096 = 8787 bytes; for the replacement 4655 + 6 x 514, the
+    // same way, 11895), so each takes its exact size on a second call. Keeping 2 would cut between
+    // the call and its result: the cut is 2 (S14.4). E7 by hand: the head is the identity (245),
+    // the system message (62), a comma, the user message (2052 + 5 x 2000) and the end (28):
+    // 12388; the replacement is [ system (62), the summary message (696), the call (97), the tool
+    // message (2088 + 5 x 2000), the answer (79) ] with four commas: 13028.
+    Run {
+        example: "compact",
+        args: &["examples/data/input_escapes.json", "2", "examples/data/reply_fenced.txt:700:end"],
+        stdin: None,
+        stdout: "attempt 1: max_tokens 2048, 1 turns, head 12388 bytes, LC_OK (class ok), stop end, 526 bytes, removed \
+                 trim|unfence (7 before, 5 after)\ncompacted: cut 2, summary 514 bytes, replacement 13028 bytes, verify \
+                 LC_OK, requests distinct\n",
+        exit: 0,
+    },
     // Already at max_summary_tokens: the head's budget becomes 3/4 of 1278 = 958; stubbing the one tool
     // message leaves more than that (F7.4), so the head stays.
     Run {
