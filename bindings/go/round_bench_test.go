@@ -6,10 +6,17 @@ package loopcompact_test
 // Run from bindings/go:
 //
 //	go test -run='^$' -bench='Round' -benchtime=2s -count=5
+//
+// The Realistic pair runs the same on the realistic 1 MiB transcript.
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	lc "github.com/loopcompact/loopcompact/bindings/go"
@@ -50,6 +57,78 @@ func BenchmarkRoundCalls(b *testing.B) {
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
 		cut, err := in.SafeCut(1)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := in.EncodeHeadWithin(cut, 1<<62); err != nil {
+			b.Fatal(err)
+		}
+		summary, err := in.ValidateReply([]byte(reply), opts)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := in.BuildReplacement(cut, summary); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// The same two on the realistic 1 MiB transcript (`make_transcript.py`: the size at which a host
+// compacts), keeping its last 4 messages, with its max_summary_tokens (4096).
+var realisticRound struct {
+	once sync.Once
+	wire []byte
+	why  string
+}
+
+func roundBenchRealistic(b *testing.B) (*lc.Input, string) {
+	b.Helper()
+	realisticRound.once.Do(func() {
+		script := filepath.Join(benchInputs, "make_transcript.py")
+		if _, err := os.Stat(script); err != nil {
+			realisticRound.why = "benches/gen absent (the module outside its repository)"
+			return
+		}
+		out, err := exec.Command("python3", script, "1048576").Output()
+		if err != nil {
+			realisticRound.why = fmt.Sprintf("python3 %s: %v", script, err)
+			return
+		}
+		realisticRound.wire = out
+	})
+	if realisticRound.wire == nil {
+		b.Skip("omitted: " + realisticRound.why)
+	}
+	in, err := lc.ParseInput(realisticRound.wire)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { in.Close() })
+	return in, "```xml\n" + string(summary4KB) + "\n```\n"
+}
+
+func BenchmarkRoundCompactRealistic(b *testing.B) {
+	in, reply := roundBenchRealistic(b)
+	model := func(context.Context, lc.SummaryRequest) (lc.SummaryReply, error) {
+		return lc.SummaryReply{Text: reply, OutputTokens: 900, Stop: lc.StopEnd}, nil
+	}
+	b.SetBytes(int64(len(realisticRound.wire)))
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		res, err := lc.Compact(context.Background(), in, model, lc.CompactOptions{KeepLast: 4})
+		if _, ok := res.(*lc.Compacted); !ok || err != nil {
+			b.Fatal(res, err)
+		}
+	}
+}
+
+func BenchmarkRoundCallsRealistic(b *testing.B) {
+	in, reply := roundBenchRealistic(b)
+	opts := lc.ReplyOptions{OutputTokens: 900, Stop: lc.StopEnd, MaxReplyBytes: 16 * 4096, Trim: true, Unfence: true}
+	b.SetBytes(int64(len(realisticRound.wire)))
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		cut, err := in.SafeCut(4)
 		if err != nil {
 			b.Fatal(err)
 		}

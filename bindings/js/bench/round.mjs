@@ -1,10 +1,12 @@
-// node bench/round.mjs [SUMMARY_4KB]: what a compaction round costs in the package beyond the library
+// node bench/round.mjs [SUMMARY_4KB [TRANSCRIPT_WIRE [KEEP_LAST]]]: what a compaction round costs in the package beyond the library
 // calls it makes (issue 26: at most 10 % more with an instant model): `await compact()` with a model
 // that answers at once, against the same calls made by hand (safeCut, encodeHeadWithin,
 // validateReply with cleanup, buildReplacement), on the Go benchmark's round input
 // (bindings/go/round_bench_test.go) with a 4 KB summary in a Markdown fence (by default
 // benches/gen/make_summary.py 4096). CPU time per call as bench/time.mjs measures it (the round
-// awaited in batches of 200). Needs `npm run build` first.
+// awaited in batches of 200). With a transcript (a wire input such as benches/gen/make_transcript.py's
+// realistic 1 MiB, the size at which a host compacts), the round runs on it instead, keeping its last
+// KEEP_LAST (default 4) messages, in batches of 5. Needs `npm run build` first.
 
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -33,21 +35,26 @@ const messages = [
   '{"role":"assistant","blocks":[{"type":"text","text":"two files"}],"usage":null}',
   '{"role":"user","blocks":[{"type":"text","text":"now ship it"}]}',
 ];
-const input = lc.Input.parse(identity + messages.join(",") + '],"max_summary_tokens":2048}');
+const wire = process.argv[3]
+  ? readFileSync(process.argv[3])
+  : identity + messages.join(",") + '],"max_summary_tokens":2048}';
+const keepLast = process.argv[3] ? Number(process.argv[4] ?? 4) : 1;
+const maxReplyBytes = 16 * (process.argv[3] ? JSON.parse(wire.toString("utf8")).max_summary_tokens : 2048);
+const input = lc.Input.parse(wire);
 const answer = { text: reply, outputTokens: 900, stop: "end" };
 const model = async () => answer;
 
 function calls() {
-  const cut = input.safeCut(1);
+  const cut = input.safeCut(keepLast);
   input.encodeHeadWithin(cut, 2n ** 62n);
-  const text = input.validateReply(reply, { outputTokens: 900, stop: "end", maxReplyBytes: 16 * 2048, trim: true, unfence: true });
+  const text = input.validateReply(reply, { outputTokens: 900, stop: "end", maxReplyBytes, trim: true, unfence: true });
   return input.buildReplacement(cut, text);
 }
 
-const BATCH = 200;
+const BATCH = process.argv[3] ? 5 : 200;
 async function rounds() {
   let last;
-  for (let i = 0; i < BATCH; i++) last = await lc.compact(input, model, { keepLast: 1 });
+  for (let i = 0; i < BATCH; i++) last = await lc.compact(input, model, { keepLast });
   return last;
 }
 
@@ -61,6 +68,6 @@ for (let r = 0; r < 3; r++) {
   best.calls = Math.min(best.calls, time(calls));
 }
 console.log(
-  `compact(): ${(best.round / 1e3).toFixed(2)} µs, the calls by hand: ${(best.calls / 1e3).toFixed(2)} µs, ` +
+  `transcript ${wire.length} bytes, keepLast ${keepLast}; compact(): ${(best.round / 1e3).toFixed(2)} µs, the calls by hand: ${(best.calls / 1e3).toFixed(2)} µs, ` +
     `round / calls: ${(best.round / best.calls).toFixed(3)}`,
 );
