@@ -189,24 +189,35 @@ const fn word(s: &[u8]) -> u64 {
 /// numbers, leading zeros, every invalid reference) goes to [`reference`], which decides.
 #[inline(always)]
 fn reference_len(xml: &[u8], i: usize) -> Option<usize> {
-    const B3: u64 = 0xFF_FFFF;
-    const B4: u64 = 0xFFFF_FFFF;
-    const B5: u64 = 0xFF_FFFF_FFFF;
     let Some(w) = xml.get(i + 1..i + 9).and_then(|w| <[u8; 8]>::try_from(w).ok()).map(u64::from_le_bytes) else {
         return reference_len_slow(xml, i);
     };
-    let len = if let Some(len) = char_reference_in_word(w) {
-        len
+    match reference_len_in_word(w) {
+        Some(len) => Some(len),
+        None => reference_len_slow(xml, i),
+    }
+}
+
+/// `w`: the eight bytes after an `&`, as a little-endian word. When they hold a whole reference
+/// that [`reference`] accepts, its length from the `&`; `None` when they do not (an invalid
+/// reference, or a valid one longer than the word: leading zeros), and the caller decides the
+/// long way. The streaming validator completes a reference cut by a chunk's end with it.
+#[inline(always)]
+pub(super) fn reference_len_in_word(w: u64) -> Option<usize> {
+    const B3: u64 = 0xFF_FFFF;
+    const B4: u64 = 0xFFFF_FFFF;
+    const B5: u64 = 0xFF_FFFF_FFFF;
+    if let Some(len) = char_reference_in_word(w) {
+        Some(len)
     } else if w & B3 == word(b"lt;") || w & B3 == word(b"gt;") {
-        4
+        Some(4)
     } else if w & B4 == word(b"amp;") {
-        5
+        Some(5)
     } else if w & B5 == word(b"apos;") || w & B5 == word(b"quot;") {
-        6
+        Some(6)
     } else {
-        return reference_len_slow(xml, i);
-    };
-    Some(len)
+        None
+    }
 }
 
 /// [`reference`]'s length, out of line: the references [`reference_len`] does not read from its

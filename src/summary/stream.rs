@@ -30,8 +30,8 @@
 //! token outranks its rejection, and `<![CDATA[` anywhere outranks everything (X4.3).
 
 use super::chars::{
-    Step, after, has_non_white_space, is_allowed_control, is_char, is_white_space, rare_or_control_mask, scan_text,
-    text_rare,
+    Step, after, has_non_white_space, is_allowed_control, is_char, is_white_space, rare_or_control_mask,
+    reference_len_in_word, scan_text, text_rare,
 };
 use super::diagnose::{Token, rule_of};
 use super::name_chars::{is_digit_combining_or_extender, is_letter};
@@ -44,6 +44,9 @@ use crate::status::Status;
 
 /// Bytes of character data per step of the fast path (the whole-document scan's window).
 const WINDOW: usize = 64;
+
+/// `ref_tail_len` when no cut reference is kept.
+const NO_TAIL: u8 = u8::MAX;
 
 /// A position in the reply with what a diagnosis needs about it: its line and column (C13.2),
 /// the byte there and the one before (for the rule of a syntax error), and whether it lies in a
@@ -629,6 +632,14 @@ pub struct SummaryStream {
     cdata_lt: At,
     /// The first `<![CDATA[` and the section the classifier was in (X4.3).
     cdata: Option<(At, Option<Section>)>,
+    /// A reference in section text cut by the end of the last chunk, as raw bytes: the
+    /// `ref_tail_len` bytes after its `&` (the low bytes of `ref_tail`), valid while nothing more
+    /// is read (`ref_tail_at`: the offset the stream was at). The next chunk completes it a word at
+    /// a time ([`SummaryStream::resume_reference`]); the byte machine's pending reference stays the
+    /// state, and reads on whenever the word cannot decide.
+    ref_tail: u64,
+    ref_tail_len: u8,
+    ref_tail_at: usize,
 }
 
 impl Default for SummaryStream {
@@ -655,6 +666,9 @@ impl SummaryStream {
             cdata_matched: 0,
             cdata_lt: At::default(),
             cdata: None,
+            ref_tail: 0,
+            ref_tail_len: NO_TAIL,
+            ref_tail_at: 0,
         }
     }
 
@@ -678,10 +692,20 @@ impl SummaryStream {
     pub fn feed(&mut self, chunk: &[u8]) -> Result<()> {
         let mut i = 0;
         while i < chunk.len() {
-            if let Lex::Text { non_white, brackets: 0, pending: Pending::None } = self.lex
+            if let Lex::Text { non_white, brackets: 0, pending } = self.lex
                 && self.class.depth == 2
             {
-                let end = self.text_run(chunk, i, non_white);
+                let end = match pending {
+                    Pending::None if chunk.len() >= WINDOW => self.text_windows(chunk, i, non_white),
+                    Pending::None => self.text_run(chunk, i, non_white),
+                    // A reference cut by the end of the last chunk, kept for this one.
+                    Pending::Reference(..)
+                        if i == 0 && self.ref_tail_len != NO_TAIL && self.ref_tail_at == self.pos =>
+                    {
+                        self.resume_reference(chunk)
+                    }
+                    _ => i,
+                };
                 if end > i {
                     i = end;
                     continue;
@@ -868,6 +892,7 @@ impl SummaryStream {
     /// a padding byte never completes a character, a reference or `]]>`, so whatever the real
     /// bytes leave open fails at its first byte, where the byte machine reads it again; a padding
     /// byte is never a problem itself, so the scan's answers before the real end are the real ones.
+    #[inline(never)]
     fn text_run(&mut self, chunk: &[u8], i: usize, non_white: bool) -> usize {
         let rest = chunk.get(i..).unwrap_or_default();
         if rest.len() >= 2 * WINDOW {
@@ -965,6 +990,152 @@ impl SummaryStream {
         next
     }
 
+    /// Character data in a section from `chunk[i]` (a chunk of a window or more), by the
+    /// whole-document scan's rules, a window at a time: returns where the byte machine takes over
+    /// (the end of the chunk, the `<` after the run, or a character the scan rejects or cannot
+    /// finish in the chunk).
+    ///
+    /// The windows are read from the chunk itself: its next 64 bytes, and for a shorter rest the
+    /// chunk's last 64 bytes with the bits before the rest cleared. Their rare bytes (with TAB, LF
+    /// and CR) are found as one mask and read by `chars::text_rare`, the whole-document scan's own
+    /// reader, over the whole chunk, so a reference or character that crosses a window's end is
+    /// read where it stands; line feeds are counted in the same walk. The line and column are
+    /// kept in registers across the windows and stored once.
+    fn text_windows(&mut self, chunk: &[u8], start: usize, non_white: bool) -> usize {
+        let mut i = start;
+        let mut line = self.line;
+        // The column of `chunk[x]`, for `x` on the current line, is `x + column` (wrapping), less
+        // the UTF-8 continuation bytes, which are subtracted as their characters are read.
+        let mut column = self.column.wrapping_sub(start as u64);
+        let mut open = true;
+        let mut reference = false;
+        // An `&` whose reference the chunk cuts (or a bad one), and the bytes after it.
+        let mut cut = None;
+        loop {
+            let (window, base) = match chunk.get(i..).and_then(|rest| rest.first_chunk::<WINDOW>()) {
+                Some(window) => (window, i),
+                None => match chunk.last_chunk::<WINDOW>() {
+                    Some(window) if i < chunk.len() => (window, chunk.len() - WINDOW),
+                    _ => break,
+                },
+            };
+            let (lo, hi) = window.split_at(WINDOW / 2);
+            let half = |h: &[u8]| <&[u8; WINDOW / 2]>::try_from(h).map_or(0, |h| rare_or_control_mask(h, b'>'));
+            let mut mask = (u64::from(half(lo)) | u64::from(half(hi)) << 32) & after(i - base);
+            while mask != 0 {
+                let k = mask.trailing_zeros() as usize;
+                let p = base + k;
+                let b = window.get(k).copied().unwrap_or_default();
+                if is_allowed_control(b) {
+                    if b == b'\n' {
+                        line += 1;
+                        // The byte after it is column 1.
+                        column = (p as u64).wrapping_neg();
+                    }
+                    mask &= mask - 1;
+                    continue;
+                }
+                if b == b'&' && p + 9 > chunk.len() {
+                    // Fewer than eight bytes after the `&` in the chunk: the chunk's last word,
+                    // shifted so that they are its low bytes (`chunk` holds a window or more).
+                    let avail = chunk.len() - p - 1;
+                    let last = chunk.last_chunk::<8>().map_or(0, |w| u64::from_le_bytes(*w));
+                    let word = last.checked_shr(8 * (8 - avail) as u32).unwrap_or(0);
+                    match reference_len_in_word(word) {
+                        // Whole in the chunk (the word's zero padding never completes one).
+                        Some(len) if len - 1 <= avail => {
+                            i = p + len;
+                            mask &= after(i - base);
+                            continue;
+                        }
+                        _ => {
+                            i = p;
+                            open = false;
+                            cut = Some(word);
+                            break;
+                        }
+                    }
+                }
+                match text_rare(chunk, start, p) {
+                    Ok(Step::Next(next)) => {
+                        if b >= 0x80 {
+                            // One column for the character's bytes.
+                            column = column.wrapping_sub((next - p - 1) as u64);
+                        }
+                        i = next;
+                        mask &= after(next - base);
+                    }
+                    Ok(Step::End(lt)) => {
+                        i = lt;
+                        open = false;
+                        break;
+                    }
+                    Err(at) => {
+                        i = at;
+                        open = false;
+                        reference = chunk.get(at) == Some(&b'&');
+                        break;
+                    }
+                }
+            }
+            if !open {
+                break;
+            }
+            // Past the window, or past a character that crossed its end.
+            i = i.max(base + WINDOW);
+        }
+        let end = i;
+        if end > start {
+            self.pos += end - start;
+            self.line = line;
+            self.column = column.wrapping_add(end as u64);
+            let last = chunk.get(end - 1).copied();
+            self.prev = last;
+            if open && non_white && last != Some(b']') {
+                // The common case: the chunk read to its end, the state as it was.
+                return end;
+            }
+        }
+        let next = self.text_done(chunk.get(start..end).unwrap_or_default(), open, non_white, start);
+        if let Some(word) = cut {
+            return self.cut_reference(chunk, next, word);
+        }
+        if reference {
+            // A reference the chunk does not hold whole, or a bad one: read on here, as the byte
+            // machine would.
+            return self.reference_in_text(chunk, next);
+        }
+        next
+    }
+
+    /// The `&` at `chunk[i]` in section text, with fewer than eight bytes after it in the chunk
+    /// (`word`: them, as its low bytes) and not a whole reference: when they are the start of one,
+    /// the byte machine's state after them (the pending reference, read by the byte machine's own
+    /// reader) and the bytes kept for the next chunk; otherwise the byte machine reads it.
+    #[inline(never)]
+    fn cut_reference(&mut self, chunk: &[u8], i: usize, word: u64) -> usize {
+        let Lex::Text { non_white, brackets: 0, pending: Pending::None } = self.lex else { return i };
+        let tail = chunk.get(i + 1..).unwrap_or_default();
+        let mut reference = Reference::default();
+        for &b in tail {
+            if !matches!(reference.push(b), Next::More) {
+                // A bad reference, read and reported where it fails.
+                return self.reference_in_text(chunk, i);
+            }
+        }
+        let start = self.here(b'&');
+        // `&` and the bytes after it: ASCII (`#`, `x`, letters and digits), a column each.
+        let len = 1 + tail.len();
+        self.pos += len;
+        self.column += len as u64;
+        self.prev = chunk.last().copied();
+        self.lex = Lex::Text { non_white, brackets: 0, pending: Pending::Reference(start, reference) };
+        self.ref_tail = word;
+        self.ref_tail_len = tail.len() as u8;
+        self.ref_tail_at = self.pos;
+        chunk.len()
+    }
+
     /// The `&` at `chunk[i]` in section text (no `]` before it, no character pending): the byte
     /// machine's `step` for it, then the rest of the reference by [`Self::finish_reference`].
     fn reference_in_text(&mut self, chunk: &[u8], i: usize) -> usize {
@@ -972,7 +1143,45 @@ impl SummaryStream {
         self.cdata_byte(b'&');
         let at = self.here(b'&');
         self.advance(b'&');
-        self.finish_reference(chunk, i + 1, non_white, at, Reference::default())
+        let end = self.finish_reference(chunk, i + 1, non_white, at, Reference::default());
+        if end == chunk.len()
+            && let Lex::Text { pending: Pending::Reference(..), .. } = self.lex
+            && let Some(tail) = chunk.get(i + 1..).filter(|tail| tail.len() < 8)
+        {
+            // Cut by the end of the chunk: kept for the next chunk's word.
+            let mut word = [0u8; 8];
+            if let Some(head) = word.get_mut(..tail.len()) {
+                head.copy_from_slice(tail);
+            }
+            self.ref_tail = u64::from_le_bytes(word);
+            self.ref_tail_len = tail.len() as u8;
+            self.ref_tail_at = self.pos;
+        }
+        end
+    }
+
+    /// The reference kept by [`Self::reference_in_text`] at the end of the last chunk, completed
+    /// from the start of `chunk` when the eight bytes after its `&` decide it
+    /// (`chars::reference_len_in_word`, the whole-document scan's word): returns how many bytes of
+    /// `chunk` it took, or 0, and the byte machine reads on from its pending reference.
+    #[inline(never)]
+    fn resume_reference(&mut self, chunk: &[u8]) -> usize {
+        let kept = usize::from(self.ref_tail_len);
+        self.ref_tail_len = NO_TAIL;
+        // (A blank section's text needs the reference's value: the byte machine reads it.)
+        let Lex::Text { non_white: true, brackets: 0, pending: Pending::Reference(..) } = self.lex else { return 0 };
+        let Some(head) = chunk.first_chunk::<8>().map(|head| u64::from_le_bytes(*head)) else { return 0 };
+        let Some(shift) = u32::try_from(8 * kept).ok().filter(|&s| s < 64) else { return 0 };
+        let word = self.ref_tail | head << shift;
+        let Some(len) = reference_len_in_word(word) else { return 0 };
+        // `len` counts the `&` and the kept bytes, which were read (the pending reference).
+        let Some(take) = len.checked_sub(1 + kept).filter(|&take| take > 0) else { return 0 };
+        let Some(&last) = chunk.get(take - 1) else { return 0 };
+        self.pos += take;
+        self.column += take as u64;
+        self.prev = Some(last);
+        self.lex = Lex::Text { non_white: true, brackets: 0, pending: Pending::None };
+        take
     }
 
     /// The text state after a run the fast path read from `chunk[i]` (lines and columns already
