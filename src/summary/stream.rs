@@ -640,6 +640,10 @@ pub struct SummaryStream {
     ref_tail: u64,
     ref_tail_len: u8,
     ref_tail_at: usize,
+    /// Set by each feed that leaves the stream viable in section text with nothing pending (the
+    /// state [`SummaryStream::windows`] reads from): the next feed starts there without looking
+    /// at the state.
+    fast: bool,
 }
 
 impl Default for SummaryStream {
@@ -669,6 +673,7 @@ impl SummaryStream {
             ref_tail: 0,
             ref_tail_len: NO_TAIL,
             ref_tail_at: 0,
+            fast: false,
         }
     }
 
@@ -690,7 +695,27 @@ impl SummaryStream {
     /// Once no continuation of the bytes fed so far can validate (T17.3): the status and offset
     /// of [`SummaryStream::diagnosis`], from that chunk on, for every later chunk too.
     pub fn feed(&mut self, chunk: &[u8]) -> Result<()> {
-        let mut i = 0;
+        if self.fast && chunk.len() >= WINDOW {
+            // The common case of a long reply: a chunk of section text.
+            let mut start = 0;
+            if self.ref_tail_len != NO_TAIL {
+                // After a reference the last chunk cut.
+                start = self.resume_reference(chunk);
+                if start == 0 {
+                    return self.feed_from(chunk, 0);
+                }
+            }
+            return match self.windows(chunk, start, true) {
+                Ok(_) => Ok(()),
+                Err(next) => self.feed_from(chunk, next),
+            };
+        }
+        self.feed_from(chunk, 0)
+    }
+
+    /// [`Self::feed`] from `chunk[i]`.
+    #[inline(never)]
+    fn feed_from(&mut self, chunk: &[u8], mut i: usize) -> Result<()> {
         while i < chunk.len() {
             if let Lex::Text { non_white, brackets: 0, pending } = self.lex
                 && self.class.depth == 2
@@ -714,6 +739,16 @@ impl SummaryStream {
             }
             i = self.bytes(chunk, i);
         }
+        // Plain section text, or a reference in it whose bytes are kept (`resume_reference`).
+        self.fast = self.dead.is_none()
+            && self.class.depth == 2
+            && match self.lex {
+                Lex::Text { non_white: true, brackets: 0, pending: Pending::None } => true,
+                Lex::Text { non_white: true, brackets: 0, pending: Pending::Reference(..) } => {
+                    self.ref_tail_len != NO_TAIL && self.ref_tail_at == self.pos
+                }
+                _ => false,
+            };
         match self.dead {
             Some(_) => self.dead_error(),
             None => Ok(()),
@@ -1002,6 +1037,15 @@ impl SummaryStream {
     /// read where it stands; line feeds are counted in the same walk. The line and column are
     /// kept in registers across the windows and stored once.
     fn text_windows(&mut self, chunk: &[u8], start: usize, non_white: bool) -> usize {
+        match self.windows(chunk, start, non_white) {
+            Ok(end) | Err(end) => end,
+        }
+    }
+
+    /// [`Self::text_windows`]: `Ok` with the end of the chunk when it ends in plain text, the
+    /// state as it was but for the position; `Err` with where the byte machine takes over.
+    #[inline(always)]
+    fn windows(&mut self, chunk: &[u8], start: usize, non_white: bool) -> core::result::Result<usize, usize> {
         let mut i = start;
         let mut line = self.line;
         // The column of `chunk[x]`, for `x` on the current line, is `x + column` (wrapping), less
@@ -1011,14 +1055,11 @@ impl SummaryStream {
         let mut reference = false;
         // An `&` whose reference the chunk cuts (or a bad one), and the bytes after it.
         let mut cut = None;
-        loop {
-            let (window, base) = match chunk.get(i..).and_then(|rest| rest.first_chunk::<WINDOW>()) {
-                Some(window) => (window, i),
-                None => match chunk.last_chunk::<WINDOW>() {
-                    Some(window) if i < chunk.len() => (window, chunk.len() - WINDOW),
-                    _ => break,
-                },
-            };
+        // The last window's start (`chunk` holds a window or more).
+        let last_base = chunk.len().saturating_sub(WINDOW);
+        while i < chunk.len() {
+            let base = i.min(last_base);
+            let Some(window) = chunk.get(base..).and_then(|rest| rest.first_chunk::<WINDOW>()) else { break };
             let (lo, hi) = window.split_at(WINDOW / 2);
             let half = |h: &[u8]| <&[u8; WINDOW / 2]>::try_from(h).map_or(0, |h| rare_or_control_mask(h, b'>'));
             let mut mask = (u64::from(half(lo)) | u64::from(half(hi)) << 32) & after(i - base);
@@ -1026,6 +1067,37 @@ impl SummaryStream {
                 let k = mask.trailing_zeros() as usize;
                 let p = base + k;
                 let b = window.get(k).copied().unwrap_or_default();
+                if b == b'&' {
+                    // The eight bytes after it as one word, or those the chunk has as the low
+                    // bytes of its last word: the whole-document scan's word
+                    // (`chars::reference_len_in_word`).
+                    if let Some(word) = chunk.get(p + 1..p + 9).and_then(|w| <[u8; 8]>::try_from(w).ok()) {
+                        if reference_len_in_word(u64::from_le_bytes(word)).is_some() {
+                            // A reference's bytes (`#`, `x`, letters, digits, `;`) are never rare:
+                            // no bit of the mask, in this window or the next, is inside it.
+                            mask &= mask - 1;
+                            continue;
+                        }
+                        // A long reference or a bad one: the scan's reader below decides.
+                    } else {
+                        let avail = chunk.len() - p - 1;
+                        let last = chunk.last_chunk::<8>().map_or(0, |w| u64::from_le_bytes(*w));
+                        let word = last.checked_shr(8 * (8 - avail) as u32).unwrap_or(0);
+                        match reference_len_in_word(word) {
+                            // Whole in the chunk (the word's zero padding never completes one).
+                            Some(len) if len - 1 <= avail => {
+                                mask &= mask - 1;
+                                continue;
+                            }
+                            _ => {
+                                i = p;
+                                open = false;
+                                cut = Some(word);
+                                break;
+                            }
+                        }
+                    }
+                }
                 if is_allowed_control(b) {
                     if b == b'\n' {
                         line += 1;
@@ -1034,27 +1106,6 @@ impl SummaryStream {
                     }
                     mask &= mask - 1;
                     continue;
-                }
-                if b == b'&' && p + 9 > chunk.len() {
-                    // Fewer than eight bytes after the `&` in the chunk: the chunk's last word,
-                    // shifted so that they are its low bytes (`chunk` holds a window or more).
-                    let avail = chunk.len() - p - 1;
-                    let last = chunk.last_chunk::<8>().map_or(0, |w| u64::from_le_bytes(*w));
-                    let word = last.checked_shr(8 * (8 - avail) as u32).unwrap_or(0);
-                    match reference_len_in_word(word) {
-                        // Whole in the chunk (the word's zero padding never completes one).
-                        Some(len) if len - 1 <= avail => {
-                            i = p + len;
-                            mask &= after(i - base);
-                            continue;
-                        }
-                        _ => {
-                            i = p;
-                            open = false;
-                            cut = Some(word);
-                            break;
-                        }
-                    }
                 }
                 match text_rare(chunk, start, p) {
                     Ok(Step::Next(next)) => {
@@ -1093,9 +1144,26 @@ impl SummaryStream {
             self.prev = last;
             if open && non_white && last != Some(b']') {
                 // The common case: the chunk read to its end, the state as it was.
-                return end;
+                return Ok(end);
             }
         }
+        Err(self.windows_done(chunk, start, end, open, non_white, cut, reference))
+    }
+
+    /// The end of [`Self::windows`] but for the common case: the text state after the run
+    /// `chunk[start..end]` (position already moved past it), then the reference it stopped at.
+    #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
+    fn windows_done(
+        &mut self,
+        chunk: &[u8],
+        start: usize,
+        end: usize,
+        open: bool,
+        non_white: bool,
+        cut: Option<u64>,
+        reference: bool,
+    ) -> usize {
         let next = self.text_done(chunk.get(start..end).unwrap_or_default(), open, non_white, start);
         if let Some(word) = cut {
             return self.cut_reference(chunk, next, word);

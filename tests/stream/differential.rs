@@ -218,19 +218,21 @@ fn references_cut_at_every_byte() {
         "&#12a;",
         "&lt",
     ];
-    for reference in references {
+    // Padded with text, and with white space: a blank goal so far, whose text the value of a
+    // reference decides (X4.20).
+    for (reference, padding) in references.iter().flat_map(|r| [(r, "w"), (r, " ")]) {
         for pad in 0..72 {
-            let line = format!("{}{reference}\ttail ]] \u{e9}\r\n", "w".repeat(pad));
+            let line = format!("{}{reference}\ttail ]] \u{e9}\r\n", padding.repeat(pad));
             let doc =
                 format!("<conversation_summary><goal>{}</goal><state>s</state></conversation_summary>", line.repeat(3))
                     .into_bytes();
             let whole = check_split(&doc, &[], 0);
             if whole.is_none() {
-                assert!(validate(&doc).is_ok(), "{reference} pad {pad}");
+                assert!(validate(&doc).is_ok(), "{reference} pad {padding:?} x {pad}");
             }
             for size in [1, 5, 8, 63, 64, 65, 100, 127, 128, 129] {
                 let cuts: Vec<usize> = (1..).map(|k| k * size).take_while(|&c| c < doc.len()).collect();
-                assert_eq!(check_split(&doc, &cuts, 0), whole, "{reference} pad {pad} size {size}");
+                assert_eq!(check_split(&doc, &cuts, 0), whole, "{reference} pad {padding:?} x {pad} size {size}");
             }
         }
     }
