@@ -316,6 +316,13 @@ impl Lanes {
         Self(self.0.in_low(set))
     }
 
+    /// Each lane's byte with the bits of `b` set (a bitwise or, not a comparison): with
+    /// [`Lanes::eq`], one compare for the bytes that differ only in those bits.
+    #[inline(always)]
+    pub(crate) fn or_byte(self, b: u8) -> Self {
+        Self(self.0.or(Imp::splat(b)))
+    }
+
     /// Lanes set in either.
     #[inline(always)]
     pub(crate) fn or(self, other: Self) -> Self {
@@ -422,7 +429,7 @@ mod tests {
             let set = next() as u16;
             let v = Lanes::load(&block);
             let in_set = |b: u8| b < 16 && set >> b & 1 == 1;
-            let cases: [(u32, u32, u32); 7] = [
+            let cases: [(u32, u32, u32); 8] = [
                 (v.eq(x).mask(), portable_mask(&block, |p| p.eq(Portable::splat(x))), model_mask(&block, |b| b == x)),
                 (
                     v.lt_signed(y).mask(),
@@ -447,6 +454,11 @@ mod tests {
                     model_mask(&block, |b| b <= x && b != y),
                 ),
                 (v.in_low(set).mask(), portable_mask(&block, |p| p.in_low(set)), model_mask(&block, in_set)),
+                (
+                    v.or_byte(y).eq(x).mask(),
+                    portable_mask(&block, |p| p.or(Portable::splat(y)).eq(Portable::splat(x))),
+                    model_mask(&block, |b| b | y == x),
+                ),
                 (
                     v.lt_signed(0x20).and_not(v.in_low(set)).mask(),
                     portable_mask(&block, |p| p.lt_signed(Portable::splat(0x20)).and_not(p.in_low(set))),
@@ -477,6 +489,7 @@ mod tests {
             proptest::prop_assert_eq!(v.eq(x).or(v.le(y)).mask(), p.eq(px).or(p.min_unsigned(py).eq(p)).mask());
             proptest::prop_assert_eq!(v.lt_signed(x).and_not(v.eq(y)).mask(), p.lt_signed(px).and_not(p.eq(py)).mask());
             proptest::prop_assert_eq!(v.in_low(set).mask(), p.in_low(set).mask());
+            proptest::prop_assert_eq!(v.or_byte(y).eq(x).mask(), p.or(py).eq(px).mask());
             proptest::prop_assert_eq!(v.le(x).and_not(v.in_low(set)).mask(), p.min_unsigned(px).eq(p).and_not(p.in_low(set)).mask());
         }
     }

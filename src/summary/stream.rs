@@ -707,6 +707,8 @@ impl SummaryStream {
             }
             return match self.windows(chunk, start, true) {
                 Ok(_) => Ok(()),
+                // A reference cut by the end of this chunk, its bytes kept: still the fast state.
+                Err(next) if next == chunk.len() && self.kept_reference() => Ok(()),
                 Err(next) => self.feed_from(chunk, next),
             };
         }
@@ -742,17 +744,22 @@ impl SummaryStream {
         // Plain section text, or a reference in it whose bytes are kept (`resume_reference`).
         self.fast = self.dead.is_none()
             && self.class.depth == 2
-            && match self.lex {
-                Lex::Text { non_white: true, brackets: 0, pending: Pending::None } => true,
-                Lex::Text { non_white: true, brackets: 0, pending: Pending::Reference(..) } => {
-                    self.ref_tail_len != NO_TAIL && self.ref_tail_at == self.pos
-                }
-                _ => false,
-            };
+            && (matches!(self.lex, Lex::Text { non_white: true, brackets: 0, pending: Pending::None })
+                || self.kept_reference());
         match self.dead {
             Some(_) => self.dead_error(),
             None => Ok(()),
         }
+    }
+
+    /// Whether the stream is viable in section text, after an `&` whose reference the last chunk
+    /// cut, with its bytes kept for the next one ([`Self::resume_reference`]).
+    fn kept_reference(&self) -> bool {
+        self.dead.is_none()
+            && self.class.depth == 2
+            && matches!(self.lex, Lex::Text { non_white: true, brackets: 0, pending: Pending::Reference(..) })
+            && self.ref_tail_len != NO_TAIL
+            && self.ref_tail_at == self.pos
     }
 
     /// The error of a dead stream.
@@ -964,7 +971,7 @@ impl SummaryStream {
         // The rare bytes with TAB, LF and CR: the walk counts the line feeds and skips the others,
         // which costs less than a second mask for the line feeds and the compares that leave them
         // out of the rare bytes (summaries have a line feed every few dozen bytes).
-        let rare = |h: &[u8; WINDOW / 2]| rare_or_control_mask(h, b'>');
+        let rare = |h: &[u8; WINDOW / 2]| rare_or_control_mask(h);
         let mut mask = ((u64::from(half(lo, rare)) | u64::from(half(hi, rare)) << 32) >> shift) & real_bits;
         // Everything in `xml` before `next` is read.
         let mut end = start + real;
@@ -1061,8 +1068,12 @@ impl SummaryStream {
             let base = i.min(last_base);
             let Some(window) = chunk.get(base..).and_then(|rest| rest.first_chunk::<WINDOW>()) else { break };
             let (lo, hi) = window.split_at(WINDOW / 2);
-            let half = |h: &[u8]| <&[u8; WINDOW / 2]>::try_from(h).map_or(0, |h| rare_or_control_mask(h, b'>'));
-            let mut mask = (u64::from(half(lo)) | u64::from(half(hi)) << 32) & after(i - base);
+            let half = |h: &[u8]| <&[u8; WINDOW / 2]>::try_from(h).map_or(0, rare_or_control_mask);
+            let mut mask = u64::from(half(lo)) | u64::from(half(hi)) << 32;
+            if i > base {
+                // The chunk's last window, or one after a character that crossed its start.
+                mask &= after(i - base);
+            }
             while mask != 0 {
                 let k = mask.trailing_zeros() as usize;
                 let p = base + k;
@@ -1164,6 +1175,12 @@ impl SummaryStream {
         cut: Option<u64>,
         reference: bool,
     ) -> usize {
+        if let Some(word) = cut
+            && non_white
+        {
+            // The text state is as it was (no `]` before an `&` to count, nothing left blank).
+            return self.cut_reference(chunk, end, word);
+        }
         let next = self.text_done(chunk.get(start..end).unwrap_or_default(), open, non_white, start);
         if let Some(word) = cut {
             return self.cut_reference(chunk, next, word);
