@@ -142,5 +142,22 @@ export function withElements(
 
 /** @internal A copy of the bytes, out of the instance's memory. */
 export const copyBytes = (b: Uint8Array): Uint8Array => b.slice();
+/** Bytes from which text goes to the runtime's own decoder of large text, when it has one. */
+const LARGE_TEXT = 1 << 16;
+let decodeLarge: ((b: Uint8Array) => string) | null = null;
+
+/**
+ * @internal A faster decoder of large UTF-8 text for this runtime (`node.ts` sets Node's: a
+ * head of 1 MiB takes 1.24 ms through Node 20's `TextDecoder`, 0.2 ms checked as ASCII and read
+ * as Latin-1). It must give the same string as `TextDecoder` for every input.
+ */
+export function setLargeTextDecoder(decode: (b: Uint8Array) => string): void {
+  decodeLarge = decode;
+}
+
 /** @internal The bytes as text (UTF-8; the library writes only UTF-8 text). */
-export const decodeText = (b: Uint8Array): string => decoder.decode(b);
+export const decodeText = (b: Uint8Array): string =>
+  decodeLarge !== null && b.length >= LARGE_TEXT ? decodeLarge(b) : decoder.decode(b);
+
+/** @internal The bytes as text through `TextDecoder`, whatever their length (the reference of `setLargeTextDecoder`). */
+export const decodeTextPlain = (b: Uint8Array): string => decoder.decode(b);

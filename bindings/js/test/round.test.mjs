@@ -403,6 +403,24 @@ test("compact: RETRY then OK; the requests as SPEC R15.12 builds them", () =>
     assert.ok(Object.isFrozen(result) && Object.isFrozen(result.attempts) && Object.isFrozen(requests[1].messages[0]));
   }));
 
+test("compact: a large head reaches the model as TextDecoder reads it, ASCII or not", async () => {
+  // Heads of 64 KiB and more are decoded by the runtime's faster decoder where it has one (Node:
+  // checked as ASCII, read as Latin-1): the turn's text must be TextDecoder's, for ASCII and for
+  // text with characters beyond it (two-, three- and four-byte UTF-8, and U+2028 that E7.6 escapes).
+  for (const filler of ["plain ascii text ", "caf\u00e9 \u20ac \u{1F600} \u2028 "]) {
+    const big = filler.repeat(Math.ceil((80 << 10) / filler.length));
+    await withInputAsync([system("rules"), user(big), assistant("ok"), user("next")], async (input) => {
+      const { model, requests } = scripted(reply(SUMMARY, 100));
+      const result = await compact(input, model, { keepLast: 1 });
+      assert.equal(result.kind, "compacted");
+      const head = input.encodeHeadWithin(3, ALL);
+      assert.ok(head.length > 80 << 10);
+      assert.equal(requests[0].messages[0].content, text(head));
+      assert.ok(requests[0].messages[0].content.includes(JSON.stringify(big).slice(1, 200).replaceAll("\u2028", "\\u2028")));
+    });
+  }
+});
+
 test("compact: reshowRejected shows the rejected reply instead of the placeholder", () =>
   withInputAsync(MESSAGES, async (input) => {
     const { model, requests } = scripted(reply(BROKEN), reply(SUMMARY));
