@@ -37,26 +37,37 @@ func roundBench(b *testing.B) (*lc.Input, string) {
 
 func BenchmarkRoundCompact(b *testing.B) {
 	in, reply := roundBench(b)
+	b.SetBytes(int64(len(reply)))
+	benchCompact(b, in, reply, 1)
+}
+
+func BenchmarkRoundCalls(b *testing.B) {
+	in, reply := roundBench(b)
+	b.SetBytes(int64(len(reply)))
+	benchCalls(b, in, reply, 1, 16*2048)
+}
+
+// benchCompact runs Compact with an instant model that returns reply, keeping keepLast messages.
+func benchCompact(b *testing.B, in *lc.Input, reply string, keepLast uint64) {
 	model := func(context.Context, lc.SummaryRequest) (lc.SummaryReply, error) {
 		return lc.SummaryReply{Text: reply, OutputTokens: 900, Stop: lc.StopEnd}, nil
 	}
-	b.SetBytes(int64(len(reply)))
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		res, err := lc.Compact(context.Background(), in, model, lc.CompactOptions{KeepLast: 1})
+		res, err := lc.Compact(context.Background(), in, model, lc.CompactOptions{KeepLast: keepLast})
 		if _, ok := res.(*lc.Compacted); !ok || err != nil {
 			b.Fatal(res, err)
 		}
 	}
 }
 
-func BenchmarkRoundCalls(b *testing.B) {
-	in, reply := roundBench(b)
-	opts := lc.ReplyOptions{OutputTokens: 900, Stop: lc.StopEnd, MaxReplyBytes: 16 * 2048, Trim: true, Unfence: true}
-	b.SetBytes(int64(len(reply)))
+// benchCalls makes the round's library calls by hand: SafeCut, EncodeHeadWithin, ValidateReply
+// with cleanup (maxReplyBytes, as Compact's default: 16 per max_summary_tokens), BuildReplacement.
+func benchCalls(b *testing.B, in *lc.Input, reply string, keepLast uint64, maxReplyBytes uint64) {
+	opts := lc.ReplyOptions{OutputTokens: 900, Stop: lc.StopEnd, MaxReplyBytes: maxReplyBytes, Trim: true, Unfence: true}
 	b.ReportAllocs()
 	for i := 0; i < b.N; i++ {
-		cut, err := in.SafeCut(1)
+		cut, err := in.SafeCut(keepLast)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -109,38 +120,12 @@ func roundBenchRealistic(b *testing.B) (*lc.Input, string) {
 
 func BenchmarkRoundCompactRealistic(b *testing.B) {
 	in, reply := roundBenchRealistic(b)
-	model := func(context.Context, lc.SummaryRequest) (lc.SummaryReply, error) {
-		return lc.SummaryReply{Text: reply, OutputTokens: 900, Stop: lc.StopEnd}, nil
-	}
 	b.SetBytes(int64(len(realisticRound.wire)))
-	b.ReportAllocs()
-	for i := 0; i < b.N; i++ {
-		res, err := lc.Compact(context.Background(), in, model, lc.CompactOptions{KeepLast: 4})
-		if _, ok := res.(*lc.Compacted); !ok || err != nil {
-			b.Fatal(res, err)
-		}
-	}
+	benchCompact(b, in, reply, 4)
 }
 
 func BenchmarkRoundCallsRealistic(b *testing.B) {
 	in, reply := roundBenchRealistic(b)
-	opts := lc.ReplyOptions{OutputTokens: 900, Stop: lc.StopEnd, MaxReplyBytes: 16 * 4096, Trim: true, Unfence: true}
 	b.SetBytes(int64(len(realisticRound.wire)))
-	b.ReportAllocs()
-	for i := 0; i < b.N; i++ {
-		cut, err := in.SafeCut(4)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := in.EncodeHeadWithin(cut, 1<<62); err != nil {
-			b.Fatal(err)
-		}
-		summary, err := in.ValidateReply([]byte(reply), opts)
-		if err != nil {
-			b.Fatal(err)
-		}
-		if _, err := in.BuildReplacement(cut, summary); err != nil {
-			b.Fatal(err)
-		}
-	}
+	benchCalls(b, in, reply, 4, 16*4096)
 }
