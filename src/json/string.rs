@@ -281,7 +281,7 @@ impl<'a> StringToken<'a> {
 /// Position of the first `\\` (or the length). Escapes are often close together (`\u003c`
 /// runs, `\n\t` in logs), so the first eight bytes are one word (SWAR, no call); a longer run
 /// (prose between line breaks) goes to `memchr`, whose vector scan wins beyond a few words.
-fn find_backslash(bytes: &[u8]) -> usize {
+pub(crate) fn find_backslash(bytes: &[u8]) -> usize {
     if let Some(word) = bytes.first_chunk::<8>() {
         let hit = backslashes(u64::from_le_bytes(*word));
         if hit != 0 {
@@ -327,7 +327,7 @@ pub(crate) fn for_each_piece<'a>(body: &'a [u8], mut f: impl FnMut(Piece<'a>)) {
 /// The character of the escape at `body[i]` (a `\`) and the bytes it takes. `\uD800`–`\uDBFF`
 /// directly followed by `\uDC00`–`\uDFFF` is one character; every other surrogate escape is
 /// U+FFFD on its own (J5.4).
-fn escape_at(body: &[u8], i: usize) -> (char, usize) {
+pub(crate) fn escape_at(body: &[u8], i: usize) -> (char, usize) {
     let c = match body.get(i + 1) {
         Some(b'"') => '"',
         Some(b'\\') => '\\',
