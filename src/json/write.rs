@@ -411,15 +411,17 @@ pub(crate) fn put_json_str<S: Sink>(out: &mut S, body: &[u8], escaped: bool) {
                 out.put(kept);
             }
             let Some(&b) = tail.first() else { break };
-            // One escape (a surrogate pair is one) or the raw run up to the next escape.
-            let len = if b == b'\\' { escape_at(tail, 0).1 } else { find_backslash(tail) };
-            let (item, after) = tail.split_at(len.clamp(1, tail.len()));
-            if b == b'\\' {
-                put_escaped_body_plain(out, item);
+            // One escape (a surrogate pair is one) through the plain rule, or the raw run up to
+            // the next escape through the text writer.
+            rest = if b == b'\\' {
+                let (escape, after) = tail.split_at(escape_at(tail, 0).1.clamp(1, tail.len()));
+                put_escaped_body_plain(out, escape);
+                after
             } else {
-                put_text_body(out, item);
-            }
-            rest = after;
+                let (run, after) = tail.split_at(find_backslash(tail).clamp(1, tail.len()));
+                put_text_body(out, run);
+                after
+            };
         }
     } else {
         // No escape to decode: the body is plain text (the parser said so, see `json::StringSpan`).
