@@ -104,6 +104,11 @@ export const inputInternals = {} as {
   adopt(rt: Runtime, handle: Ptr, origin: Origin, size: number): Input;
   /** The conversion an Input was made from; `null` for `Input.parse`. */
   origin(input: Input): Origin | null;
+  /**
+   * `encodeHeadWithin` as the text a request carries and its length in bytes, decoded straight
+   * from the module's memory: the round needs no copy of the bytes.
+   */
+  headText(input: Input, cut: bigint, maxBytes: bigint): { text: string; bytes: number };
 };
 
 /**
@@ -124,6 +129,7 @@ export class Input {
     inputInternals.reply = (input, text, options) => input.#reply(text, options);
     inputInternals.adopt = (rt, handle, origin, size) => new Input(rt, handle, size, origin);
     inputInternals.origin = (input) => input.#origin;
+    inputInternals.headText = (input, cut, maxBytes) => input.#head(cut, maxBytes, (b) => ({ text: decodeText(b), bytes: b.length }));
   }
 
   private constructor(rt: Runtime, handle: Ptr, size: number, origin: Origin | null = null) {
@@ -171,7 +177,7 @@ export class Input {
   encodeWithin(maxBytes: U64): Uint8Array {
     const max = u64(maxBytes, "maxBytes");
     return this.#with((rt, handle) =>
-      encoded(rt, max, this.#size, (buf, cap, len) => rt.x.lc_compaction_input_encode_within(handle, max, buf, cap, len)),
+      encoded(rt, max, this.#size, (buf, cap, len) => rt.x.lc_compaction_input_encode_within(handle, max, buf, cap, len), copyBytes),
     );
   }
 
@@ -182,12 +188,13 @@ export class Input {
    * `LC_INPUT_TOO_LARGE`, or `LC_ERR_INVALID_ARGUMENT` for a cut past the last message.
    */
   encodeHeadWithin(cut: U64, maxBytes: U64): Uint8Array {
-    const at = u64(cut, "cut");
-    const max = u64(maxBytes, "maxBytes");
+    return this.#head(u64(cut, "cut"), u64(maxBytes, "maxBytes"), copyBytes);
+  }
+
+  /** `encodeHeadWithin`, its bytes given to `read` while they are in the module's memory. */
+  #head<T>(at: bigint, max: bigint, read: (bytes: Uint8Array) => T): T {
     return this.#with((rt, handle) =>
-      encoded(rt, max, this.#size, (buf, cap, len) =>
-        rt.x.lc_compaction_input_encode_head_within(handle, at, max, buf, cap, len),
-      ),
+      encoded(rt, max, this.#size, (buf, cap, len) => rt.x.lc_compaction_input_encode_head_within(handle, at, max, buf, cap, len), read),
     );
   }
 
@@ -532,17 +539,19 @@ function counted(rt: Runtime, call: (out: Ptr) => number): number {
   return Number(rt.dv().getBigUint64(out, true));
 }
 
-/** The two-call pattern of the encoders: the bytes, or the status thrown. */
-function encoded(
+/** The two-call pattern of the encoders: `read` of the bytes, or the status thrown. */
+function encoded<T>(
   rt: Runtime,
   max: bigint,
   size: number,
   call: (buf: Ptr, cap: number, outLen: Ptr) => number,
-): Uint8Array {
+  read: (bytes: Uint8Array) => T,
+): T {
   const guess = outputGuess(size);
-  const [status, bytes] = withOutput(rt, BigInt(guess) < max ? guess : Number(max), call, copyBytes);
+  const [status, value] = withOutput(rt, BigInt(guess) < max ? guess : Number(max), call, read);
   check(rt, status, null);
-  return bytes ?? new Uint8Array(0);
+  // withOutput reads the bytes on LC_OK only, and check threw for any other status.
+  return value as T;
 }
 
 /**

@@ -386,10 +386,10 @@ export async function compact(input: Input, callModel: CallModel, options: Compa
   // 1. The cut and the head: nothing to summarise, or a transcript that fails S14.3, ends the round
   // before the model is called.
   let cut: number;
-  let head: Uint8Array;
+  let head: { text: string; bytes: number };
   try {
     cut = input.safeCut(keepLast, { pendingTail });
-    head = input.encodeHeadWithin(cut, budget);
+    head = inputInternals.headText(input, BigInt(cut), budget);
   } catch (e) {
     if (!(e instanceof LoopcompactError)) throw e;
     return keep(reasonFor(e.status, 0, false), e.status);
@@ -404,7 +404,7 @@ export async function compact(input: Input, callModel: CallModel, options: Compa
 
   for (let number = 1; ; number++) {
     // 2. The request: the head, then the turns of the rejected attempts.
-    const messages: ChatTurn[] = [Object.freeze({ role: "user" as const, content: decodeText(head) }), ...turns];
+    const messages: ChatTurn[] = [Object.freeze({ role: "user" as const, content: head.text }), ...turns];
     const tokens = Number(minBig(maxTokens, MAX_REQUEST_TOKENS));
     const request: SummaryRequest = Object.freeze({ system, messages, maxTokens: tokens, attempt: number, jsonSchema });
     const sent: SummaryRequest = Object.freeze({ ...request, messages: Object.freeze([...messages]) as ChatTurn[] });
@@ -510,7 +510,7 @@ export async function compact(input: Input, callModel: CallModel, options: Compa
       } else {
         // The token limit is at its ceiling: a smaller head leaves the model less to say.
         try {
-          head = input.encodeHeadWithin(cut, (BigInt(head.length) * 3n) / 4n);
+          head = inputInternals.headText(input, BigInt(cut), (BigInt(head.bytes) * 3n) / 4n);
         } catch (e) {
           // Nothing smaller fits (LC_INPUT_TOO_LARGE): the head stays as it was.
           if (!(e instanceof LoopcompactError) || e.status !== Status.INPUT_TOO_LARGE) throw e;
