@@ -323,17 +323,21 @@ def test_the_summary_is_the_reply_without_what_cleanup_removed() -> None:
 
 
 def test_the_round_objects_are_those_their_constructors_make() -> None:
-    # The round builds its frozen dataclasses without their generated __init__ (_round._made):
-    # each must have exactly its class's fields, equal the constructor's object and print as it does,
-    # and stay frozen.
+    # The round builds its frozen dataclasses without their generated __init__ (_round._made), and
+    # so does Diagnostic.from_c (a failing diagnosis with its facts, and a success's): each must
+    # have exactly its class's fields, equal the constructor's object and print as it does, and
+    # stay frozen.
     import dataclasses
 
     model = Scripted(reply(MISSING_CONSTRAINTS), reply(FENCE_OPEN + VALID + FENCE_CLOSE))
     with lc.Input(wire(example())) as handle:
         result = lc.compact(handle, model, keep_last=1)
     assert isinstance(result, lc.Compacted)
-    made: List[Any] = [result, *result.attempts, *(a.request for a in result.attempts)]
-    assert [type(m).__name__ for m in made] == ["Compacted", "Attempt", "Attempt", "SummaryRequest", "SummaryRequest"]
+    made: List[Any] = [result, *result.attempts, *(a.request for a in result.attempts), *result.diagnoses]
+    assert [type(m).__name__ for m in made] == ["Compacted", "Attempt", "Attempt", "SummaryRequest", "SummaryRequest"] + [
+        "Diagnostic"
+    ] * 2
+    assert result.diagnoses[0].status == lc.Status.SUMMARY_XML_STRUCTURE and result.diagnoses[0].offset is not None
     for obj in made:
         names = [f.name for f in dataclasses.fields(obj)]
         assert list(vars(obj)) == names

@@ -253,16 +253,17 @@ def _reply_args(
     )
 
 
-def _written(call: Callable[[Any, int, Any], int], guess: int = 0) -> Tuple[int, bytes]:
+def _filled(call: Callable[[Any, int, Any], int], guess: int = 0) -> Tuple[int, Any, int]:
     """The two-call pattern (SPEC A3.2) of ``call(buf, cap, byref(out_len))``. With a ``guess`` of
     the size, the first call gets a buffer of that size, which saves the size query when the
     bytes fit (for an encoding, the query costs about half the call); then a buffer of the size
-    asked for. Returns the status and, on ``LC_OK``, the bytes written."""
+    asked for. Returns the status and, on ``LC_OK``, the buffer (``None`` for no bytes) and the
+    length written in it."""
     needed = c_size_t(0)
     buf = ctypes.create_string_buffer(guess) if guess > 0 else None
     status = call(buf, guess if buf is not None else 0, ctypes.byref(needed))
     if status == Status.OK and buf is not None:
-        return status, ctypes.string_at(buf, needed.value)
+        return status, buf, needed.value
     # A call that does not fit writes nothing (A3.2): the guess is freed before the exact buffer.
     buf = None
     while status == Status.ERR_BUFFER_TOO_SMALL:
@@ -271,8 +272,14 @@ def _written(call: Callable[[Any, int, Any], int], guess: int = 0) -> Tuple[int,
         buf = ctypes.create_string_buffer(cap)
         status = call(buf, cap, ctypes.byref(needed))
         if status == Status.OK:
-            return status, ctypes.string_at(buf, needed.value)
-    return status, b""
+            return status, buf, needed.value
+    return status, None, 0
+
+
+def _written(call: Callable[[Any, int, Any], int], guess: int = 0) -> Tuple[int, bytes]:
+    """:func:`_filled`, the bytes written copied out (``b""`` unless ``LC_OK``)."""
+    status, buf, n = _filled(call, guess)
+    return status, ctypes.string_at(buf, n) if buf is not None else b""
 
 
 def _output_guess(size: int) -> int:
@@ -883,20 +890,39 @@ class Input(Owned):
         finally:
             self._release()
 
-    def _round_start(self, keep_last: int, pending_tail: bool, max_input_bytes: int) -> Tuple[int, bytes, int]:
+    def _round_start(self, keep_last: int, pending_tail: bool, max_input_bytes: int) -> Tuple[int, str, int, int]:
         """For the round's first step (SPEC R15.12 step 1), with the handle held once: the safe cut
-        (``allowed`` as the input's own), the head fitted under ``max_input_bytes`` and
-        ``max_summary_tokens``. Raises :class:`InputError` as :meth:`safe_cut` and
-        :meth:`encode_head_within` do."""
+        (``allowed`` as the input's own), the head fitted under ``max_input_bytes`` as text with
+        its length in bytes (:meth:`_head_text_held`) and ``max_summary_tokens``. Raises
+        :class:`InputError` as :meth:`safe_cut` and :meth:`encode_head_within` do."""
         handle = self._acquire()
         try:
             cut = self._safe_cut_held(handle, keep_last, CUT_PENDING_TAIL if pending_tail else 0, None, 0)
-            head = self._head_held(handle, cut, max_input_bytes, self._size)
+            head, head_bytes = self._head_text_held(handle, cut, max_input_bytes)
             value = c_uint64(0)
             check(_lib.lc_compaction_input_max_summary_tokens(handle, ctypes.byref(value)), InputError)
-            return cut, head, int(value.value)
+            return cut, head, head_bytes, int(value.value)
         finally:
             self._release()
+
+    def _head_text(self, cut: int, max_bytes: int) -> Tuple[str, int]:
+        """:meth:`encode_head_within` as the round sends it: :meth:`_head_text_held`."""
+        handle = self._acquire()
+        try:
+            return self._head_text_held(handle, cut, max_bytes)
+        finally:
+            self._release()
+
+    def _head_text_held(self, handle: Any, cut: int, max_bytes: int) -> Tuple[str, int]:
+        """The head as the text of the request's first turn and its length in bytes, decoded
+        straight from the library's buffer: the round never needs the bytes, so a 1 MiB head
+        is not copied once more as ``bytes`` first."""
+        status, buf, n = _filled(
+            lambda buf, cap, out: _lib.lc_compaction_input_encode_head_within(handle, cut, max_bytes, buf, cap, out),
+            min(max_bytes, _output_guess(self._size)),
+        )
+        check(status, InputError)
+        return (str(memoryview(buf)[:n], "utf-8") if buf is not None else ""), n
 
     def encode_head_within(self, cut: int, max_bytes: int) -> bytes:
         """What the summariser is sent for a cut (SPEC R15.8): this input with only messages

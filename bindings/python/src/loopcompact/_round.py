@@ -767,7 +767,7 @@ def _check_structured(
 def _round(input: "Input", options: _Options) -> Generator[Union[SummaryRequest, "_StreamCheck"], object, Result]:
     """The round of R15.12, one attempt per request it yields; returns its result."""
     try:
-        cut, head, max_summary_tokens = input._round_start(options.keep_last, options.pending_tail, options.max_input_bytes)
+        cut, head, head_bytes, max_summary_tokens = input._round_start(options.keep_last, options.pending_tail, options.max_input_bytes)
     except LoopcompactError as error:
         # Step 1: nothing to summarise, a transcript that fails the pairing check, or a head that
         # fits under no budget: the model is never called.
@@ -794,7 +794,7 @@ def _round(input: "Input", options: _Options) -> Generator[Union[SummaryRequest,
         return tuple(attempts), tuple(found_so_far)
 
     for number in range(1, options.attempts + 1):
-        first: ChatMessage = {"role": "user", "content": head.decode("utf-8")}
+        first: ChatMessage = {"role": "user", "content": head}
         messages: Tuple[ChatMessage, ...] = (first, *retries)
         request = _made(
             SummaryRequest,
@@ -884,7 +884,7 @@ def _round(input: "Input", options: _Options) -> Generator[Union[SummaryRequest,
                 max_tokens = min(2 * max_tokens, max_summary_tokens)
             else:
                 try:
-                    head = input.encode_head_within(cut, len(head) * 3 // 4)
+                    head, head_bytes = input._head_text(cut, head_bytes * 3 // 4)
                 except LoopcompactError as error:
                     if error.status != Status.INPUT_TOO_LARGE:
                         raise
