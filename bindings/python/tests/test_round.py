@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import copy
+import enum
 import importlib.util
 import json
 from typing import Any, Callable, Dict, List, Optional, Sequence, Tuple, Union
@@ -154,6 +155,17 @@ def test_validate_reply() -> None:
         assert "night" not in str(info.value)
         with pytest.raises(ValueError, match="stop must be"):
             handle.validate_reply(VALID, output_tokens=1, stop="stop", max_reply_bytes=4096)
+        with pytest.raises(ValueError, match="stop must be"):
+            handle.validate_reply(VALID, output_tokens=1, stop=["end"], max_reply_bytes=4096)  # type: ignore[arg-type]
+        # A str subclass (an SDK's string enum) is its text; the cleanup flags take any truth value.
+        Reason = enum.Enum("Reason", {"LENGTH": "length"}, type=str)
+        with pytest.raises(lc.OutputError) as info:
+            handle.validate_reply(VALID[:40], output_tokens=7, stop=Reason.LENGTH, max_reply_bytes=4096)
+        assert info.value.name == "LC_REPLY_TRUNCATED"
+        fenced = f"\n```xml\n{VALID}\n```\n"
+        assert handle.validate_reply(fenced, output_tokens=1, max_reply_bytes=4096, trim=1, unfence=[0]) == VALID  # type: ignore[arg-type]
+        with pytest.raises(lc.OutputError):
+            handle.validate_reply(fenced, output_tokens=1, max_reply_bytes=4096, trim=1, unfence=0)  # type: ignore[arg-type]
         with pytest.raises(ValueError):
             handle.validate_reply(VALID, output_tokens=-1, max_reply_bytes=4096)
 

@@ -234,22 +234,29 @@ def _uint(value: int, bits: int, what: str) -> int:
     return value
 
 
-#: ``stop`` of a reply -> ``LC_STOP_*``.
-_STOPS = {None: Stop.UNKNOWN, "end": Stop.END, "length": Stop.LENGTH}
+#: ``stop`` of a reply -> ``LC_STOP_*``, as a plain int.
+_STOPS = {None: int(Stop.UNKNOWN), "end": int(Stop.END), "length": int(Stop.LENGTH)}
+#: ``(trim, unfence)`` -> the ``flags`` argument, worked out once: building it from
+#: :class:`Cleanup` members on each call (``Flag`` operators, ``int()``) cost 2 us per reply.
+_REPLY_FLAGS = {
+    (trim, unfence): int((Cleanup.TRIM if trim else Cleanup(0)) | (Cleanup.UNFENCE if unfence else Cleanup(0)))
+    for trim in (False, True)
+    for unfence in (False, True)
+}
 
 
 def _reply_args(
     output_tokens: int, stop: Optional[str], max_reply_bytes: int, trim: bool, unfence: bool
 ) -> Tuple[int, int, int, int]:
     """The (output_tokens, stop, max_reply_bytes, flags) arguments of the bare-reply functions."""
-    if stop not in _STOPS:
+    code = _STOPS.get(stop) if stop is None or isinstance(stop, str) else None
+    if code is None:
         raise ValueError(f'stop must be "end", "length" or None, not {stop!r}')
-    flags = (Cleanup.TRIM if trim else Cleanup(0)) | (Cleanup.UNFENCE if unfence else Cleanup(0))
     return (
         _uint(output_tokens, 64, "output_tokens"),
-        int(_STOPS[stop]),
+        code,
         _uint(max_reply_bytes, 64, "max_reply_bytes"),
-        int(flags),
+        _REPLY_FLAGS[bool(trim), bool(unfence)],
     )
 
 
