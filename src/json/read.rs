@@ -295,7 +295,7 @@ impl<'a> Parser<'a> {
             match event {
                 Event::ObjectStart => keys.open(self.token_start()),
                 Event::ObjectEnd => keys.close(self.src())?,
-                Event::Key(k) => keys.insert(&k)?,
+                Event::Key(k) => keys.insert(&k, self.src())?,
                 Event::String(s) => s.check_utf8()?,
                 Event::Number(_) => self.numbers_after_number()?,
                 Event::ArrayStart => self.arrays_after_array()?,
