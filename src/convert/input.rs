@@ -213,13 +213,7 @@ mod tests {
             b"[{\"k\":[]},{\"k\":{}}]",
             b"\"\\n\"",
         ];
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = crate::testing::xorshift(0x9E37_79B9_7F4A_7C15u64);
         for _ in 0..200_000 {
             let len = (next() % 9) as usize;
             let doc: Vec<u8> = (0..len).flat_map(|_| pieces[(next() % 16) as usize].iter().copied()).collect();

@@ -349,16 +349,10 @@ mod tests {
     #[test]
     fn the_pairwise_check_agrees_with_the_set() {
         let keys = [r#""a""#, r#""b""#, r#""ab""#, r#""\u0061""#, r#""""#, r#""é""#, r#""\u00e9""#];
-        let mut state = 0x2545_F491_4F6C_DD1Du64;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = crate::testing::xorshift(0x2545_F491_4F6C_DD1Du64);
         for _ in 0..50_000 {
             let members = (next() % 21) as usize;
-            let escapes = next() % 4 == 0;
+            let escapes = next().is_multiple_of(4);
             let body: Vec<String> = (0..members)
                 .map(|_| {
                     let k = keys[(next() % if escapes { 7 } else { 3 }) as usize];

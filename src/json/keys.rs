@@ -250,13 +250,8 @@ mod tests {
     #[test]
     fn places_and_hashes_agree() {
         let keys = [r#""a""#, r#""b""#, r#""ab""#, r#""""#, r#""é""#, r#""\u0061""#, r#""\u00e9""#, r#""a\"""#];
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move |n: u64| {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state % n
-        };
+        let mut random = crate::testing::xorshift(0x9E37_79B9_7F4A_7C15u64);
+        let mut next = move |n: u64| random() % n;
         fn object(next: &mut dyn FnMut(u64) -> u64, keys: &[&str], depth: u32) -> String {
             let members = next(41) as usize;
             let escaped = next(3) == 0;

@@ -368,13 +368,7 @@ mod tests {
             b"99999999999999999999".to_vec(),
             b"0000000000000000000018446744073709551615".to_vec(),
         ];
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut next = crate::testing::xorshift(0x9E37_79B9_7F4A_7C15u64);
         for len in 0..=25 {
             for _ in 0..200 {
                 let digits: Vec<u8> = (0..len).map(|_| b'0' + (next() % 10) as u8).collect();
