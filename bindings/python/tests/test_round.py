@@ -158,7 +158,9 @@ def test_validate_reply() -> None:
         with pytest.raises(ValueError, match="stop must be"):
             handle.validate_reply(VALID, output_tokens=1, stop=["end"], max_reply_bytes=4096)  # type: ignore[arg-type]
         # A str subclass (an SDK's string enum) is its text; the cleanup flags take any truth value.
-        Reason = enum.Enum("Reason", {"LENGTH": "length"}, type=str)
+        class Reason(str, enum.Enum):
+            LENGTH = "length"
+
         with pytest.raises(lc.OutputError) as info:
             handle.validate_reply(VALID[:40], output_tokens=7, stop=Reason.LENGTH, max_reply_bytes=4096)
         assert info.value.name == "LC_REPLY_TRUNCATED"
