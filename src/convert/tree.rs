@@ -8,14 +8,12 @@
 use std::borrow::Cow;
 use std::collections::HashSet;
 
-use crate::json::{Event, JResult, JsonError, Parser, Span, StringToken};
+use crate::json::{Event, JResult, JsonError, Parser, SMALL_OBJECT, Span, StringToken, first_repeat_pairwise};
 
 /// An index into the arena. The root of a built value is 0.
 pub(crate) type NodeId = u32;
 /// No node (the end of a sibling list, no child).
 const NONE: NodeId = NodeId::MAX;
-/// Objects of at most this many members look for a repeated key by pairwise compares.
-const SMALL_OBJECT: usize = 16;
 
 /// A JSON value's kind, with what a leaf carries.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -71,6 +69,13 @@ struct Node {
 }
 
 const _: () = assert!(size_of::<Node>() <= 48);
+
+impl Node {
+    /// Where its key's body lies in the source (empty when it has none).
+    fn key_body(&self) -> core::ops::Range<usize> {
+        self.key_start..self.key_start + self.key_len as usize
+    }
+}
 
 /// The flags of a string token, shifted to `escaped` and `unchecked`.
 fn token_flags(s: &StringToken<'_>, escaped: u8, unchecked: u8) -> u8 {
@@ -226,10 +231,9 @@ impl<'a> Tree<'a> {
     /// The key of an object member.
     pub(crate) fn key(&self, id: NodeId) -> Option<StringToken<'a>> {
         let n = self.node(id).filter(|n| n.flags & HAS_KEY != 0)?;
-        let body = n.key_start..n.key_start + n.key_len as usize;
         Some(StringToken::new(
-            body.start,
-            self.src.get(body).unwrap_or_default(),
+            n.key_start,
+            self.src.get(n.key_body()).unwrap_or_default(),
             n.flags & KEY_ESCAPED != 0,
             n.flags & KEY_UNCHECKED != 0,
         ))
@@ -241,7 +245,7 @@ impl<'a> Tree<'a> {
         while let Some(c) = self.node(at) {
             // A key with no escape is its text: compared as written, the length first.
             let hit = if c.flags & KEY_ESCAPED == 0 {
-                c.flags & HAS_KEY != 0 && c.key_len as usize == name.len() && self.plain_key(c) == Some(name.as_bytes())
+                c.key_len as usize == name.len() && self.plain_key(c) == Some(name.as_bytes())
             } else {
                 self.key(at).is_some_and(|k| key_is(&k, name))
             };
@@ -258,7 +262,7 @@ impl<'a> Tree<'a> {
         if n.flags & (HAS_KEY | KEY_ESCAPED) != HAS_KEY {
             return None;
         }
-        self.src.get(n.key_start..n.key_start + n.key_len as usize)
+        self.src.get(n.key_body())
     }
 
     /// The first key of object `id` that repeats an earlier one (compared decoded), if any.
@@ -267,22 +271,20 @@ impl<'a> Tree<'a> {
         // bytes are their text, gathered once and compared pairwise with no allocation and no
         // hashing.
         if self.len(id) <= SMALL_OBJECT {
-            let mut keys: [(&[u8], NodeId); SMALL_OBJECT] = [(&[], NONE); SMALL_OBJECT];
+            let mut keys: [&[u8]; SMALL_OBJECT] = [&[]; SMALL_OBJECT];
+            let mut ids = [NONE; SMALL_OBJECT];
             let mut n = 0;
             for c in self.children(id) {
-                let (Some(key), Some(slot)) = (self.node(c).and_then(|node| self.plain_key(node)), keys.get_mut(n))
+                let (Some(key), Some(k), Some(i)) =
+                    (self.node(c).and_then(|node| self.plain_key(node)), keys.get_mut(n), ids.get_mut(n))
                 else {
                     return self.duplicate_plain(id);
                 };
-                *slot = (key, c);
+                (*k, *i) = (key, c);
                 n += 1;
             }
-            let keys = keys.get(..n).unwrap_or_default();
-            return keys
-                .iter()
-                .enumerate()
-                .find(|&(i, (key, _))| keys.get(..i).unwrap_or_default().iter().any(|(earlier, _)| earlier == key))
-                .map(|(_, &(_, c))| c);
+            return first_repeat_pairwise(n, |i| keys.get(i).copied().unwrap_or_default())
+                .and_then(|i| ids.get(i).copied());
         }
         self.duplicate_plain(id)
     }

@@ -25,10 +25,11 @@ use std::hash::{BuildHasher, RandomState};
 
 use super::{Event, JResult, JsonError, Parser, Span, StringToken};
 
-/// Objects of at most this many keys, none escaped, compare their keys pairwise (at most 120
-/// compares, most of them settled by the length or the first byte): cheaper than a keyed hash
-/// of each key (8 % of reading the realistic transcript went to SipHash).
-const SMALL_OBJECT: usize = 16;
+/// Objects of at most this many keys, none escaped, compare their keys pairwise
+/// ([`first_repeat_pairwise`]: at most 120 compares, most of them settled by the length or the
+/// first byte): cheaper than a keyed hash of each key (8 % of reading the realistic transcript
+/// went to SipHash), and than a set of them (the converters' trees).
+pub(crate) const SMALL_OBJECT: usize = 16;
 /// A key's place in one word: the offset of its body in the low [`PLACE_OFFSET_BITS`] bits above
 /// its length.
 const PLACE_LEN_BITS: u32 = 24;
@@ -74,6 +75,16 @@ fn placed(src: &[u8], place: u64) -> (&[u8], usize) {
     let start = usize::try_from(place >> PLACE_LEN_BITS).unwrap_or(usize::MAX);
     let len = usize::try_from(place & ((1 << PLACE_LEN_BITS) - 1)).unwrap_or(0);
     (src.get(start..start.saturating_add(len)).unwrap_or_default(), start)
+}
+
+/// The index of the first of an object's `n` keys that repeats an earlier one, by pairwise
+/// compares of `key(i)` (the `i`-th key's decoded text): the check of a small object, here and in
+/// the converters' trees.
+pub(crate) fn first_repeat_pairwise<'k>(n: usize, key: impl Fn(usize) -> &'k [u8]) -> Option<usize> {
+    (1..n).find(|&i| {
+        let this = key(i);
+        (0..i).any(|j| key(j) == this)
+    })
 }
 
 impl KeyFrames {
@@ -127,10 +138,9 @@ impl KeyFrames {
         };
         let own = self.hashes.get_mut(frame.start..).unwrap_or_default();
         if !frame.hashed {
-            let repeat = own.iter().enumerate().skip(1).find_map(|(i, &at)| {
-                let (key, offset) = placed(src, at);
-                own.get(..i)?.iter().any(|&earlier| placed(src, earlier).0 == key).then_some(offset)
-            });
+            // A place resolves with two shifts: no copy of the bodies is gathered first.
+            let body = |i: usize| own.get(i).map_or(&[][..], |&at| placed(src, at).0);
+            let repeat = first_repeat_pairwise(own.len(), body).and_then(|i| own.get(i)).map(|&at| placed(src, at).1);
             self.hashes.truncate(frame.start);
             return repeat.map_or(Ok(()), |offset| Err(JsonError::invalid(offset)));
         }

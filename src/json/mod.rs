@@ -26,7 +26,7 @@ pub(crate) use expect::{DocumentLayout, Expect, Fields, Kind, Rule, no_rules};
 #[cfg(test)]
 pub(crate) use expect::{names_of, rule_at};
 pub(crate) use fast::{CheckedArray, Key, PlainPrefix};
-pub(crate) use keys::KeyFrames;
+pub(crate) use keys::{KeyFrames, SMALL_OBJECT, first_repeat_pairwise};
 pub(crate) use layout::{Layout, NameTable, Seen, layout};
 pub(crate) use parser::{Event, Parser};
 pub(crate) use read::RawValue;
