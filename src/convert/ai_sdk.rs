@@ -3,12 +3,11 @@
 //! `tool-result` as a `tool` message of its own; provider-executed tools and approvals dropped and
 //! reported.
 
-use super::chat::known;
 use super::input;
 use super::media::{self, DataUrl};
 use super::out::{Role, StringToWrite};
 use super::tree::{NodeId, Value};
-use super::{Conv, Cx, LossCode, open_array};
+use super::{Conv, Cx, LossCode, known, open_array};
 use crate::json::{Parser, StringToken};
 
 pub(super) fn convert<'a>(cx: &mut Cx<'a>, p: &mut Parser<'a>) -> Conv<u64> {
@@ -340,7 +339,7 @@ fn media_part<'a>(cx: &mut Cx<'a>, part: NodeId, kind: &[u8]) -> Conv<()> {
 /// string, whose provider the part does not say) as `file-id:ai_sdk:<id>`.
 fn file_id_url(cx: &Cx<'_>, id: NodeId) -> String {
     if let Value::String(s) = cx.tree.value(id) {
-        return format!("file-id:ai_sdk:{}", s.decode().unwrap_or_default());
+        return media::file_id("ai_sdk", &s);
     }
     let mut pairs: Vec<(String, String)> = cx
         .tree

@@ -3,12 +3,11 @@
 //! `tool_result` block of a user message as a `tool` message of its own (before the rest of that
 //! message), so that fitting can stub it.
 
-use super::chat::known;
 use super::input;
 use super::media;
 use super::out::{NOT_A_MESSAGE, Role, StringToWrite};
 use super::tree::{NodeId, Value};
-use super::{Conv, Cx, LossCode, object_members};
+use super::{Conv, Cx, LossCode, known, object_members};
 use crate::json::Parser;
 
 pub(super) fn convert<'a>(cx: &mut Cx<'a>, p: &mut Parser<'a>) -> Conv<u64> {
@@ -293,7 +292,7 @@ fn image<'a>(cx: &mut Cx<'a>, b: NodeId) -> Conv<()> {
             }
             b"file" => {
                 let id = cx.required_str(source, "file_id")?;
-                let url = format!("file-id:anthropic:{}", id.decode().unwrap_or_default());
+                let url = media::file_id("anthropic", &id);
                 cx.out.image(StringToWrite::Text(""), StringToWrite::Text(&url), None);
             }
             _ => return Err(cx.field_error(source, "type", c"base64, url or file")),
@@ -355,7 +354,7 @@ fn document<'a>(cx: &mut Cx<'a>, b: NodeId) -> Conv<()> {
             }
             b"file" => {
                 let id = cx.required_str(source, "file_id")?;
-                let url = format!("file-id:anthropic:{}", id.decode().unwrap_or_default());
+                let url = media::file_id("anthropic", &id);
                 let label = title.map(|t| t.decode().unwrap_or_default().into_owned()).unwrap_or(url);
                 media::put_reference(cx, StringToWrite::Text(""), StringToWrite::Text(&label), false, source)?;
             }

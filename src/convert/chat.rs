@@ -6,7 +6,7 @@ use super::input;
 use super::media::{self, DataUrl};
 use super::out::{Role, StringToWrite};
 use super::tree::{NodeId, Value};
-use super::{Conv, Cx, LossCode, open_array};
+use super::{Conv, Cx, LossCode, RawObject, known, open_array};
 use crate::json::Parser;
 
 /// Keys of a message that carry nothing the wire could keep or lose (metadata).
@@ -90,12 +90,6 @@ fn message<'a>(cx: &mut Cx<'a>, i: u64, open_function: &mut Option<String>) -> C
         _ => return Err(cx.field_error(m, "role", c"system, developer, user, assistant, tool or function")),
     }
     Ok(())
-}
-
-/// Whether a key is one of `names`.
-pub(super) fn known(key: &crate::json::StringToken<'_>, names: &[&str]) -> bool {
-    let decoded = key.decode_bytes().unwrap_or_default();
-    names.iter().any(|n| n.as_bytes() == decoded.as_ref())
 }
 
 /// The `content` of message `m`: a string (one text block), an array of parts, or absent/null.
@@ -222,24 +216,9 @@ fn file<'a>(cx: &mut Cx<'a>, part: NodeId) -> Conv<()> {
         }
         let name = cx.str_field(file, "filename")?.map_or(StringToWrite::Text(""), StringToWrite::Json);
         if let Some(data) = cx.str_field(file, "file_data")? {
-            let raw = data.decode_bytes().unwrap_or_default();
-            match media::data_url(&raw) {
-                Some(Ok(DataUrl::Bytes { media_type, bytes })) => {
-                    media::put_bytes(cx, StringToWrite::Text(&media_type), &bytes, name)
-                }
-                Some(Ok(DataUrl::Text { media_type, text })) => {
-                    cx.out.document(StringToWrite::Text(&media_type), name, None, StringToWrite::Text(&text));
-                }
-                Some(Err(())) => return Err(cx.field_error(file, "file_data", c"a base64 data URL or base64")),
-                None => match media::canonical_base64(&raw) {
-                    Some(bytes) => {
-                        cx.out.document(StringToWrite::Text(""), name, Some(&bytes), StringToWrite::Text(""))
-                    }
-                    None => return Err(cx.field_error(file, "file_data", c"a base64 data URL or base64")),
-                },
-            }
+            media::put_file_data(cx, file, "file_data", &data, name)?;
         } else if let Some(id) = cx.str_field(file, "file_id")? {
-            let url = format!("file-id:openai:{}", String::from_utf8_lossy(&id.decode_bytes().unwrap_or_default()));
+            let url = media::file_id("openai", &id);
             media::put_reference(cx, StringToWrite::Text(""), StringToWrite::Text(&url), false, file)?;
         } else {
             return Err(cx.shape(file, c"an object with file_data or file_id"));
@@ -404,21 +383,9 @@ fn reasoning_detail<'a>(cx: &mut Cx<'a>, d: NodeId) -> Conv<()> {
         None => String::new(),
     };
     // The entry without the fields that went into the block.
-    let mut state = Vec::from(&b"{"[..]);
-    for c in cx.tree.children(d) {
-        let Some(key) = cx.tree.key(c) else { continue };
-        if known(&key, &["text", "signature", "summary"]) {
-            continue;
-        }
-        if state.len() > 1 {
-            state.push(b',');
-        }
-        state.push(b'"');
-        state.extend_from_slice(key.raw());
-        state.extend_from_slice(b"\":");
-        state.extend_from_slice(cx.raw_value(c)?);
-    }
-    state.push(b'}');
+    let mut state = RawObject::new();
+    cx.raw_members(&mut state, d, &["text", "signature", "summary"])?;
+    let state = state.finish();
     cx.out.thinking(
         text.map_or(StringToWrite::Text(""), StringToWrite::Json),
         signature.map_or(StringToWrite::Text(""), StringToWrite::Json),

@@ -10,8 +10,8 @@ use super::input;
 use super::media::{self, DataUrl};
 use super::out::{Role, StringToWrite, Usage};
 use super::tree::{NodeId, Value};
-use super::{Conv, Cx, LossCode, open_array};
-use crate::json::{Parser, StringToken};
+use super::{Conv, Cx, LossCode, RawObject, open_array};
+use crate::json::Parser;
 
 pub(super) fn convert<'a>(cx: &mut Cx<'a>, p: &mut Parser<'a>) -> Conv<u64> {
     open_array(cx, p, c"a JSON array of serialised LangChain messages")?;
@@ -251,24 +251,12 @@ fn block<'a>(cx: &mut Cx<'a>, b: NodeId, role: Role, provider: &[u8], called: &m
                 Some(Value::String(s)) => Some(s),
                 _ => None,
             };
-            let mut state = Vec::from(&b"{"[..]);
-            for c in cx.tree.children(b) {
-                let Some(key) = cx.tree.key(c) else { continue };
-                if super::chat::known(&key, &["type", "reasoning", "extras"]) {
-                    continue;
-                }
-                member(&mut state, key, cx.raw_value(c)?);
-            }
+            let mut state = RawObject::new();
+            cx.raw_members(&mut state, b, &["type", "reasoning", "extras"])?;
             if let Some(e) = extras {
-                for c in cx.tree.children(e) {
-                    let Some(key) = cx.tree.key(c) else { continue };
-                    if !super::chat::known(&key, &["signature"]) {
-                        member(&mut state, key, cx.raw_value(c)?);
-                    }
-                }
+                cx.raw_members(&mut state, e, &["signature"])?;
             }
-            state.push(b'}');
-            let state = (state.len() > 2).then_some(state);
+            let state = (!state.is_empty()).then(|| state.finish());
             cx.out.thinking(
                 text.map_or(StringToWrite::Text(""), StringToWrite::Json),
                 signature.map_or(StringToWrite::Text(""), StringToWrite::Json),
@@ -344,16 +332,6 @@ fn block<'a>(cx: &mut Cx<'a>, b: NodeId, role: Role, provider: &[u8], called: &m
     Ok(())
 }
 
-fn member(out: &mut Vec<u8>, key: StringToken<'_>, value: &[u8]) {
-    if out.len() > 1 {
-        out.push(b',');
-    }
-    out.push(b'"');
-    out.extend_from_slice(key.raw());
-    out.extend_from_slice(b"\":");
-    out.extend_from_slice(value);
-}
-
 /// A Responses `reasoning` item kept as a content block (LangChain's OpenAI Responses output).
 fn responses_reasoning<'a>(cx: &mut Cx<'a>, b: NodeId) -> Conv<()> {
     let mut text = String::new();
@@ -368,14 +346,9 @@ fn responses_reasoning<'a>(cx: &mut Cx<'a>, b: NodeId) -> Conv<()> {
         }
     }
     let signature = cx.str_field(b, "encrypted_content")?;
-    let mut state = Vec::from(&b"{"[..]);
-    for c in cx.tree.children(b) {
-        let Some(key) = cx.tree.key(c) else { continue };
-        if !super::chat::known(&key, &["type", "encrypted_content", "status", "index"]) {
-            member(&mut state, key, cx.raw_value(c)?);
-        }
-    }
-    state.push(b'}');
+    let mut state = RawObject::new();
+    cx.raw_members(&mut state, b, &["type", "encrypted_content", "status", "index"])?;
+    let state = state.finish();
     cx.out.thinking(
         StringToWrite::Text(&text),
         signature.map_or(StringToWrite::Text(""), StringToWrite::Json),
@@ -427,7 +400,7 @@ fn standard_media<'a>(cx: &mut Cx<'a>, b: NodeId, kind: &[u8]) -> Conv<()> {
         return media::put_reference(cx, mt, StringToWrite::Json(url), image, b);
     }
     if let Some(id) = cx.str_field(b, "file_id")? {
-        let url = format!("file-id:langchain:{}", id.decode().unwrap_or_default());
+        let url = media::file_id("langchain", &id);
         return media::put_reference(cx, mt, StringToWrite::Text(&url), image, b);
     }
     Err(cx.shape(b, c"a media block with base64, url or file_id"))

@@ -3,6 +3,7 @@
 
 use super::out::StringToWrite;
 use super::{Conv, Cx, tree::NodeId};
+use crate::json::StringToken;
 
 /// The canonical form (E7.5: standard alphabet, padded, no line break, unused bits zero) of base64
 /// text in the standard or the URL-safe alphabet, padded or not, with CR and LF ignored (T5.6
@@ -169,6 +170,36 @@ pub(crate) fn put_bytes(cx: &mut Cx<'_>, media_type: StringToWrite<'_>, bytes: &
         Kind::Audio => cx.out.audio(media_type, Some(bytes)),
         Kind::Document => cx.out.document(media_type, name, Some(bytes), StringToWrite::Text("")),
     }
+}
+
+/// The pseudo-URL of a provider's file id (G16.7): `file-id:<provider>:<id>`.
+pub(crate) fn file_id(provider: &str, id: &StringToken<'_>) -> String {
+    format!("file-id:{provider}:{}", id.decode().unwrap_or_default())
+}
+
+/// An OpenAI `file_data` string of the member `field` of `at` (a data URL, or bare base64, as
+/// Chat's `file` parts and Responses' `input_file` parts carry it): the block its media type calls
+/// for, or a document of its decoded text; named `name`.
+pub(crate) fn put_file_data(
+    cx: &mut Cx<'_>,
+    at: NodeId,
+    field: &'static str,
+    data: &StringToken<'_>,
+    name: StringToWrite<'_>,
+) -> Conv<()> {
+    let raw = data.decode_bytes().unwrap_or_default();
+    match data_url(&raw) {
+        Some(Ok(DataUrl::Bytes { media_type, bytes })) => put_bytes(cx, StringToWrite::Text(&media_type), &bytes, name),
+        Some(Ok(DataUrl::Text { media_type, text })) => {
+            cx.out.document(StringToWrite::Text(&media_type), name, None, StringToWrite::Text(&text));
+        }
+        Some(Err(())) => return Err(cx.field_error(at, field, c"a base64 data URL or base64")),
+        None => match canonical_base64(&raw) {
+            Some(bytes) => cx.out.document(StringToWrite::Text(""), name, Some(&bytes), StringToWrite::Text("")),
+            None => return Err(cx.field_error(at, field, c"a base64 data URL or base64")),
+        },
+    }
+    Ok(())
 }
 
 /// Writes a media reference (a URL or a provider file id as `file-id:<provider>:<id>`): an image

@@ -431,6 +431,18 @@ impl<'a> Cx<'a> {
         Ok(self.tree.span(id).of(self.src))
     }
 
+    /// Adds the members of object `obj` but those named in `skip` to `into`, as raw values
+    /// ([`Cx::raw_value`]: refused when an object in one repeats a key).
+    pub(crate) fn raw_members(&self, into: &mut RawObject, obj: NodeId, skip: &[&str]) -> Conv<()> {
+        for c in self.tree.children(obj) {
+            let Some(key) = self.tree.key(c) else { continue };
+            if !known(&key, skip) {
+                into.member(key, self.raw_value(c)?);
+            }
+        }
+        Ok(())
+    }
+
     /// Reads the next top-level element of the array `p` is in into the tree: `false` at its end.
     pub(crate) fn next_element(&mut self, p: &mut Parser<'a>) -> Conv<bool> {
         let event = p.next().map_err(|e| wire_error(e, p, self.src, &self.path))?;
@@ -439,6 +451,44 @@ impl<'a> Cx<'a> {
         }
         self.tree.read(p, event).map_err(|e| wire_error(e, p, self.src, &self.path))?;
         Ok(true)
+    }
+}
+
+/// Whether a key (decoded) is one of `names`.
+pub(crate) fn known(key: &crate::json::StringToken<'_>, names: &[&str]) -> bool {
+    let decoded = key.decode_bytes().unwrap_or_default();
+    names.iter().any(|n| n.as_bytes() == decoded.as_ref())
+}
+
+/// A JSON object written from members of the source (provider state): keys as the source spells
+/// them, values as their source text.
+pub(crate) struct RawObject(Vec<u8>);
+
+impl RawObject {
+    pub(crate) fn new() -> RawObject {
+        RawObject(vec![b'{'])
+    }
+
+    /// Adds the member `key` (its body as written) with the JSON text `value`.
+    pub(crate) fn member(&mut self, key: crate::json::StringToken<'_>, value: &[u8]) {
+        if self.0.len() > 1 {
+            self.0.push(b',');
+        }
+        self.0.push(b'"');
+        self.0.extend_from_slice(key.raw());
+        self.0.extend_from_slice(b"\":");
+        self.0.extend_from_slice(value);
+    }
+
+    /// Whether no member was added.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.0.len() == 1
+    }
+
+    /// The object's text.
+    pub(crate) fn finish(mut self) -> Vec<u8> {
+        self.0.push(b'}');
+        self.0
     }
 }
 

@@ -3,12 +3,11 @@
 //! so parallel calls pair as S14.3 wants; outputs are `tool` messages; hosted tools, compaction
 //! items and item references are dropped and reported.
 
-use super::chat::known;
 use super::input;
 use super::media::{self, DataUrl, detail_set};
 use super::out::{NOT_A_MESSAGE, Role, StringToWrite};
 use super::tree::{NodeId, Value};
-use super::{Conv, Cx, LossCode, object_members};
+use super::{Conv, Cx, LossCode, RawObject, object_members};
 use crate::json::{Event, Parser};
 
 /// Hosted calls: they pair on OpenAI's side; the wire cannot carry them.
@@ -282,7 +281,7 @@ fn content_part<'a>(cx: &mut Cx<'a>, part: NodeId) -> Conv<()> {
                     None => cx.out.image(StringToWrite::Text(""), StringToWrite::Json(url), None),
                 }
             } else if let Some(id) = cx.str_field(part, "file_id")? {
-                let url = format!("file-id:openai:{}", id.decode().unwrap_or_default());
+                let url = media::file_id("openai", &id);
                 cx.out.image(StringToWrite::Text(""), StringToWrite::Text(&url), None);
             } else {
                 return Err(cx.shape(part, c"an input_image with image_url or file_id"));
@@ -291,26 +290,11 @@ fn content_part<'a>(cx: &mut Cx<'a>, part: NodeId) -> Conv<()> {
         b"input_file" => {
             let name = cx.str_field(part, "filename")?.map_or(StringToWrite::Text(""), StringToWrite::Json);
             if let Some(data) = cx.str_field(part, "file_data")? {
-                let raw = data.decode_bytes().unwrap_or_default();
-                match media::data_url(&raw) {
-                    Some(Ok(DataUrl::Bytes { media_type, bytes })) => {
-                        media::put_bytes(cx, StringToWrite::Text(&media_type), &bytes, name)
-                    }
-                    Some(Ok(DataUrl::Text { media_type, text })) => {
-                        cx.out.document(StringToWrite::Text(&media_type), name, None, StringToWrite::Text(&text));
-                    }
-                    Some(Err(())) => return Err(cx.field_error(part, "file_data", c"a base64 data URL or base64")),
-                    None => match media::canonical_base64(&raw) {
-                        Some(bytes) => {
-                            cx.out.document(StringToWrite::Text(""), name, Some(&bytes), StringToWrite::Text(""))
-                        }
-                        None => return Err(cx.field_error(part, "file_data", c"a base64 data URL or base64")),
-                    },
-                }
+                media::put_file_data(cx, part, "file_data", &data, name)?;
             } else if let Some(url) = cx.str_field(part, "file_url")? {
                 media::put_reference(cx, StringToWrite::Text(""), StringToWrite::Json(url), false, part)?;
             } else if let Some(id) = cx.str_field(part, "file_id")? {
-                let url = format!("file-id:openai:{}", id.decode().unwrap_or_default());
+                let url = media::file_id("openai", &id);
                 media::put_reference(cx, StringToWrite::Text(""), StringToWrite::Text(&url), false, part)?;
             } else {
                 return Err(cx.shape(part, c"an input_file with file_data, file_url or file_id"));
@@ -346,21 +330,9 @@ fn reasoning<'a>(cx: &mut Cx<'a>, it: NodeId) -> Conv<()> {
     let content = cx.tree.get(it, "content").filter(|c| cx.tree.len(*c) > 0);
     let text = if content.is_some() { join(cx, content) } else { join(cx, cx.tree.get(it, "summary")) };
     let signature = cx.str_field(it, "encrypted_content")?;
-    let mut state = Vec::from(&b"{"[..]);
-    for c in cx.tree.children(it) {
-        let Some(key) = cx.tree.key(c) else { continue };
-        if known(&key, &["type", "encrypted_content", "status"]) {
-            continue;
-        }
-        if state.len() > 1 {
-            state.push(b',');
-        }
-        state.push(b'"');
-        state.extend_from_slice(key.raw());
-        state.extend_from_slice(b"\":");
-        state.extend_from_slice(cx.raw_value(c)?);
-    }
-    state.push(b'}');
+    let mut state = RawObject::new();
+    cx.raw_members(&mut state, it, &["type", "encrypted_content", "status"])?;
+    let state = state.finish();
     cx.out.thinking(
         StringToWrite::Text(&text),
         signature.map_or(StringToWrite::Text(""), StringToWrite::Json),
@@ -402,7 +374,7 @@ fn output<'a>(cx: &mut Cx<'a>, it: NodeId, kind: &[u8]) -> Conv<()> {
                         None => cx.out.image(StringToWrite::Text(""), StringToWrite::Json(url), None),
                     }
                 } else if let Some(id) = cx.str_field(o, "file_id")? {
-                    let url = format!("file-id:openai:{}", id.decode().unwrap_or_default());
+                    let url = media::file_id("openai", &id);
                     cx.out.image(StringToWrite::Text(""), StringToWrite::Text(&url), None);
                 }
                 Ok(())
