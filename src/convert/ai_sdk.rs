@@ -242,7 +242,7 @@ fn part<'a>(cx: &mut Cx<'a>, part: NodeId, role: Role) -> Conv<()> {
         (b"custom", _) => {
             let kind = cx.str_field(part, "kind")?;
             if kind.is_some_and(|k| k.raw() == b"openai.compaction") {
-                cx.last_cut = cx.last_cut.min(cx.out.first_of_source());
+                cx.out.no_cut_above(cx.out.first_of_source());
                 cx.loss(LossCode::CompactionItemUnrepresentable, part)?;
             } else {
                 cx.loss(LossCode::UnknownContentDropped, part)?;

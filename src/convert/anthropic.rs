@@ -264,7 +264,7 @@ fn block<'a>(cx: &mut Cx<'a>, b: NodeId, side: Side) -> Conv<()> {
         b"compaction" => {
             // A server-side summary of what came before: no cut may summarise it away (G16.8).
             cx.loss(LossCode::CompactionItemUnrepresentable, b)?;
-            cx.last_cut = cx.last_cut.min(cx.out.first_of_source());
+            cx.out.no_cut_above(cx.out.first_of_source());
         }
         _ => cx.loss(LossCode::UnknownContentDropped, b)?,
     }

@@ -8,16 +8,33 @@ use std::collections::hash_map::DefaultHasher;
 use std::collections::{HashMap, HashSet};
 use std::hash::{Hash, Hasher};
 
+use crate::diagnostic::Diagnostic;
 use crate::json::write::put_str;
-use crate::json::{Event, Parser, StringToken};
+use crate::json::{Event, MAX_DEPTH, Parser, StringToken};
+use crate::status::Status;
 
 use super::tree::{NodeId, Tree, Value};
-use super::{Conv, Cx, LossCode};
+use super::{Conv, ConvertError, Cx, LossCode};
+
+/// The most containers a tool input may nest (J5.2 for the input document it goes into): the
+/// document, its transcript, the message, its blocks and the block hold it, five levels of the
+/// [`MAX_DEPTH`] a document may nest.
+const INPUT_DEPTH: usize = MAX_DEPTH - 5;
 
 /// The wire `input` of a call whose arguments are node `id` of the element's tree: JSON text.
+/// Refused (`LC_CONVERT_WIRE`, J5.2) when it nests deeper than an input document may hold it,
+/// which a source can do where it holds a tool input under fewer containers (the AI SDK's and
+/// LangChain's message lists).
 pub(crate) fn from_value<'a>(cx: &mut Cx<'a>, id: NodeId) -> Conv<Cow<'a, [u8]>> {
     let tree = &cx.tree;
     let span = tree.span(id);
+    if tree.depth(id) > INPUT_DEPTH {
+        let d = Diagnostic::new(Status::ConvertWire)
+            .at_offset_in(span.start, cx.src)
+            .with_location(cx.path.location())
+            .with_rule(c"J5.2");
+        return Err(ConvertError::from(d));
+    }
     if tree.objects(id).into_iter().any(|o| tree.duplicate(o).is_some()) {
         let mut out = Vec::with_capacity(span.end - span.start);
         resolve(tree, id, &mut out);
@@ -33,10 +50,11 @@ pub(crate) fn from_text<'a>(cx: &mut Cx<'a>, text: StringToken<'a>, at: NodeId) 
     let decoded = text.decode_bytes().unwrap_or_default();
     // Most arguments repeat no key: checked with the pull parser, they are the text as it is,
     // without a tree (a tree costs tens of bytes per token of a string of any length).
-    if may_repeat_a_key(&decoded) == Some(false) {
-        return Ok(decoded);
-    }
-    let parsed = parse_one(&decoded);
+    let parsed = match may_repeat_a_key(&decoded) {
+        Some(false) => return Ok(decoded),
+        Some(true) => parse_one(&decoded),
+        None => None,
+    };
     match parsed {
         Some((resolved, duplicates)) => {
             if duplicates {
@@ -54,7 +72,8 @@ pub(crate) fn from_text<'a>(cx: &mut Cx<'a>, text: StringToken<'a>, at: NodeId) 
 }
 
 /// Whether `text` is one JSON value with optional surrounding whitespace (J5.1–J5.3) in which an
-/// object may repeat a key: `None` when it is not one, `Some(false)` when no object repeats a key
+/// object may repeat a key: `None` when it is not one, or nests deeper than a tool input may
+/// ([`INPUT_DEPTH`]: the wire could not take it as a value), `Some(false)` when no object repeats a key
 /// (each object's decoded keys hashed into a set while it is open), `Some(true)` when two keys of
 /// an object hash alike ([`parse_one`], the tree, then decides). The fast check of [`parse_one`]:
 /// the same verdict without a node per token (`tests` below compares them).
@@ -65,6 +84,7 @@ fn may_repeat_a_key(text: &[u8]) -> Option<bool> {
     let mut repeated = false;
     loop {
         match p.next().ok()? {
+            Event::ObjectStart | Event::ArrayStart if open.len() == INPUT_DEPTH => return None,
             Event::ObjectStart => open.push(Some(HashSet::new())),
             Event::ArrayStart => open.push(None),
             Event::ObjectEnd | Event::ArrayEnd => {

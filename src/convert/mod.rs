@@ -287,7 +287,7 @@ impl Path {
         self.segments.truncate(self.segments.len().saturating_sub(n));
     }
 
-    fn location(&self) -> Location {
+    pub(crate) fn location(&self) -> Location {
         let mut b = PathBuilder::default();
         for s in &self.segments {
             match *s {
@@ -307,9 +307,6 @@ pub(crate) struct Cx<'a> {
     pub(crate) path: Path,
     pub(crate) out: Out,
     pub(crate) strict: bool,
-    /// No wire cut above this one is allowed: a compaction item the wire cannot carry sits there,
-    /// and a cut after it would summarise it away (G16.8).
-    pub(crate) last_cut: usize,
 }
 
 /// The result of a converter step.
@@ -522,7 +519,6 @@ pub fn convert(format: Format, src: &[u8], flags: u32) -> Result<Conversion, Con
         path: Path::default(),
         out: Out::new(src.len() + src.len() / 8 + 64),
         strict: flags & STRICT != 0,
-        last_cut: usize::MAX,
     };
     let mut p = Parser::new(src);
     let source_len = match format {
@@ -537,7 +533,7 @@ pub fn convert(format: Format, src: &[u8], flags: u32) -> Result<Conversion, Con
     let out = cx.out.finish();
     let n = out.source_index.len();
     let cut_allowed: Vec<bool> = (0..=n)
-        .map(|c| c == 0 || (c <= cx.last_cut && (c == n || out.cut_before.get(c).copied().unwrap_or(false))))
+        .map(|c| c == 0 || (c <= out.last_cut() && (c == n || out.cut_before.get(c).copied().unwrap_or(false))))
         .collect();
     Ok(Conversion {
         transcript: out.bytes,

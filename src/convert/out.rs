@@ -59,6 +59,9 @@ pub(crate) struct Out {
     loss_at: u64,
     source_started: bool,
     source_first: usize,
+    /// No wire cut above this one is allowed: a compaction item the wire cannot carry sits there,
+    /// and a cut after it would summarise it away (G16.8).
+    last_cut: usize,
 }
 
 /// The source index of what is not a source message: the system parameter (SPEC G16.2).
@@ -79,6 +82,7 @@ impl Out {
             loss_at: 0,
             source_started: false,
             source_first: 0,
+            last_cut: usize::MAX,
         }
     }
 
@@ -93,6 +97,16 @@ impl Out {
     /// The wire index of the current source message's first wire message.
     pub(crate) fn first_of_source(&self) -> usize {
         self.source_first
+    }
+
+    /// No cut may fall above wire index `at` (a compaction item there, G16.8).
+    pub(crate) fn no_cut_above(&mut self, at: usize) {
+        self.last_cut = self.last_cut.min(at);
+    }
+
+    /// The highest wire cut allowed ([`Out::no_cut_above`]).
+    pub(crate) fn last_cut(&self) -> usize {
+        self.last_cut
     }
 
     /// Puts the messages of `first` (a finished or open-ended transcript written by another `Out`,
@@ -118,6 +132,8 @@ impl Out {
         losses.extend_from_slice(&self.losses);
         self.losses = losses;
         self.source_first += shift;
+        // The limit counts wire messages, which now start after `first`'s.
+        self.last_cut = self.last_cut.saturating_add(shift);
     }
 
     /// A loss at the current source message.

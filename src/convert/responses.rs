@@ -201,7 +201,7 @@ fn item<'a>(cx: &mut Cx<'a>, i: u64, assistant_open: &mut bool) -> Conv<()> {
             // A server-side summary of what came before: no cut may summarise it away (G16.8).
             close_assistant(cx, assistant_open);
             cx.out.drop_item(i);
-            cx.last_cut = cx.last_cut.min(cx.out.source_index.len());
+            cx.out.no_cut_above(cx.out.source_index.len());
             cx.loss(LossCode::CompactionItemUnrepresentable, it)
         }
         (Some(b"item_reference"), _) => {

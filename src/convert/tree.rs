@@ -298,6 +298,19 @@ impl<'a> Tree<'a> {
         })
     }
 
+    /// How many containers nest in value `id`, itself included (0 for a scalar).
+    pub(crate) fn depth(&self, id: NodeId) -> usize {
+        let mut deepest = 0;
+        let mut stack = vec![(id, 1usize)];
+        while let Some((n, depth)) = stack.pop() {
+            if matches!(self.node(n).map(|n| n.kind), Some(Kind::Object | Kind::Array)) {
+                deepest = deepest.max(depth);
+                stack.extend(self.children(n).map(|c| (c, depth + 1)));
+            }
+        }
+        deepest
+    }
+
     /// Every object in the subtree of `id` (itself included), iteratively.
     pub(crate) fn objects(&self, id: NodeId) -> Vec<NodeId> {
         let mut out = Vec::new();

@@ -108,6 +108,41 @@ fn a_source_nested_too_deep_is_rule_j5_2() {
 }
 
 #[test]
+fn a_tool_input_nests_at_most_as_deep_as_the_input_document_can_hold_it() {
+    // J5.2 allows 10000 nested containers in a document; an input document holds a tool input
+    // inside five (the document, its transcript, the message, its blocks, the block), so a tool
+    // input may nest 9995 deep.
+    let nested = |n: usize| format!("{}{}", "[".repeat(n), "]".repeat(n));
+    let chat = |arguments: &str| {
+        format!(
+            r#"[{{"role":"assistant","content":null,"tool_calls":[{{"id":"c","type":"function","function":{{"name":"f","arguments":"{arguments}"}}}}]}},{{"role":"tool","tool_call_id":"c","content":"ok"}}]"#
+        )
+    };
+    let ok = convert(ffi::LC_FORMAT_OPENAI_CHAT, chat(&nested(9_995)).as_bytes(), 0).unwrap();
+    assert_eq!(ok.losses, []);
+    assert!(ok.input("p", "m", 1000, 1, None).is_ok());
+    // Arguments text the wire cannot take as a value is kept as a string (G16.4).
+    let deep = convert(ffi::LC_FORMAT_OPENAI_CHAT, chat(&nested(9_996)).as_bytes(), 0).unwrap();
+    assert_eq!(deep.losses, [(0, ffi::LC_LOSS_ARGUMENTS_UNPARSEABLE)]);
+    let m: Vec<Value> = serde_json::from_slice(&deep.transcript).unwrap();
+    assert_eq!(m[0]["blocks"][0]["input"], Value::String(nested(9_996)));
+    assert!(deep.input("p", "m", 1000, 1, None).is_ok());
+
+    // An AI SDK tool input sits under four containers of its source: one nested 9996 deep is a
+    // valid source the wire cannot hold, refused where it stands.
+    let ai = |n: usize| {
+        format!(
+            r#"[{{"role":"assistant","content":[{{"type":"tool-call","toolCallId":"a","toolName":"f","input":{}}}]}}]"#,
+            nested(n)
+        )
+    };
+    let ok = convert(AI_SDK, ai(9_995).as_bytes(), 0).unwrap();
+    assert!(ok.input("p", "m", 1000, 1, None).is_ok());
+    let (rc, d) = convert(AI_SDK, ai(9_996).as_bytes(), 0).err().unwrap();
+    assert_eq!((rc, d.rule.as_str(), d.location.as_str()), (LC_CONVERT_WIRE, "J5.2", "[0].content[0].input"));
+}
+
+#[test]
 fn after_a_system_parameter_cut_one_maps_to_source_cut_zero() {
     let src = r#"{"system":"be brief","messages":[{"role":"user","content":"a"},{"role":"assistant","content":"b"}]}"#;
     let c = convert(ANTHROPIC, src.as_bytes(), 0).unwrap();
@@ -123,6 +158,23 @@ fn after_a_system_parameter_cut_one_maps_to_source_cut_zero() {
         ffi::lc_replacement_build(input.as_ptr(), 1, b"x".as_ptr(), 1, std::ptr::null_mut(), 0, &raw mut len)
     };
     assert_eq!(testkit::status::name(rc), "LC_REPLACEMENT_EMPTY_HEAD");
+}
+
+#[test]
+fn a_compaction_item_after_a_system_parameter_allows_the_cut_right_before_it() {
+    // G16.2 and G16.8: no cut after a compaction item; the system parameter's wire message comes
+    // first, so the item's message is wire message 2 and cut 2 (the system and "hi") is allowed.
+    let anthropic = r#"{"system":"S","messages":[{"role":"user","content":"hi"},
+        {"role":"assistant","content":[{"type":"compaction","content":"x"}]}]}"#;
+    let c = convert(ANTHROPIC, anthropic.as_bytes(), 0).unwrap();
+    assert_eq!(c.source_index, [u64::MAX, 0, 1]);
+    assert_eq!(c.cut_allowed, [true, true, true, false]);
+    // The same with Responses' `instructions` (given after the items) and a `compaction` item.
+    let responses = r#"{"input":[{"role":"user","content":"hi"},{"type":"compaction","encrypted_content":"e"},
+        {"role":"user","content":"next"}],"instructions":"S"}"#;
+    let c = convert(ffi::LC_FORMAT_OPENAI_RESPONSES, responses.as_bytes(), 0).unwrap();
+    assert_eq!(c.source_index, [u64::MAX, 0, 2]);
+    assert_eq!(c.cut_allowed, [true, true, true, false]);
 }
 
 #[test]

@@ -380,3 +380,25 @@ def test_langchain_round(stub: Stub) -> None:
                                                       "type": "human", "name": None, "id": None}}
     assert from_dicts[2] is as_dicts[4]
     assert lc.from_langchain(from_dicts).transcript == result.replacement
+
+
+def test_a_tool_input_nested_past_pythons_recursion_limit_rounds() -> None:
+    # The wire allows a tool input nested up to J5.2's limit; json.loads stops near 1000 levels.
+    # The round and the rebuilt list need only the wire's roles, which are read without it.
+    deep = "[" * 3000 + "]" * 3000
+    history: List[Dict[str, Any]] = [
+        {"role": "system", "content": "You are a build agent."},
+        {"role": "user", "content": "Fix the nightly build."},
+        {"role": "assistant", "content": None,
+         "tool_calls": [{"id": "c", "type": "function", "function": {"name": "f", "arguments": deep}}]},
+        {"role": "tool", "tool_call_id": "c", "content": "ok"},
+        {"role": "user", "content": "Now rerun the tests."},
+    ]
+    conversion = lc.from_openai_chat(history)
+    with pytest.raises(RecursionError):
+        json.loads(conversion.transcript)
+    result = round_of(conversion, lambda r: lc.SummaryReply(VALID, 100, "end"), keep_last=1)
+    # keep_last=1: the kept user message opens with the summary (R15.9); the system message stays.
+    new = result.messages(history)
+    assert new[0] is history[0] and len(new) == 2
+    assert new[1] == {"role": "user", "content": [{"type": "text", "text": VALID}, {"type": "text", "text": "Now rerun the tests."}]}

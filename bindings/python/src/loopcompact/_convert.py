@@ -52,6 +52,47 @@ _lib = _native.lib
 Dump = Callable[[Any], Any]
 
 
+# ---- the wire's roles ------------------------------------------------------------------------------
+
+#: What the walk of a deep transcript stops at: a bracket, or a string's opening quote.
+_STRUCTURE = re.compile(rb'[\[\]{}"]')
+#: The rest of a string after its opening quote (escapes skipped), through its closing quote.
+_STRING_REST = re.compile(rb'(?:[^"\\]|\\.)*"', re.DOTALL)
+#: A wire message as the library writes it: its role first.
+_ROLE_FIRST = re.compile(rb'\{"role":"([a-z]+)"')
+
+
+def _wire_roles(transcript: bytes) -> Tuple[str, ...]:
+    """The role of each message of a converted transcript. ``json.loads`` reads nearly every
+    transcript; one that nests deeper than Python's recursion limit (a tool input of ~1000 levels,
+    which the wire allows up to J5.2's limit) is walked instead: the library writes each message
+    with its role first, and brackets are counted outside strings to find the messages."""
+    if not transcript:
+        return ()
+    try:
+        return tuple(str(m["role"]) for m in json.loads(transcript))
+    except RecursionError:
+        pass
+    roles: List[str] = []
+    depth = 0
+    at = 0
+    while (m := _STRUCTURE.search(transcript, at)) is not None:
+        c = transcript[m.start()]
+        if c == 0x22:  # a string: past its closing quote
+            rest = _STRING_REST.match(transcript, m.end())
+            at = rest.end() if rest is not None else len(transcript)
+            continue
+        if c in (0x5B, 0x7B):  # [ or {
+            depth += 1
+            role = _ROLE_FIRST.match(transcript, m.start()) if depth == 2 else None
+            if role is not None:
+                roles.append(role.group(1).decode("ascii"))
+        else:
+            depth -= 1
+        at = m.end()
+    return tuple(roles)
+
+
 # ---- serialisation ---------------------------------------------------------------------------------
 
 class _NotData(Exception):
@@ -421,7 +462,7 @@ class Conversion(Owned):
                     cuts.append(int(out.value) if ok and source_cut(handle, c, ref) == Status.OK else None)
             finally:
                 self._release()
-            roles = tuple(str(m["role"]) for m in json.loads(self.transcript)) if self.transcript else ()
+            roles = _wire_roles(self.transcript)
             self._map = SourceMap(self.format, self.source_len, self.source_index, roles, tuple(cuts))
         return self._map
 
