@@ -211,17 +211,10 @@ fn block<'a>(cx: &mut Cx<'a>, b: NodeId, side: Side) -> Conv<()> {
         b"document" if side != Side::System => document(cx, b)?,
         b"search_result" if side != Side::System => {
             let title = cx.str_field(b, "title")?;
-            let mut text = String::new();
-            if let Some(content) = cx.tree.get(b, "content") {
-                for (k, c) in cx.tree.children(content).enumerate() {
-                    if let Some(Value::String(s)) = cx.tree.get(c, "text").map(|t| cx.tree.value(t)) {
-                        if k > 0 {
-                            text.push('\n');
-                        }
-                        text.push_str(&s.decode().unwrap_or_default());
-                    }
-                }
-            }
+            let text = match cx.tree.get(b, "content").map(|c| (c, cx.tree.value(c))) {
+                Some((c, Value::Array)) => cx.joined_texts(c, "\n"),
+                _ => return Err(cx.field_error(b, "content", c"an array of text blocks")),
+            };
             cx.loss(LossCode::DroppedCitations, b)?;
             cx.out.document(
                 StringToWrite::Text("text/plain"),
@@ -333,16 +326,7 @@ fn document<'a>(cx: &mut Cx<'a>, b: NodeId) -> Conv<()> {
                 let mut text = String::new();
                 match cx.tree.get(source, "content").map(|c| (c, cx.tree.value(c))) {
                     Some((_, Value::String(s))) => text.push_str(&s.decode().unwrap_or_default()),
-                    Some((c, Value::Array)) => {
-                        for (k, part) in cx.tree.children(c).enumerate() {
-                            if let Some(Value::String(s)) = cx.tree.get(part, "text").map(|t| cx.tree.value(t)) {
-                                if k > 0 {
-                                    text.push('\n');
-                                }
-                                text.push_str(&s.decode().unwrap_or_default());
-                            }
-                        }
-                    }
+                    Some((c, Value::Array)) => text = cx.joined_texts(c, "\n"),
                     _ => return Err(cx.field_error(source, "content", c"a string or an array of text blocks")),
                 }
                 cx.out.document(StringToWrite::Text("text/plain"), name, None, StringToWrite::Text(&text));

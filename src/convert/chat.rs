@@ -236,10 +236,11 @@ fn assistant<'a>(cx: &mut Cx<'a>, m: NodeId, i: u64, open_function: &mut Option<
         cx.out.refusal(StringToWrite::Json(refusal));
     }
     content(cx, m, true)?;
-    if let Some(a) = cx.tree.get(m, "annotations")
-        && cx.tree.len(a) > 0
-    {
-        cx.loss(LossCode::DroppedCitations, a)?;
+    match cx.tree.get(m, "annotations").map(|a| (a, cx.tree.value(a))) {
+        None | Some((_, Value::Null)) => {}
+        Some((a, Value::Array)) if cx.tree.len(a) > 0 => cx.loss(LossCode::DroppedCitations, a)?,
+        Some((_, Value::Array)) => {}
+        Some(_) => return Err(cx.field_error(m, "annotations", c"an array of annotations")),
     }
     audio(cx, m)?;
     if let Some(calls) = cx.tree.get(m, "tool_calls") {
@@ -345,8 +346,11 @@ fn tool_call<'a>(cx: &mut Cx<'a>, call: NodeId) -> Conv<()> {
 /// `reasoning` holds the same text).
 fn reasoning<'a>(cx: &mut Cx<'a>, m: NodeId) -> Conv<()> {
     if let Some(details) = cx.tree.get(m, "reasoning_details")
-        && cx.tree.value(details) == Value::Array
+        && cx.tree.value(details) != Value::Null
     {
+        if cx.tree.value(details) != Value::Array {
+            return Err(cx.field_error(m, "reasoning_details", c"an array of reasoning entries"));
+        }
         cx.path.name("reasoning_details");
         let list: Vec<NodeId> = cx.tree.children(details).collect();
         for (k, d) in list.into_iter().enumerate() {

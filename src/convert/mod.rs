@@ -428,6 +428,23 @@ impl<'a> Cx<'a> {
         Ok(self.tree.span(id).of(self.src))
     }
 
+    /// The `text` strings of the elements of array `list` (those that have one), joined by `sep`:
+    /// the separator stands between two texts, never before the first.
+    pub(crate) fn joined_texts(&self, list: NodeId, sep: &str) -> String {
+        let mut text = String::new();
+        let mut first = true;
+        for part in self.tree.children(list) {
+            if let Some(Value::String(s)) = self.tree.get(part, "text").map(|t| self.tree.value(t)) {
+                if !first {
+                    text.push_str(sep);
+                }
+                first = false;
+                text.push_str(&s.decode().unwrap_or_default());
+            }
+        }
+        text
+    }
+
     /// Adds the members of object `obj` but those named in `skip` to `into`, as raw values
     /// ([`Cx::raw_value`]: refused when an object in one repeats a key).
     pub(crate) fn raw_members(&self, into: &mut RawObject, obj: NodeId, skip: &[&str]) -> Conv<()> {

@@ -313,20 +313,7 @@ fn output_message<'a>(cx: &mut Cx<'a>, m: NodeId) -> Conv<()> {
 /// A `reasoning` item: a thinking block whose signature is the encrypted content and whose
 /// provider state is the item without it (`openai.reasoning`).
 fn reasoning<'a>(cx: &mut Cx<'a>, it: NodeId) -> Conv<()> {
-    let join = |cx: &Cx<'a>, list: Option<NodeId>| -> String {
-        let mut text = String::new();
-        for (k, part) in
-            list.map(|l| cx.tree.children(l).collect::<Vec<_>>()).unwrap_or_default().into_iter().enumerate()
-        {
-            if let Some(Value::String(s)) = cx.tree.get(part, "text").map(|t| cx.tree.value(t)) {
-                if k > 0 {
-                    text.push_str("\n\n");
-                }
-                text.push_str(&s.decode().unwrap_or_default());
-            }
-        }
-        text
-    };
+    let join = |cx: &Cx<'a>, list: Option<NodeId>| list.map_or_else(String::new, |l| cx.joined_texts(l, "\n\n"));
     let content = cx.tree.get(it, "content").filter(|c| cx.tree.len(*c) > 0);
     let text = if content.is_some() { join(cx, content) } else { join(cx, cx.tree.get(it, "summary")) };
     let signature = cx.str_field(it, "encrypted_content")?;

@@ -143,6 +143,38 @@ fn a_tool_input_nests_at_most_as_deep_as_the_input_document_can_hold_it() {
 }
 
 #[test]
+fn joined_texts_have_a_separator_between_two_texts_only() {
+    // A Responses reasoning summary: the texts of its parts, a blank line between two of them; a
+    // part without text adds nothing, not even a separator.
+    let src = r#"{"input":[{"type":"reasoning","id":"r","summary":[{"type":"x"},{"type":"summary_text","text":"B"},
+        {"type":"summary_text","text":"C"}]}]}"#;
+    let m = wire(ffi::LC_FORMAT_OPENAI_RESPONSES, src);
+    assert_eq!(m[0]["blocks"][0]["thinking"], "B\n\nC");
+    // An Anthropic search result: its text blocks' texts, a line feed between two of them.
+    let src = r#"{"messages":[{"role":"user","content":[{"type":"search_result","source":"s","title":"t",
+        "content":[{"type":"image"},{"type":"text","text":"a"},{"type":"text","text":"b"}]}]}]}"#;
+    let m = wire(ANTHROPIC, src);
+    assert_eq!(m[0]["blocks"][0]["text"], "a\nb");
+    // Its content is an array of text blocks: a string is not the format's shape.
+    let src = r#"{"messages":[{"role":"user","content":[{"type":"search_result","source":"s","title":"t","content":"a"}]}]}"#;
+    let (rc, d) = convert(ANTHROPIC, src.as_bytes(), 0).err().unwrap();
+    assert_eq!((rc, d.location.as_str()), (LC_CONVERT_SHAPE, "messages[0].content[0].content"));
+}
+
+#[test]
+fn chat_gateway_fields_of_the_wrong_type_are_not_the_shape() {
+    for (field, value) in [("annotations", r#""x""#), ("reasoning_details", r#""x""#), ("reasoning_details", "{}")] {
+        let src = format!(r#"[{{"role":"assistant","content":"a","{field}":{value}}}]"#);
+        let (rc, d) = convert(ffi::LC_FORMAT_OPENAI_CHAT, src.as_bytes(), 0).err().unwrap();
+        assert_eq!((rc, d.location.as_str()), (LC_CONVERT_SHAPE, format!("messages[0].{field}").as_str()), "{src}");
+    }
+    // null is absent; an empty list of annotations loses nothing.
+    let src = r#"[{"role":"assistant","content":"a","annotations":[],"reasoning_details":null}]"#;
+    let c = convert(ffi::LC_FORMAT_OPENAI_CHAT, src.as_bytes(), 0).unwrap();
+    assert_eq!(c.losses, []);
+}
+
+#[test]
 fn after_a_system_parameter_cut_one_maps_to_source_cut_zero() {
     let src = r#"{"system":"be brief","messages":[{"role":"user","content":"a"},{"role":"assistant","content":"b"}]}"#;
     let c = convert(ANTHROPIC, src.as_bytes(), 0).unwrap();
