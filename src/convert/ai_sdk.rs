@@ -198,8 +198,9 @@ fn part<'a>(cx: &mut Cx<'a>, part: NodeId, role: Role) -> Conv<()> {
                 let mut state = Vec::from(&b"{\"data\":"[..]);
                 crate::json::write::put_json_str(&mut state, data.raw(), data.has_escapes());
                 state.push(b'}');
+                // The part's text (empty for what Anthropic redacts) stays the block's text.
                 cx.out.thinking(
-                    StringToWrite::Text(""),
+                    StringToWrite::Json(text),
                     StringToWrite::Text(""),
                     "",
                     Some((&state, "anthropic.redacted_thinking")),

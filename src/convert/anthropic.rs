@@ -146,7 +146,7 @@ fn tool_result<'a>(cx: &mut Cx<'a>, b: NodeId) -> Conv<()> {
     cx.no_duplicates(b)?;
     let id = cx.required_str(b, "tool_use_id")?;
     let is_error = cx.bool_field(b, "is_error")?;
-    if cx.tree.get(b, "cache_control").is_some() {
+    if cx.tree.get(b, "cache_control").is_some_and(|c| cx.tree.value(c) != Value::Null) {
         cx.loss(LossCode::DroppedCacheControl, b)?;
     }
     cx.out.begin_tool();

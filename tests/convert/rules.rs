@@ -175,6 +175,22 @@ fn chat_gateway_fields_of_the_wrong_type_are_not_the_shape() {
 }
 
 #[test]
+fn a_null_cache_control_loses_nothing_and_redacted_reasoning_keeps_its_text() {
+    // cache_control: null sets no cache breakpoint, so nothing is dropped (G16.8).
+    let src = r#"{"messages":[{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"f","input":{}}]},
+        {"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":"ok","cache_control":null}]}]}"#;
+    assert_eq!(convert(ANTHROPIC, src.as_bytes(), 0).unwrap().losses, []);
+    // An AI SDK reasoning part with Anthropic's redacted data: its text is the block's text, the
+    // data its provider state (§16.7).
+    let src = r#"[{"role":"assistant","content":[{"type":"reasoning","text":"r",
+        "providerOptions":{"anthropic":{"redactedData":"abc"}}}]}]"#;
+    let m = wire(AI_SDK, src);
+    assert_eq!(m[0]["blocks"][0]["thinking"], "r");
+    assert_eq!(m[0]["blocks"][0]["provider_state"], json!({"data": "abc"}));
+    assert_eq!(m[0]["blocks"][0]["provider_state_format"], "anthropic.redacted_thinking");
+}
+
+#[test]
 fn after_a_system_parameter_cut_one_maps_to_source_cut_zero() {
     let src = r#"{"system":"be brief","messages":[{"role":"user","content":"a"},{"role":"assistant","content":"b"}]}"#;
     let c = convert(ANTHROPIC, src.as_bytes(), 0).unwrap();
