@@ -3,6 +3,8 @@
 //! thoughts and thought signatures, function calls (ids synthesised when absent) and each function
 //! response as a `tool` message of its own.
 
+use std::collections::{HashMap, VecDeque};
+
 use super::input;
 use super::media;
 use super::out::{NOT_A_MESSAGE, Role, StringToWrite};
@@ -10,13 +12,58 @@ use super::tree::{NodeId, Value};
 use super::{Conv, Cx, LossCode, object_members};
 use crate::json::{Parser, StringToken};
 
+/// The calls without an id of the latest model turn, by name, each name's in source order: a
+/// response without an id takes the first open call with its name (G16.6). A queue per name keeps
+/// that match constant-time, so a turn of N calls and N responses costs O(N), not O(N²).
+type Open = HashMap<Vec<u8>, VecDeque<String>>;
+
+/// The members of the `data` oneof of Google's `Part`: a part carries exactly one of them (the API
+/// refuses a second one), and which one it is decides the part's block.
+const DATA: [(&str, &str); 9] = [
+    ("text", "text"),
+    ("inlineData", "inline_data"),
+    ("fileData", "file_data"),
+    ("functionCall", "function_call"),
+    ("functionResponse", "function_response"),
+    ("executableCode", "executable_code"),
+    ("codeExecutionResult", "code_execution_result"),
+    ("toolCall", "tool_call"),
+    ("toolResponse", "tool_response"),
+];
+
+/// The members of a `FunctionResponsePart`'s `data` oneof: media only.
+const RESPONSE_DATA: [(&str, &str); 2] = [("inlineData", "inline_data"), ("fileData", "file_data")];
+
+/// The members of a `Part` that say something about its data rather than being data: a part with
+/// these only holds no content of its own.
+const METADATA: [&str; 9] = [
+    "thought",
+    "thoughtSignature",
+    "thought_signature",
+    "videoMetadata",
+    "video_metadata",
+    "mediaResolution",
+    "media_resolution",
+    "partMetadata",
+    "part_metadata",
+];
+
 /// The member of `id` under either spelling (`inlineData` / `inline_data`); both at once is a
 /// repeated field.
 fn field<'a>(cx: &mut Cx<'a>, id: NodeId, camel: &'static str, snake: &'static str) -> Conv<Option<NodeId>> {
+    if camel == snake {
+        return Ok(cx.tree.get(id, camel));
+    }
     match (cx.tree.get(id, camel), cx.tree.get(id, snake)) {
         (Some(_), Some(second)) => Err(cx.shape(second, c"one spelling of a field")),
         (a, b) => Ok(a.or(b)),
     }
+}
+
+/// A data member of a part under either spelling; `null` is absent, as proto3 JSON reads it (an
+/// SDK's dump without `exclude_none` writes every other member of the oneof as `null`).
+fn data<'a>(cx: &mut Cx<'a>, id: NodeId, camel: &'static str, snake: &'static str) -> Conv<Option<NodeId>> {
+    Ok(field(cx, id, camel, snake)?.filter(|&n| cx.tree.value(n) != Value::Null))
 }
 
 fn str_of<'a>(cx: &mut Cx<'a>, id: NodeId, camel: &'static str, snake: &'static str) -> Conv<Option<StringToken<'a>>> {
@@ -32,11 +79,31 @@ fn str_of<'a>(cx: &mut Cx<'a>, id: NodeId, camel: &'static str, snake: &'static 
     }
 }
 
+/// Refuses a part (of `part`, under the path so far) holding two members of the oneof `names`: the
+/// source is not a Gemini part, and converting either member alone would drop the other silently
+/// (G16.8). A `null` member is an absent one, as proto3 JSON reads it. The refusal points at the
+/// later member in the source.
+fn one_data_field<'a>(cx: &mut Cx<'a>, part: NodeId, names: &[(&'static str, &'static str)]) -> Conv<()> {
+    let mut first: Option<(NodeId, &'static str)> = None;
+    for &(camel, snake) in names {
+        let Some(f) = data(cx, part, camel, snake)? else { continue };
+        let Some(seen) = first else {
+            first = Some((f, camel));
+            continue;
+        };
+        let (later, name) = if cx.tree.span(f).start > cx.tree.span(seen.0).start { (f, camel) } else { seen };
+        cx.path.name(name);
+        let e = cx.shape(later, c"one data field of a Part");
+        cx.path.pop(1);
+        return Err(e);
+    }
+    Ok(())
+}
+
 pub(super) fn convert<'a>(cx: &mut Cx<'a>, p: &mut Parser<'a>) -> Conv<u64> {
     let mut count = 0u64;
     let mut system = None;
-    // The calls without an id of the latest model turn, answered in order by name (G16.6).
-    let mut open: Vec<(Vec<u8>, String)> = Vec::new();
+    let mut open = Open::new();
     object_members(cx, p, c"an object with contents (and system_instruction)", |cx, p, name| match name {
         b"system_instruction" | b"systemInstruction" => {
             if system.is_some() {
@@ -50,7 +117,7 @@ pub(super) fn convert<'a>(cx: &mut Cx<'a>, p: &mut Parser<'a>) -> Conv<u64> {
                         cx.out.text(StringToWrite::Json(s));
                         Ok(())
                     }
-                    Value::Object => content_parts(cx, 0, Role::System, count, &mut Vec::new()),
+                    Value::Object => content_parts(cx, 0, Role::System, count, &mut Open::new()),
                     _ => Err(cx.shape(0, c"a Content object or a string")),
                 };
                 cx.out.end();
@@ -80,7 +147,7 @@ pub(super) fn convert<'a>(cx: &mut Cx<'a>, p: &mut Parser<'a>) -> Conv<u64> {
     Ok(count)
 }
 
-fn content<'a>(cx: &mut Cx<'a>, i: u64, open: &mut Vec<(Vec<u8>, String)>) -> Conv<()> {
+fn content<'a>(cx: &mut Cx<'a>, i: u64, open: &mut Open) -> Conv<()> {
     let c = 0;
     if cx.tree.value(c) != Value::Object {
         return Err(cx.shape(c, c"a Content object"));
@@ -91,8 +158,11 @@ fn content<'a>(cx: &mut Cx<'a>, i: u64, open: &mut Vec<(Vec<u8>, String)>) -> Co
         Some(b"model") => Role::Assistant,
         Some(_) => return Err(cx.field_error(c, "role", c"user or model")),
     };
-    if role == Role::Assistant {
-        open.clear();
+    // A model turn closes the previous turn's calls. Replaced, not cleared, and only when it holds
+    // something: `clear` costs the table's capacity, and a run of empty model turns after one
+    // large turn would otherwise pay it once per turn.
+    if role == Role::Assistant && !open.is_empty() {
+        *open = Open::new();
     }
     // G16.1: each function response first, as a `tool` message of its own.
     let parts: Vec<NodeId> = match cx.tree.get(c, "parts") {
@@ -104,14 +174,14 @@ fn content<'a>(cx: &mut Cx<'a>, i: u64, open: &mut Vec<(Vec<u8>, String)>) -> Co
     let mut rest = Vec::new();
     for (k, part) in parts.iter().copied().enumerate() {
         let response = if cx.tree.value(part) == Value::Object {
-            field(cx, part, "functionResponse", "function_response")?
+            data(cx, part, "functionResponse", "function_response")?
         } else {
             None
         };
         match response {
             Some(r) if role == Role::User => {
                 cx.path.index(k);
-                let res = function_response(cx, r, open);
+                let res = one_data_field(cx, part, &DATA).and_then(|()| function_response(cx, r, open));
                 cx.path.pop(1);
                 res?;
             }
@@ -143,28 +213,34 @@ fn content<'a>(cx: &mut Cx<'a>, i: u64, open: &mut Vec<(Vec<u8>, String)>) -> Co
     Ok(())
 }
 
-/// The parts of the system instruction (a Content).
-fn content_parts<'a>(cx: &mut Cx<'a>, c: NodeId, role: Role, i: u64, open: &mut Vec<(Vec<u8>, String)>) -> Conv<()> {
-    let Some(list) = cx.tree.get(c, "parts") else { return Ok(()) };
-    let parts: Vec<NodeId> = cx.tree.children(list).collect();
+/// The parts of the system instruction (a Content): `parts` is an array, as in `contents`.
+fn content_parts<'a>(cx: &mut Cx<'a>, c: NodeId, role: Role, i: u64, open: &mut Open) -> Conv<()> {
+    cx.no_duplicates(c)?;
+    let parts: Vec<NodeId> = match cx.tree.get(c, "parts") {
+        Some(list) if cx.tree.value(list) == Value::Array => cx.tree.children(list).collect(),
+        None => return Ok(()),
+        Some(_) => return Err(cx.field_error(c, "parts", c"an array of parts")),
+    };
+    cx.path.name("parts");
+    let mut r = Ok(());
     for (k, p) in parts.into_iter().enumerate() {
-        part(cx, p, role, i, k, open)?;
+        cx.path.index(k);
+        r = part(cx, p, role, i, k, open);
+        cx.path.pop(1);
+        if r.is_err() {
+            break;
+        }
     }
-    Ok(())
+    cx.path.pop(1);
+    r
 }
 
-fn part<'a>(
-    cx: &mut Cx<'a>,
-    part: NodeId,
-    role: Role,
-    i: u64,
-    k: usize,
-    open: &mut Vec<(Vec<u8>, String)>,
-) -> Conv<()> {
+fn part<'a>(cx: &mut Cx<'a>, part: NodeId, role: Role, i: u64, k: usize, open: &mut Open) -> Conv<()> {
     if cx.tree.value(part) != Value::Object {
         return Err(cx.shape(part, c"a Part object"));
     }
     cx.no_duplicates(part)?;
+    one_data_field(cx, part, &DATA)?;
     let signature = str_of(cx, part, "thoughtSignature", "thought_signature")?;
     let thought = cx.bool_field(part, "thought")?;
     if field(cx, part, "videoMetadata", "video_metadata")?.is_some()
@@ -189,7 +265,7 @@ fn part<'a>(
         }
         return Ok(());
     }
-    if let Some(call) = field(cx, part, "functionCall", "function_call")? {
+    if let Some(call) = data(cx, part, "functionCall", "function_call")? {
         if role != Role::Assistant {
             return Err(cx.shape(call, c"a function call in a model turn"));
         }
@@ -220,7 +296,7 @@ fn part<'a>(
                     let id = format!("gemini:{i}:{k}");
                     cx.loss(LossCode::SynthesizedToolId, call)?;
                     cx.out.tool_use(StringToWrite::Text(&id), StringToWrite::Json(name), &input, state);
-                    open.push((name.decode_bytes().unwrap_or_default().into_owned(), id));
+                    open.entry(name.decode_bytes().unwrap_or_default().into_owned()).or_default().push_back(id);
                 }
             }
             Ok(())
@@ -228,41 +304,13 @@ fn part<'a>(
         cx.path.pop(1);
         return r;
     }
-    if let Some(data) = field(cx, part, "inlineData", "inline_data")? {
+    if let Some(blob) = data(cx, part, "inlineData", "inline_data")? {
         signed(cx, signature);
-        cx.path.name("inlineData");
-        let r = (|| {
-            let media_type =
-                str_of(cx, data, "mimeType", "mime_type")?.map_or(StringToWrite::Text(""), StringToWrite::Json);
-            let text = cx.required_str(data, "data")?;
-            let bytes = media::canonical_base64(&text.decode_bytes().unwrap_or_default())
-                .ok_or_else(|| cx.field_error(data, "data", c"base64"))?;
-            let name =
-                str_of(cx, data, "displayName", "display_name")?.map_or(StringToWrite::Text(""), StringToWrite::Json);
-            media::put_bytes(cx, media_type, &bytes, name);
-            Ok(())
-        })();
-        cx.path.pop(1);
-        return r;
+        return inline_data(cx, blob);
     }
-    if let Some(file) = field(cx, part, "fileData", "file_data")? {
+    if let Some(file) = data(cx, part, "fileData", "file_data")? {
         signed(cx, signature);
-        cx.path.name("fileData");
-        let r = (|| {
-            let media_type = str_of(cx, file, "mimeType", "mime_type")?;
-            let uri = str_of(cx, file, "fileUri", "file_uri")?
-                .ok_or_else(|| cx.field_error(file, "fileUri", c"a JSON string"))?;
-            let image = media_type.is_some_and(|m| m.raw().starts_with(b"image/"));
-            media::put_reference(
-                cx,
-                media_type.map_or(StringToWrite::Text(""), StringToWrite::Json),
-                StringToWrite::Json(uri),
-                image,
-                file,
-            )
-        })();
-        cx.path.pop(1);
-        return r;
+        return file_data(cx, file);
     }
     for (camel, snake) in [
         ("executableCode", "executable_code"),
@@ -270,11 +318,94 @@ fn part<'a>(
         ("toolCall", "tool_call"),
         ("toolResponse", "tool_response"),
     ] {
-        if field(cx, part, camel, snake)?.is_some() {
+        if data(cx, part, camel, snake)?.is_some() {
             return cx.loss(LossCode::ServerToolUnrepresentable, part);
         }
     }
+    // No data field. A part holding only a thought signature (Gemini sends one after a thought's
+    // text, or alone at the end of a streamed turn) keeps it, byte-exact, as the empty thinking
+    // block G16.3 puts before any signed part's own block; this part has no block of its own.
+    if let Some(s) = signature {
+        signed(cx, Some(s));
+        if only_metadata(cx, part) {
+            return Ok(());
+        }
+    }
     cx.loss(LossCode::UnknownContentDropped, part)
+}
+
+/// Whether every member of `part` is metadata or `null`: nothing else is in it to be dropped.
+fn only_metadata(cx: &Cx<'_>, part: NodeId) -> bool {
+    cx.tree.children(part).all(|c| {
+        cx.tree.value(c) == Value::Null
+            || cx
+                .tree
+                .key(c)
+                .and_then(|k| k.decode_bytes().ok())
+                .is_some_and(|k| METADATA.iter().any(|m| m.as_bytes() == &*k))
+    })
+}
+
+/// An `inlineData` Blob (of a part or of a function response's part): the block its media type
+/// calls for, named by `displayName`.
+fn inline_data<'a>(cx: &mut Cx<'a>, data: NodeId) -> Conv<()> {
+    cx.path.name("inlineData");
+    let r = (|| {
+        if cx.tree.value(data) != Value::Object {
+            return Err(cx.shape(data, c"a Blob object"));
+        }
+        let media_type =
+            str_of(cx, data, "mimeType", "mime_type")?.map_or(StringToWrite::Text(""), StringToWrite::Json);
+        let text = cx.required_str(data, "data")?;
+        let bytes = media::canonical_base64(&text.decode_bytes().unwrap_or_default())
+            .ok_or_else(|| cx.field_error(data, "data", c"base64"))?;
+        let name =
+            str_of(cx, data, "displayName", "display_name")?.map_or(StringToWrite::Text(""), StringToWrite::Json);
+        media::put_bytes(cx, media_type, &bytes, name);
+        Ok(())
+    })();
+    cx.path.pop(1);
+    r
+}
+
+/// A `fileData` reference (of a part or of a function response's part): an image by URI, else a
+/// document named by its URI with the loss `document_not_inline` (G16.7).
+fn file_data<'a>(cx: &mut Cx<'a>, file: NodeId) -> Conv<()> {
+    cx.path.name("fileData");
+    let r = (|| {
+        if cx.tree.value(file) != Value::Object {
+            return Err(cx.shape(file, c"a FileData object"));
+        }
+        let media_type = str_of(cx, file, "mimeType", "mime_type")?;
+        let uri = str_of(cx, file, "fileUri", "file_uri")?
+            .ok_or_else(|| cx.field_error(file, "fileUri", c"a JSON string"))?;
+        let image = media_type.is_some_and(|m| m.raw().starts_with(b"image/"));
+        media::put_reference(
+            cx,
+            media_type.map_or(StringToWrite::Text(""), StringToWrite::Json),
+            StringToWrite::Json(uri),
+            image,
+            file,
+        )
+    })();
+    cx.path.pop(1);
+    r
+}
+
+/// One element of a function response's `parts`: a `FunctionResponsePart` holds inline bytes or a
+/// file reference, converted as a part's; one that holds neither is content this converter does
+/// not know, dropped with a loss.
+fn response_part<'a>(cx: &mut Cx<'a>, part: NodeId) -> Conv<()> {
+    if cx.tree.value(part) != Value::Object {
+        return Err(cx.shape(part, c"a FunctionResponsePart object"));
+    }
+    cx.no_duplicates(part)?;
+    one_data_field(cx, part, &RESPONSE_DATA)?;
+    match (data(cx, part, "inlineData", "inline_data")?, data(cx, part, "fileData", "file_data")?) {
+        (Some(blob), _) => inline_data(cx, blob),
+        (_, Some(file)) => file_data(cx, file),
+        _ => cx.loss(LossCode::UnknownContentDropped, part),
+    }
 }
 
 /// A thought signature on a part that is not a thought: an empty thinking block carrying it, right
@@ -288,7 +419,7 @@ fn signed(cx: &mut Cx<'_>, signature: Option<StringToken<'_>>) {
 /// A `functionResponse` part of a user turn: a `tool` message answering its call (by id, else the
 /// first open call of the same name), with the response's JSON as text; an error when the response
 /// has an `error` key and no `output` key (Google's convention).
-fn function_response<'a>(cx: &mut Cx<'a>, r: NodeId, open: &mut Vec<(Vec<u8>, String)>) -> Conv<()> {
+fn function_response<'a>(cx: &mut Cx<'a>, r: NodeId, open: &mut Open) -> Conv<()> {
     cx.path.name("functionResponse");
     let res = (|| {
         if cx.tree.value(r) != Value::Object {
@@ -308,24 +439,29 @@ fn function_response<'a>(cx: &mut Cx<'a>, r: NodeId, open: &mut Vec<(Vec<u8>, St
             let text = cx.json_text(o);
             cx.out.text(StringToWrite::Text(&text));
         }
-        if let Some(parts) = cx.tree.get(r, "parts") {
-            for part in cx.tree.children(parts).collect::<Vec<_>>() {
-                if let Some(data) = field(cx, part, "inlineData", "inline_data")? {
-                    let media_type =
-                        str_of(cx, data, "mimeType", "mime_type")?.map_or(StringToWrite::Text(""), StringToWrite::Json);
-                    let text = cx.required_str(data, "data")?;
-                    let bytes = media::canonical_base64(&text.decode_bytes().unwrap_or_default())
-                        .ok_or_else(|| cx.field_error(data, "data", c"base64"))?;
-                    media::put_bytes(cx, media_type, &bytes, StringToWrite::Text(""));
-                }
+        let parts: Vec<NodeId> = match cx.tree.get(r, "parts") {
+            Some(list) if cx.tree.value(list) == Value::Array => cx.tree.children(list).collect(),
+            None => Vec::new(),
+            Some(list) if cx.tree.value(list) == Value::Null => Vec::new(),
+            Some(_) => return Err(cx.field_error(r, "parts", c"an array of parts")),
+        };
+        cx.path.name("parts");
+        for (j, part) in parts.into_iter().enumerate() {
+            cx.path.index(j);
+            let res = response_part(cx, part);
+            cx.path.pop(1);
+            if res.is_err() {
+                cx.path.pop(1);
+                return res;
             }
         }
+        cx.path.pop(1);
         match cx.str_field(r, "id")? {
             Some(id) => cx.out.end_tool(StringToWrite::Json(id), is_error),
             None => {
                 let key = name.decode_bytes().unwrap_or_default();
-                let id = match open.iter().position(|(n, _)| n.as_slice() == key.as_ref()) {
-                    Some(at) => open.remove(at).1,
+                let id = match open.get_mut(key.as_ref()).and_then(VecDeque::pop_front) {
+                    Some(id) => id,
                     None => format!("gemini:?:{}", String::from_utf8_lossy(&key)),
                 };
                 cx.out.end_tool(StringToWrite::Text(&id), is_error);
