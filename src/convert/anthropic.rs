@@ -265,7 +265,7 @@ fn block<'a>(cx: &mut Cx<'a>, b: NodeId, side: Side) -> Conv<()> {
 }
 
 /// An `image` block: base64, URL or file source.
-fn image<'a>(cx: &mut Cx<'a>, b: NodeId) -> Conv<()> {
+pub(super) fn image<'a>(cx: &mut Cx<'a>, b: NodeId) -> Conv<()> {
     if cx.tree.get(b, "transformations").is_some() {
         cx.loss(LossCode::DroppedMediaOptions, b)?;
     }
@@ -297,7 +297,7 @@ fn image<'a>(cx: &mut Cx<'a>, b: NodeId) -> Conv<()> {
 }
 
 /// A `document` block: base64 (PDF), text, content, URL or file source.
-fn document<'a>(cx: &mut Cx<'a>, b: NodeId) -> Conv<()> {
+pub(super) fn document<'a>(cx: &mut Cx<'a>, b: NodeId) -> Conv<()> {
     if cx.tree.get(b, "context").is_some_and(|c| cx.tree.value(c) != Value::Null) {
         cx.loss(LossCode::DroppedMediaOptions, b)?;
     }

@@ -123,7 +123,7 @@ fn content<'a>(cx: &mut Cx<'a>, m: NodeId, assistant: bool) -> Conv<()> {
 const PART_KEYS: &[&str] =
     &["type", "text", "image_url", "input_audio", "file", "refusal", "prompt_cache_breakpoint", "cache_control"];
 
-fn part<'a>(cx: &mut Cx<'a>, part: NodeId, assistant: bool) -> Conv<()> {
+pub(super) fn part<'a>(cx: &mut Cx<'a>, part: NodeId, assistant: bool) -> Conv<()> {
     if cx.tree.value(part) != Value::Object {
         return Err(cx.shape(part, c"a content part object"));
     }

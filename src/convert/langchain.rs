@@ -4,7 +4,7 @@
 //! standard (v1) blocks or the provider's own (Anthropic blocks, Responses items); `tool_calls`
 //! and `invalid_tool_calls` are the calls; `usage_metadata` is the one usage a source carries.
 
-use std::collections::HashSet;
+use std::collections::HashMap;
 
 use super::input;
 use super::media::{self, DataUrl};
@@ -56,7 +56,24 @@ fn unwrap<'a>(cx: &mut Cx<'a>, m: NodeId) -> Conv<(Vec<u8>, NodeId)> {
         Some(Value::String(s)) => s.decode_bytes().unwrap_or_default().into_owned(),
         _ => return Err(cx.field_error(m, "type", c"human, ai, system, tool, function or chat")),
     };
-    Ok((kind, data))
+    Ok((chunk_kind(kind), data))
+}
+
+/// A streamed message's type as its message's: `message_to_dict` and `model_dump()` of an
+/// `AIMessageChunk` write `"type": "AIMessageChunk"` (and so for every chunk class), and a chunk
+/// holds what its message holds (its `tool_call_chunks` are parsed into `tool_calls` and
+/// `invalid_tool_calls` when it is made, so reading those loses nothing).
+fn chunk_kind(kind: Vec<u8>) -> Vec<u8> {
+    let message: &[u8] = match kind.as_slice() {
+        b"HumanMessageChunk" => b"human",
+        b"AIMessageChunk" => b"ai",
+        b"SystemMessageChunk" => b"system",
+        b"ToolMessageChunk" => b"tool",
+        b"FunctionMessageChunk" => b"function",
+        b"ChatMessageChunk" => b"chat",
+        _ => return kind,
+    };
+    message.to_vec()
 }
 
 fn message<'a>(cx: &mut Cx<'a>) -> Conv<()> {
@@ -83,22 +100,25 @@ fn message<'a>(cx: &mut Cx<'a>) -> Conv<()> {
     match kind.as_slice() {
         b"human" => {
             cx.out.begin(Role::User);
-            content(cx, d, Role::User, &provider, &mut HashSet::new())?;
+            additional_kwargs(cx, d, false)?;
+            content(cx, d, Role::User, &provider, &mut HashMap::new())?;
             cx.out.end();
         }
         b"system" => {
             cx.out.begin(Role::System);
-            content(cx, d, Role::System, &provider, &mut HashSet::new())?;
+            additional_kwargs(cx, d, false)?;
+            content(cx, d, Role::System, &provider, &mut HashMap::new())?;
             cx.out.end();
         }
         b"ai" => {
             cx.out.begin(Role::Assistant);
-            let mut called = HashSet::new();
+            let mut called = HashMap::new();
             if let Some(refusal) = cx.tree.get(d, "additional_kwargs").and_then(|k| cx.tree.get(k, "refusal"))
                 && let Value::String(s) = cx.tree.value(refusal)
             {
                 cx.out.refusal(StringToWrite::Json(s));
             }
+            additional_kwargs(cx, d, true)?;
             content(cx, d, Role::Assistant, &provider, &mut called)?;
             calls(cx, d, &mut called)?;
             let usage = usage(cx, d);
@@ -108,7 +128,18 @@ fn message<'a>(cx: &mut Cx<'a>) -> Conv<()> {
             let id = cx.required_str(d, "tool_call_id")?;
             let error = cx.str_field(d, "status")?.is_some_and(|s| s.raw() == b"error");
             cx.out.begin_tool();
-            content(cx, d, Role::User, &provider, &mut HashSet::new())?;
+            additional_kwargs(cx, d, false)?;
+            // The artifact is the tool's output kept for the program, not shown to the model:
+            // the wire has no place for it, so it is reported (§16.6), never dropped unsaid.
+            if let Some(artifact) = cx.tree.get(d, "artifact")
+                && cx.tree.value(artifact) != Value::Null
+            {
+                cx.path.name("artifact");
+                let r = cx.loss(LossCode::DroppedUnknownField, artifact);
+                cx.path.pop(1);
+                r?;
+            }
+            content(cx, d, Role::User, &provider, &mut HashMap::new())?;
             cx.out.end_tool(StringToWrite::Json(id), error);
         }
         b"function" => {
@@ -117,10 +148,49 @@ fn message<'a>(cx: &mut Cx<'a>) -> Conv<()> {
             let id = format!("function_call:{name}");
             cx.loss(LossCode::SynthesizedToolId, d)?;
             cx.out.begin_tool();
-            content(cx, d, Role::User, &provider, &mut HashSet::new())?;
+            additional_kwargs(cx, d, false)?;
+            content(cx, d, Role::User, &provider, &mut HashMap::new())?;
             cx.out.end_tool(StringToWrite::Text(&id), false);
         }
         _ => return Err(cx.field_error(d, "type", c"human, ai, system, tool, function or chat")),
+    }
+    Ok(())
+}
+
+/// `additional_kwargs`: the provider's fields LangChain has no field of its own for. §16.6 maps
+/// only an AI message's `refusal` (written by the caller); every other member that holds
+/// something (a legacy `function_call`, a gateway's `reasoning_content`, ...) is reported as
+/// `dropped_unknown_field`, so that nothing the model said goes missing unsaid (G16.8). Empty
+/// members (`null`, `""`, `{}`, `[]`: `"refusal": null` is on every ChatOpenAI message) carry
+/// nothing. An AI message's `tool_calls` there is OpenAI's raw form of the calls LangChain has
+/// already parsed into the message's `tool_calls` and `invalid_tool_calls`, which are converted.
+fn additional_kwargs<'a>(cx: &mut Cx<'a>, d: NodeId, ai: bool) -> Conv<()> {
+    let Some(kwargs) = cx.tree.get(d, "additional_kwargs") else { return Ok(()) };
+    match cx.tree.value(kwargs) {
+        Value::Null => return Ok(()),
+        Value::Object => {}
+        _ => return Err(cx.field_error(d, "additional_kwargs", c"an object")),
+    }
+    cx.no_duplicates(kwargs)?;
+    let mapped: &[&str] = if ai { &["refusal", "tool_calls"] } else { &[] };
+    let members: Vec<NodeId> = cx.tree.children(kwargs).collect();
+    for member in members {
+        let Some(key) = cx.tree.key(member) else { continue };
+        let empty = match cx.tree.value(member) {
+            Value::Null => true,
+            Value::String(s) => s.is_empty(),
+            Value::Object | Value::Array => cx.tree.len(member) == 0,
+            _ => false,
+        };
+        // A refusal that is not text has no refusal block to go to (the caller writes strings).
+        let text = matches!(cx.tree.value(member), Value::String(_));
+        let mapped = super::known(&key, mapped) && (text || !super::known(&key, &["refusal"]));
+        if !empty && !mapped {
+            cx.path.name("additional_kwargs");
+            let r = cx.loss(LossCode::DroppedUnknownField, member);
+            cx.path.pop(1);
+            r?;
+        }
     }
     Ok(())
 }
@@ -147,29 +217,25 @@ fn usage(cx: &Cx<'_>, d: NodeId) -> Option<Usage> {
 }
 
 /// The calls of an AI message that its content did not already hold (`tool_calls` with their
-/// arguments as an object, `invalid_tool_calls` with their arguments as text).
-fn calls<'a>(cx: &mut Cx<'a>, d: NodeId, called: &mut HashSet<Vec<u8>>) -> Conv<()> {
-    for (field, text) in [("tool_calls", false), ("invalid_tool_calls", true)] {
+/// arguments as a JSON value, `invalid_tool_calls` with their arguments as text). `in_content`
+/// counts the calls per id that content blocks already wrote: LangChain repeats a call it keeps
+/// in the content (an Anthropic `tool_use`, a Responses `function_call`) in `tool_calls`, and
+/// that entry is the same call. Only those are skipped, once each: a second entry with the same
+/// id in the list itself is another call and is kept, as Chat keeps it, for pairing to report
+/// (§16.6: nothing is dropped silently).
+fn calls<'a>(cx: &mut Cx<'a>, d: NodeId, in_content: &mut HashMap<Vec<u8>, usize>) -> Conv<()> {
+    for (field, invalid) in [("tool_calls", false), ("invalid_tool_calls", true)] {
         let Some(list) = cx.tree.get(d, field) else { continue };
+        match cx.tree.value(list) {
+            Value::Null => continue,
+            Value::Array => {}
+            _ => return Err(cx.field_error(d, field, c"an array of tool calls")),
+        }
         cx.path.name(field);
         let items: Vec<NodeId> = cx.tree.children(list).collect();
         for (k, call) in items.into_iter().enumerate() {
             cx.path.index(k);
-            let r = (|| -> Conv<()> {
-                let id = cx.required_str(call, "id")?;
-                if !called.insert(id.decode_bytes().unwrap_or_default().into_owned()) {
-                    return Ok(());
-                }
-                let name = cx.required_str(call, "name")?;
-                let args = cx.tree.get(call, "args");
-                let input = match args.map(|a| (a, cx.tree.value(a))) {
-                    Some((a, Value::String(s))) if text => input::from_text(cx, s, a)?.into_owned(),
-                    Some((a, Value::Object)) => input::from_value(cx, a)?.into_owned(),
-                    _ => b"{}".to_vec(),
-                };
-                cx.out.tool_use(StringToWrite::Json(id), StringToWrite::Json(name), &input, None);
-                Ok(())
-            })();
+            let r = self::call(cx, call, invalid, in_content);
             cx.path.pop(1);
             r?;
         }
@@ -178,7 +244,63 @@ fn calls<'a>(cx: &mut Cx<'a>, d: NodeId, called: &mut HashSet<Vec<u8>>) -> Conv<
     Ok(())
 }
 
-fn content<'a>(cx: &mut Cx<'a>, d: NodeId, role: Role, provider: &[u8], called: &mut HashSet<Vec<u8>>) -> Conv<()> {
+/// One entry of `tool_calls` or (`invalid`) `invalid_tool_calls`.
+fn call<'a>(cx: &mut Cx<'a>, call: NodeId, invalid: bool, in_content: &mut HashMap<Vec<u8>, usize>) -> Conv<()> {
+    if cx.tree.value(call) != Value::Object {
+        return Err(cx.shape(call, c"a tool call object"));
+    }
+    cx.no_duplicates(call)?;
+    let id = cx.required_str(call, "id")?;
+    if let Some(left) = in_content.get_mut(id.decode_bytes().unwrap_or_default().as_ref())
+        && *left > 0
+    {
+        *left -= 1;
+        return Ok(());
+    }
+    let name = cx.required_str(call, "name")?;
+    let args = cx.tree.get(call, "args");
+    cx.path.name("args");
+    let input = (|| -> Conv<Vec<u8>> {
+        if invalid {
+            // §16.6: an invalid call's `args` text is kept as a JSON string, with
+            // `arguments_unparseable`, whether or not the text would parse: LangChain put it
+            // here because it was not a valid call (bad JSON, or a failed schema check), and
+            // parsing it would present it as a valid one. `args` is `Optional[str]`; when it
+            // is not a string (`null`, absent) there is no text, and the value the source has
+            // is kept as it is (`null` for both), since the wire takes any JSON value (J5.9).
+            let at = args.unwrap_or(call);
+            cx.loss(LossCode::ArgumentsUnparseable, at)?;
+            return Ok(match args.map(|a| (a, cx.tree.value(a))) {
+                Some((_, Value::String(s))) => {
+                    let mut input = Vec::new();
+                    crate::json::write::put_json_str(&mut input, s.raw(), s.has_escapes());
+                    input
+                }
+                Some((a, _)) => input::from_value(cx, a)?.into_owned(),
+                None => b"null".to_vec(),
+            });
+        }
+        // G16.4: LangChain `args` is copied as raw JSON. An object is what LangChain writes; any
+        // other value (a string, an array, null) is copied too, since the wire's input takes
+        // any JSON value (J5.9) and replacing it would drop it. A call without `args` has no
+        // arguments: `{}`, as for a Gemini call without `args`.
+        Ok(match args {
+            Some(a) => input::from_value(cx, a)?.into_owned(),
+            None => b"{}".to_vec(),
+        })
+    })();
+    cx.path.pop(1);
+    cx.out.tool_use(StringToWrite::Json(id), StringToWrite::Json(name), &input?, None);
+    Ok(())
+}
+
+fn content<'a>(
+    cx: &mut Cx<'a>,
+    d: NodeId,
+    role: Role,
+    provider: &[u8],
+    called: &mut HashMap<Vec<u8>, usize>,
+) -> Conv<()> {
     let Some(c) = cx.tree.get(d, "content") else { return Ok(()) };
     cx.path.name("content");
     let r = match cx.tree.value(c) {
@@ -217,7 +339,13 @@ fn signature_format(provider: &[u8]) -> String {
     }
 }
 
-fn block<'a>(cx: &mut Cx<'a>, b: NodeId, role: Role, provider: &[u8], called: &mut HashSet<Vec<u8>>) -> Conv<()> {
+fn block<'a>(
+    cx: &mut Cx<'a>,
+    b: NodeId,
+    role: Role,
+    provider: &[u8],
+    called: &mut HashMap<Vec<u8>, usize>,
+) -> Conv<()> {
     if let Value::String(s) = cx.tree.value(b) {
         cx.out.text(StringToWrite::Json(s));
         return Ok(());
@@ -289,7 +417,7 @@ fn block<'a>(cx: &mut Cx<'a>, b: NodeId, role: Role, provider: &[u8], called: &m
         b"tool_use" if assistant => {
             let id = cx.required_str(b, "id")?;
             let name = cx.required_str(b, "name")?;
-            called.insert(id.decode_bytes().unwrap_or_default().into_owned());
+            *called.entry(id.decode_bytes().unwrap_or_default().into_owned()).or_default() += 1;
             let at = cx.tree.get(b, "input").ok_or_else(|| cx.field_error(b, "input", c"a JSON value"))?;
             let input = input::from_value(cx, at)?;
             cx.out.tool_use(StringToWrite::Json(id), StringToWrite::Json(name), &input, None);
@@ -297,7 +425,7 @@ fn block<'a>(cx: &mut Cx<'a>, b: NodeId, role: Role, provider: &[u8], called: &m
         b"function_call" if assistant => {
             let id = cx.required_str(b, "call_id")?;
             let name = cx.required_str(b, "name")?;
-            called.insert(id.decode_bytes().unwrap_or_default().into_owned());
+            *called.entry(id.decode_bytes().unwrap_or_default().into_owned()).or_default() += 1;
             let arguments = cx.required_str(b, "arguments")?;
             let at = cx.tree.get(b, "arguments").unwrap_or(b);
             let input = input::from_text(cx, arguments, at)?;
@@ -305,22 +433,14 @@ fn block<'a>(cx: &mut Cx<'a>, b: NodeId, role: Role, provider: &[u8], called: &m
         }
         // `tool_calls` is the authoritative list of calls (added after the content).
         b"tool_call" | b"tool_call_chunk" | b"invalid_tool_call" => {}
+        // Provider-native blocks LangChain keeps as the provider sent them: Chat parts (a `file`
+        // part holds its data under `file`, unlike the standard block of the same type) and
+        // Anthropic media blocks (theirs under `source`), converted as §16.2 and §16.4 convert them.
+        b"image_url" | b"input_audio" => super::chat::part(cx, b, assistant)?,
+        b"file" if cx.tree.get(b, "file").is_some() => super::chat::part(cx, b, assistant)?,
+        b"image" if cx.tree.get(b, "source").is_some() => super::anthropic::image(cx, b)?,
+        b"document" if cx.tree.get(b, "source").is_some() => super::anthropic::document(cx, b)?,
         b"image" | b"audio" | b"file" | b"video" | b"text-plain" => standard_media(cx, b, kind.as_slice())?,
-        b"image_url" => {
-            let image = cx.tree.get(b, "image_url").ok_or_else(|| cx.field_error(b, "image_url", c"an object"))?;
-            let url = match cx.tree.value(image) {
-                Value::String(s) => s,
-                _ => cx.required_str(image, "url")?,
-            };
-            let raw = url.decode_bytes().unwrap_or_default();
-            match media::data_url(&raw) {
-                Some(Ok(DataUrl::Bytes { media_type, bytes })) => {
-                    cx.out.image(StringToWrite::Text(&media_type), StringToWrite::Text(""), Some(&bytes))
-                }
-                Some(_) => return Err(cx.field_error(b, "image_url", c"a URL or a base64 data URL")),
-                None => cx.out.image(StringToWrite::Text(""), StringToWrite::Json(url), None),
-            }
-        }
         b"server_tool_call"
         | b"server_tool_result"
         | b"server_tool_use"
@@ -334,17 +454,9 @@ fn block<'a>(cx: &mut Cx<'a>, b: NodeId, role: Role, provider: &[u8], called: &m
 
 /// A Responses `reasoning` item kept as a content block (LangChain's OpenAI Responses output).
 fn responses_reasoning<'a>(cx: &mut Cx<'a>, b: NodeId) -> Conv<()> {
-    let mut text = String::new();
     let source = cx.tree.get(b, "content").filter(|c| cx.tree.len(*c) > 0).or_else(|| cx.tree.get(b, "summary"));
-    for (k, part) in source.map(|s| cx.tree.children(s).collect::<Vec<_>>()).unwrap_or_default().into_iter().enumerate()
-    {
-        if let Some(Value::String(s)) = cx.tree.get(part, "text").map(|t| cx.tree.value(t)) {
-            if k > 0 {
-                text.push_str("\n\n");
-            }
-            text.push_str(&s.decode().unwrap_or_default());
-        }
-    }
+    // The separator stands between two texts: a first part without text adds none (§16.3).
+    let text = source.map(|s| cx.joined_texts(s, "\n\n")).unwrap_or_default();
     let signature = cx.str_field(b, "encrypted_content")?;
     let mut state = RawObject::new();
     cx.raw_members(&mut state, b, &["type", "encrypted_content", "status", "index"])?;

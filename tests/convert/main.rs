@@ -6,7 +6,9 @@
 
 mod errors;
 mod fixtures;
+mod gemini_gaps;
 mod identity;
+mod langchain_gaps;
 mod oracle;
 mod pinned;
 mod props;

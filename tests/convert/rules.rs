@@ -156,7 +156,8 @@ fn joined_texts_have_a_separator_between_two_texts_only() {
     let m = wire(ANTHROPIC, src);
     assert_eq!(m[0]["blocks"][0]["text"], "a\nb");
     // Its content is an array of text blocks: a string is not the format's shape.
-    let src = r#"{"messages":[{"role":"user","content":[{"type":"search_result","source":"s","title":"t","content":"a"}]}]}"#;
+    let src =
+        r#"{"messages":[{"role":"user","content":[{"type":"search_result","source":"s","title":"t","content":"a"}]}]}"#;
     let (rc, d) = convert(ANTHROPIC, src.as_bytes(), 0).err().unwrap();
     assert_eq!((rc, d.location.as_str()), (LC_CONVERT_SHAPE, "messages[0].content[0].content"));
 }

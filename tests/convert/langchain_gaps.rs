@@ -1,0 +1,227 @@
+//! LangChain sources the review of 2026-12-03 found converted with a silent loss or refused
+//! (docs/SPEC.md §16.6): each case gives the loss its table names, never nothing.
+
+use loopcompact::ffi;
+use serde_json::{Value, json};
+use testkit::convert::{Converted, convert};
+use testkit::status::LC_CONVERT_LOSS;
+
+const LANGCHAIN: i32 = ffi::LC_FORMAT_LANGCHAIN;
+const UNKNOWN_FIELD: i32 = ffi::LC_LOSS_DROPPED_UNKNOWN_FIELD;
+const UNPARSEABLE: i32 = ffi::LC_LOSS_ARGUMENTS_UNPARSEABLE;
+
+fn converted(src: &str) -> Converted {
+    convert(LANGCHAIN, src.as_bytes(), 0).unwrap_or_else(|(rc, d)| panic!("{rc} {d:?}: {src}"))
+}
+
+fn wire(c: &Converted) -> Vec<Value> {
+    serde_json::from_slice(&c.transcript).unwrap()
+}
+
+/// The `(id, name, input)` of every tool_use block of wire message `m`, in order.
+fn calls(m: &Value) -> Vec<(Value, Value, Value)> {
+    m["blocks"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|b| b["type"] == "tool_use")
+        .map(|b| (b["id"].clone(), b["name"].clone(), b["input"].clone()))
+        .collect()
+}
+
+#[test]
+fn a_tool_message_artifact_is_reported() {
+    // §16.6: `tool` {tool_call_id, content, status, artifact} → `tool`; non-null `artifact`:
+    // `dropped_unknown_field`, at the source index of the ToolMessage (G16.8). A null artifact
+    // (every ToolMessage made without one) holds nothing.
+    let src = r#"[
+      {"type":"ai","data":{"content":"","tool_calls":[{"id":"a","name":"f","args":{}},{"id":"b","name":"f","args":{}}]}},
+      {"type":"tool","data":{"content":"r","tool_call_id":"a","artifact":{"rows":[1,2,3]}}},
+      {"type":"tool","data":{"content":"s","tool_call_id":"b","artifact":null}}]"#;
+    let c = converted(src);
+    assert_eq!(c.losses, vec![(1, UNKNOWN_FIELD)]);
+    let m = wire(&c);
+    assert_eq!(
+        (&m[1]["role"], &m[1]["tool_use_id"], &m[1]["blocks"]),
+        (&json!("tool"), &json!("a"), &json!([{"type":"text","text":"r"}]))
+    );
+
+    // Strict: the first loss refuses, at the artifact (G16.8).
+    let (rc, d) = convert(LANGCHAIN, src.as_bytes(), ffi::LC_CONVERT_STRICT).err().unwrap();
+    assert_eq!(
+        (rc, d.location.as_str(), d.expected.as_str()),
+        (LC_CONVERT_LOSS, "[1].artifact", "dropped_unknown_field")
+    );
+}
+
+#[test]
+fn a_repeated_tool_calls_id_keeps_both_calls() {
+    // G16.1: no call is dropped to make the transcript pair; §16.6's pairing is S14.3 on a
+    // one-to-one mapping, so the repeated id is for pairing to report, as with Chat.
+    let c = converted(
+        r#"[{"type":"ai","data":{"content":"","tool_calls":[
+          {"id":"a","name":"f","args":{"x":1}},{"id":"a","name":"g","args":{}}]}}]"#,
+    );
+    assert_eq!(
+        calls(&wire(&c)[0]),
+        vec![(json!("a"), json!("f"), json!({"x":1})), (json!("a"), json!("g"), json!({}))]
+    );
+    assert!(c.losses.is_empty());
+}
+
+#[test]
+fn a_content_call_repeated_in_tool_calls_is_one_call() {
+    // §16.6: a `tool_use` content block with the same id as a `tool_calls` entry is the same
+    // call: once. A second `tool_calls` entry with that id is another call and stays.
+    let c = converted(
+        r#"[{"type":"ai","data":{"content":[{"type":"tool_use","id":"a","name":"f","input":{"x":1}}],
+          "tool_calls":[{"id":"a","name":"f","args":{"x":1}},{"id":"a","name":"f","args":{"x":2}}]}}]"#,
+    );
+    assert_eq!(
+        calls(&wire(&c)[0]),
+        vec![(json!("a"), json!("f"), json!({"x":1})), (json!("a"), json!("f"), json!({"x":2}))]
+    );
+    assert!(c.losses.is_empty());
+}
+
+#[test]
+fn invalid_tool_calls_keep_their_args_text_as_a_string() {
+    // §16.6: `invalid_tool_calls[k]` → tool_use, `input` the `args` text as a JSON string, with
+    // `arguments_unparseable`: also when the text would parse (the call was invalid for another
+    // reason, here a schema error). `args` null has no text: the value stays `null` (J5.9: the
+    // input may be any JSON value), still with the loss.
+    let c = converted(
+        r#"[{"type":"ai","data":{"content":"","invalid_tool_calls":[
+          {"type":"invalid_tool_call","id":"a","name":"f","args":"{\"x\": 1}","error":"schema"},
+          {"type":"invalid_tool_call","id":"b","name":"g","args":null,"error":"bad"}]}}]"#,
+    );
+    assert_eq!(
+        calls(&wire(&c)[0]),
+        vec![(json!("a"), json!("f"), json!("{\"x\": 1}")), (json!("b"), json!("g"), Value::Null)]
+    );
+    assert_eq!(c.losses, vec![(0, UNPARSEABLE), (0, UNPARSEABLE)]);
+}
+
+#[test]
+fn tool_calls_args_that_are_not_objects_are_copied() {
+    // G16.4: LangChain `args` are copied as raw JSON; the wire's input is any JSON value (J5.9),
+    // so a string or an array is the input as it is (nothing dropped, so no loss).
+    let c = converted(
+        r#"[{"type":"ai","data":{"content":"","tool_calls":[
+          {"id":"a","name":"f","args":"{\"x\":1}"},{"id":"b","name":"f","args":[1,2]},{"id":"c","name":"f","args":null}]}}]"#,
+    );
+    assert_eq!(
+        calls(&wire(&c)[0]),
+        vec![
+            (json!("a"), json!("f"), json!("{\"x\":1}")),
+            (json!("b"), json!("f"), json!([1, 2])),
+            (json!("c"), json!("f"), Value::Null)
+        ]
+    );
+    assert!(c.losses.is_empty());
+}
+
+#[test]
+fn chunk_types_are_their_messages() {
+    // G16.11: the hosts accept the SDK's objects serialised as the SDK writes them, and
+    // `message_to_dict` of an AIMessageChunk writes `"type": "AIMessageChunk"`: it is an `ai`
+    // message (→ `assistant`, G16.1), a HumanMessageChunk a `human` one (→ `user`).
+    let c = converted(
+        r#"[{"type":"HumanMessageChunk","data":{"content":"hi","type":"HumanMessageChunk"}},
+          {"type":"AIMessageChunk","data":{"content":"hello","type":"AIMessageChunk",
+           "tool_calls":[{"id":"c1","name":"f","args":{"a":1}}],
+           "tool_call_chunks":[{"id":"c1","name":"f","args":"{\"a\":1}","index":0}]}},
+          {"type":"tool","data":{"content":"r","tool_call_id":"c1"}}]"#,
+    );
+    let m = wire(&c);
+    assert_eq!(m[0], json!({"role":"user","blocks":[{"type":"text","text":"hi"}]}));
+    assert_eq!(m[1]["role"], "assistant");
+    assert_eq!(m[1]["blocks"][0], json!({"type":"text","text":"hello"}));
+    assert_eq!(calls(&m[1]), vec![(json!("c1"), json!("f"), json!({"a":1}))]);
+    assert!(c.losses.is_empty());
+}
+
+#[test]
+fn other_additional_kwargs_are_reported() {
+    // §16.6 maps `additional_kwargs.refusal` only; G16.8: a field of a known object the converter
+    // does not map and that is not metadata is `dropped_unknown_field`, at its message. Empty
+    // members (`"refusal": null` on every ChatOpenAI message, `{}`) hold nothing to lose.
+    let src = r#"[
+      {"type":"ai","data":{"content":"","additional_kwargs":{"refusal":null,"function_call":{"name":"f","arguments":"{}"}}}},
+      {"type":"ai","data":{"content":"ok","additional_kwargs":{"reasoning_content":"I think"}}},
+      {"type":"ai","data":{"content":"","additional_kwargs":{"refusal":"No."}}},
+      {"type":"human","data":{"content":"x","additional_kwargs":{}}}]"#;
+    let c = converted(src);
+    assert_eq!(c.losses, vec![(0, UNKNOWN_FIELD), (1, UNKNOWN_FIELD)]);
+    let m = wire(&c);
+    assert_eq!(m[1]["blocks"], json!([{"type":"text","text":"ok"}]));
+    assert_eq!(m[2]["blocks"], json!([{"type":"refusal","text":"No."}]));
+
+    let (rc, d) = convert(LANGCHAIN, src.as_bytes(), ffi::LC_CONVERT_STRICT).err().unwrap();
+    assert_eq!(
+        (rc, d.location.as_str(), d.expected.as_str()),
+        (LC_CONVERT_LOSS, "[0].additional_kwargs", "dropped_unknown_field")
+    );
+}
+
+#[test]
+fn reasoning_texts_are_joined_with_separators_between_texts_only() {
+    // §16.3 (a Responses reasoning item kept in LangChain content): the summary texts joined by
+    // `\n\n`: a separator stands between two texts, so a first part without text adds none.
+    let c = converted(
+        r#"[{"type":"ai","data":{"content":[{"type":"reasoning","id":"rs_1",
+          "summary":[{"type":"other"},{"type":"summary_text","text":"B"},{"type":"summary_text","text":"C"}]}]}}]"#,
+    );
+    let m = wire(&c);
+    assert_eq!((&m[0]["blocks"][0]["type"], &m[0]["blocks"][0]["thinking"]), (&json!("thinking"), &json!("B\n\nC")));
+}
+
+#[test]
+fn chat_parts_in_content_convert_as_chat_converts_them() {
+    // §16.6: provider-native blocks convert as §16.2 says: `image_url` with `detail` other than
+    // `auto`: `dropped_media_options`; a `file` part `{file: {file_data, filename}}` is a document
+    // (`file_data` a data URL gives the media type and bytes, G16.7), by `file_id`
+    // `document_not_inline` with the pseudo-URL `file-id:openai:<id>` as its name.
+    let c = converted(
+        r#"[{"type":"human","data":{"content":[
+          {"type":"image_url","image_url":{"url":"https://x.test/a.png","detail":"high"}},
+          {"type":"image_url","image_url":{"url":"https://x.test/b.png","detail":"auto"}},
+          {"type":"file","file":{"file_data":"data:application/pdf;base64,JVBERg==","filename":"a.pdf"}},
+          {"type":"file","file":{"file_id":"file-9"}}]}}]"#,
+    );
+    assert_eq!(c.losses, vec![(0, ffi::LC_LOSS_DROPPED_MEDIA_OPTIONS), (0, ffi::LC_LOSS_DOCUMENT_NOT_INLINE)]);
+    let b = &wire(&c)[0]["blocks"];
+    assert_eq!(b[0]["source"]["url"], "https://x.test/a.png");
+    assert_eq!(b[1]["source"]["url"], "https://x.test/b.png");
+    assert_eq!(
+        b[2],
+        json!({"type":"document","media_type":"application/pdf","name":"a.pdf","data":"JVBERg==","text":""})
+    );
+    assert_eq!(
+        (&b[3]["type"], &b[3]["name"], &b[3]["data"]),
+        (&json!("document"), &json!("file-id:openai:file-9"), &Value::Null)
+    );
+}
+
+#[test]
+fn anthropic_media_and_chat_audio_in_content_convert_as_their_providers() {
+    // §16.6: provider-native blocks as §16.4 (Anthropic `image` / `document` with a `source`) and
+    // §16.2 (`input_audio`, format `wav` is audio/wav) convert them.
+    let c = converted(
+        r#"[{"type":"human","data":{"content":[
+          {"type":"image","source":{"type":"base64","media_type":"image/png","data":"iVBORw0KGgo="}},
+          {"type":"document","source":{"type":"text","media_type":"text/plain","data":"notes"},"title":"n.txt"},
+          {"type":"input_audio","input_audio":{"data":"UklGRg==","format":"wav"}}]}}]"#,
+    );
+    assert_eq!(c.losses, vec![]);
+    let b = &wire(&c)[0]["blocks"];
+    assert_eq!(
+        (&b[0]["type"], &b[0]["media_type"], &b[0]["source"]["data"]),
+        (&json!("image"), &json!("image/png"), &json!("iVBORw0KGgo="))
+    );
+    assert_eq!((&b[1]["type"], &b[1]["name"], &b[1]["text"]), (&json!("document"), &json!("n.txt"), &json!("notes")));
+    assert_eq!(
+        (&b[2]["type"], &b[2]["media_type"], &b[2]["data"]),
+        (&json!("audio"), &json!("audio/wav"), &json!("UklGRg=="))
+    );
+}
