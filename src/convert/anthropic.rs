@@ -13,12 +13,14 @@ use crate::json::Parser;
 pub(super) fn convert<'a>(cx: &mut Cx<'a>, p: &mut Parser<'a>) -> Conv<u64> {
     let mut count = 0u64;
     let mut system = None;
+    let mut messages = false;
     object_members(cx, p, c"an object with messages (and system)", |cx, p, name| match name {
         b"system" => {
             system = Some(super::system_parameter(cx, p, "system", |cx| system_blocks(cx, 0))?);
             Ok(true)
         }
         b"messages" => {
+            messages = true;
             cx.path.name("messages");
             super::open_array(cx, p, c"an array of messages")?;
             while cx.next_element(p)? {
@@ -34,6 +36,11 @@ pub(super) fn convert<'a>(cx: &mut Cx<'a>, p: &mut Parser<'a>) -> Conv<u64> {
         }
         _ => Ok(false),
     })?;
+    if !messages {
+        // A request always has its messages: without them this is not one (a response object,
+        // say), and an empty conversion would hide that.
+        return Err(cx.shape_at(0, c"an object with messages (and system)"));
+    }
     if let Some(system) = system {
         cx.out.prepend(system);
     }

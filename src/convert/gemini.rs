@@ -104,6 +104,7 @@ pub(super) fn convert<'a>(cx: &mut Cx<'a>, p: &mut Parser<'a>) -> Conv<u64> {
     let mut count = 0u64;
     let mut system = None;
     let mut open = Open::new();
+    let mut contents = false;
     object_members(cx, p, c"an object with contents (and system_instruction)", |cx, p, name| match name {
         b"system_instruction" | b"systemInstruction" => {
             if system.is_some() {
@@ -126,6 +127,7 @@ pub(super) fn convert<'a>(cx: &mut Cx<'a>, p: &mut Parser<'a>) -> Conv<u64> {
             Ok(true)
         }
         b"contents" => {
+            contents = true;
             cx.path.name("contents");
             super::open_array(cx, p, c"an array of contents")?;
             while cx.next_element(p)? {
@@ -141,6 +143,11 @@ pub(super) fn convert<'a>(cx: &mut Cx<'a>, p: &mut Parser<'a>) -> Conv<u64> {
         }
         _ => Ok(false),
     })?;
+    if !contents {
+        // A request always has its contents: without them this is not one, and an empty
+        // conversion would hide that.
+        return Err(cx.shape_at(0, c"an object with contents (and system_instruction)"));
+    }
     if let Some(system) = system {
         cx.out.prepend(system);
     }

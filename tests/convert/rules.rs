@@ -192,6 +192,19 @@ fn a_null_cache_control_loses_nothing_and_redacted_reasoning_keeps_its_text() {
 }
 
 #[test]
+fn a_request_without_its_messages_is_not_the_shape() {
+    // Anthropic's request has `messages`, Gemini's `contents`: an object without them (a response
+    // object passed by mistake) is not a request (701), whatever else it holds.
+    for (format, src) in
+        [(ANTHROPIC, r#"{"system":"S"}"#), (ANTHROPIC, r#"{"content":[]}"#), (GEMINI, r#"{"candidates":[]}"#)]
+    {
+        let (rc, _) = convert(format, src.as_bytes(), 0).err().unwrap();
+        assert_eq!(rc, LC_CONVERT_SHAPE, "{src}");
+    }
+    assert!(convert(ANTHROPIC, br#"{"messages":[]}"#, 0).unwrap().source_index.is_empty());
+}
+
+#[test]
 fn after_a_system_parameter_cut_one_maps_to_source_cut_zero() {
     let src = r#"{"system":"be brief","messages":[{"role":"user","content":"a"},{"role":"assistant","content":"b"}]}"#;
     let c = convert(ANTHROPIC, src.as_bytes(), 0).unwrap();
