@@ -164,6 +164,10 @@ def test_a_reply_that_is_not_the_object_is_discarded() -> None:
         '{"goal": "g",': lc.Status.SUMMARY_WIRE,
         "[" * 100_000: lc.Status.SUMMARY_WIRE,  # deeper than the reader goes
         "\ufeff" + json.dumps(SECTIONS): lc.Status.SUMMARY_WIRE,
+        # RFC 8259 has no NaN or Infinity (Python's json.loads reads them; Go and JS do not).
+        "NaN": lc.Status.SUMMARY_WIRE,
+        "-Infinity": lc.Status.SUMMARY_WIRE,
+        json.dumps({**SECTIONS, "state": 7}).replace("7", "Infinity"): lc.Status.SUMMARY_WIRE,
         json.dumps([SECTIONS]): lc.Status.SUMMARY_OUTPUT_SHAPE,
         json.dumps({k: v for k, v in SECTIONS.items() if k != "open_items"}): lc.Status.SUMMARY_OUTPUT_SHAPE,
         json.dumps({**SECTIONS, "notes": ""}): lc.Status.SUMMARY_OUTPUT_SHAPE,

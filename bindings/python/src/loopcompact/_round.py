@@ -686,6 +686,11 @@ def _reading_failed(status: int, reply: SummaryReply, max_summary_tokens: int) -
     return Diagnostic(status=status, status_class=status_class(status), rule="G17.10", location="summary")
 
 
+def _not_json(constant: str) -> Any:
+    """``json.loads``' hook for ``NaN``, ``Infinity`` and ``-Infinity``: not JSON (RFC 8259)."""
+    raise ValueError(f"{constant} is not JSON")
+
+
 def _read_json(text: Union[str, bytes]) -> Union[Tuple[str, str, str, str, str], int]:
     """The five texts of a JSON text reply (G17.10 step 3), or the status of its failure."""
     try:
@@ -693,7 +698,9 @@ def _read_json(text: Union[str, bytes]) -> Union[Tuple[str, str, str, str, str],
         # no provider's body can hold), are not a JSON text.
         source = text.decode("utf-8") if isinstance(text, bytes) else text
         source.encode("utf-8")
-        value = json.loads(source)
+        # NaN, Infinity and -Infinity are Python's extensions, not RFC 8259 JSON (Go's json.Valid
+        # and JSON.parse refuse them too).
+        value = json.loads(source, parse_constant=_not_json)
     except (ValueError, RecursionError):  # UnicodeError and JSONDecodeError are ValueErrors
         return Status.SUMMARY_WIRE
     if not isinstance(value, dict) or set(value) != set(SECTION_KEYS):
