@@ -223,23 +223,13 @@ fn content<'a>(cx: &mut Cx<'a>, i: u64, open: &mut Open) -> Conv<()> {
 /// The parts of the system instruction (a Content): `parts` is an array, as in `contents`.
 fn content_parts<'a>(cx: &mut Cx<'a>, c: NodeId, role: Role, i: u64, open: &mut Open) -> Conv<()> {
     cx.no_duplicates(c)?;
-    let parts: Vec<NodeId> = match cx.tree.get(c, "parts") {
-        Some(list) if cx.tree.value(list) == Value::Array => cx.tree.children(list).collect(),
-        None => return Ok(()),
-        Some(_) => return Err(cx.field_error(c, "parts", c"an array of parts")),
-    };
-    cx.path.name("parts");
-    let mut r = Ok(());
-    for (k, p) in parts.into_iter().enumerate() {
-        cx.path.index(k);
-        r = part(cx, p, role, i, k, open);
-        cx.path.pop(1);
-        if r.is_err() {
-            break;
+    match cx.tree.get(c, "parts") {
+        Some(list) if cx.tree.value(list) == Value::Array => {
+            cx.each_in("parts", list, |cx, k, p| part(cx, p, role, i, k, open))
         }
+        None => Ok(()),
+        Some(_) => Err(cx.field_error(c, "parts", c"an array of parts")),
     }
-    cx.path.pop(1);
-    r
 }
 
 fn part<'a>(cx: &mut Cx<'a>, part: NodeId, role: Role, i: u64, k: usize, open: &mut Open) -> Conv<()> {
@@ -446,23 +436,14 @@ fn function_response<'a>(cx: &mut Cx<'a>, r: NodeId, open: &mut Open) -> Conv<()
             let text = cx.json_text(o);
             cx.out.text(StringToWrite::Text(&text));
         }
-        let parts: Vec<NodeId> = match cx.tree.get(r, "parts") {
-            Some(list) if cx.tree.value(list) == Value::Array => cx.tree.children(list).collect(),
-            None => Vec::new(),
-            Some(list) if cx.tree.value(list) == Value::Null => Vec::new(),
-            Some(_) => return Err(cx.field_error(r, "parts", c"an array of parts")),
-        };
-        cx.path.name("parts");
-        for (j, part) in parts.into_iter().enumerate() {
-            cx.path.index(j);
-            let res = response_part(cx, part);
-            cx.path.pop(1);
-            if res.is_err() {
-                cx.path.pop(1);
-                return res;
+        match cx.tree.get(r, "parts") {
+            Some(list) if cx.tree.value(list) == Value::Array => {
+                cx.each_in("parts", list, |cx, _, part| response_part(cx, part))?;
             }
+            None => {}
+            Some(list) if cx.tree.value(list) == Value::Null => {}
+            Some(_) => return Err(cx.field_error(r, "parts", c"an array of parts")),
         }
-        cx.path.pop(1);
         match cx.str_field(r, "id")? {
             Some(id) => cx.out.end_tool(StringToWrite::Json(id), is_error),
             None => {

@@ -231,15 +231,7 @@ fn calls<'a>(cx: &mut Cx<'a>, d: NodeId, in_content: &mut HashMap<Vec<u8>, usize
             Value::Array => {}
             _ => return Err(cx.field_error(d, field, c"an array of tool calls")),
         }
-        cx.path.name(field);
-        let items: Vec<NodeId> = cx.tree.children(list).collect();
-        for (k, call) in items.into_iter().enumerate() {
-            cx.path.index(k);
-            let r = self::call(cx, call, invalid, in_content);
-            cx.path.pop(1);
-            r?;
-        }
-        cx.path.pop(1);
+        cx.each_in(field, list, |cx, _, c| call(cx, c, invalid, in_content))?;
     }
     Ok(())
 }

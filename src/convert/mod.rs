@@ -428,6 +428,29 @@ impl<'a> Cx<'a> {
         Ok(self.tree.span(id).of(self.src))
     }
 
+    /// Runs `f` on each element of the array `list`, the member `name` of the value at hand, with
+    /// `name[k]` on the path: stops at the first error.
+    pub(crate) fn each_in(
+        &mut self,
+        name: &'static str,
+        list: NodeId,
+        mut f: impl FnMut(&mut Cx<'a>, usize, NodeId) -> Conv<()>,
+    ) -> Conv<()> {
+        let items: Vec<NodeId> = self.tree.children(list).collect();
+        self.path.name(name);
+        let mut r = Ok(());
+        for (k, item) in items.into_iter().enumerate() {
+            self.path.index(k);
+            r = f(self, k, item);
+            self.path.pop(1);
+            if r.is_err() {
+                break;
+            }
+        }
+        self.path.pop(1);
+        r
+    }
+
     /// The `text` strings of the elements of array `list` (those that have one), joined by `sep`:
     /// the separator stands between two texts, never before the first.
     pub(crate) fn joined_texts(&self, list: NodeId, sep: &str) -> String {
