@@ -96,6 +96,31 @@ fn main() {
                 let _ = black_box(input.encode_into(u64::MAX, black_box(&mut out)));
             }
         }
+        _ if case.starts_with("convert_") => {
+            // The converters (SPEC §16) on benches/convert.rs's 1 MiB sessions: `convert_openai_chat`,
+            // `convert_anthropic`; with `_wire_parse` or `_wire_encode`, parsing or writing the wire
+            // that conversion gives (the yardstick, and the write half of a conversion).
+            use loopcompact::convert::{Format, convert};
+            use testkit::corpus::convert::{anthropic_session, chat_session};
+            let rest = &case["convert_".len()..];
+            let (format, src, what) = if let Some(what) = rest.strip_prefix("openai_chat") {
+                (Format::OpenAiChat, chat_session(1 << 20), what)
+            } else if let Some(what) = rest.strip_prefix("anthropic") {
+                (Format::Anthropic, anthropic_session(1 << 20), what)
+            } else {
+                panic!("unknown case {case}")
+            };
+            let input = convert(format, &src, 0).unwrap().input("p", "m", 4096, 1, None).unwrap();
+            let wire = input.encode();
+            for _ in 0..iterations {
+                match what {
+                    "" => drop(black_box(convert(format, black_box(&src), 0).unwrap())),
+                    "_wire_parse" => drop(black_box(CompactionInput::parse(black_box(&wire)).unwrap())),
+                    "_wire_encode" => drop(black_box(black_box(&input).encode())),
+                    _ => panic!("unknown case {case}"),
+                }
+            }
+        }
         "fingerprint_digest" => {
             // What lc_request_fingerprint runs.
             for _ in 0..iterations {
