@@ -44,6 +44,13 @@ func TestPendingTailIsCutBefore(t *testing.T) {
 	if _, err := in.SafeCutWith(0, lc.CutOptions{Allowed: allowed[:6]}); statusOf(err) != lc.StatusInvalidArgument {
 		t.Errorf("a short allowed list: %v", err)
 	}
+	// An empty list is a list of length 0, not the absence of one.
+	if _, err := in.SafeCutWith(0, lc.CutOptions{Allowed: []bool{}}); statusOf(err) != lc.StatusInvalidArgument {
+		t.Errorf("an empty allowed list: SafeCutWith %v", err)
+	}
+	if err := in.CheckCutWith(1, lc.CutOptions{Allowed: []bool{}}); statusOf(err) != lc.StatusInvalidArgument {
+		t.Errorf("an empty allowed list: CheckCutWith %v", err)
+	}
 	n, err1 := in.MessageCount()
 	m, err2 := in.MaxSummaryTokens()
 	s, err3 := in.LeadingSystems()
@@ -136,6 +143,21 @@ func TestPairingViolationsAndRepair(t *testing.T) {
 	repeated := mustParse(t, wireWith(user("q"), call("a"), toolResult("a"), call("a"), toolResult("a")))
 	if _, err := repeated.RepairPlan(false); statusOf(err) != lc.StatusPairingDuplicateID {
 		t.Errorf("repeated id: %v", err)
+	}
+	// Behind another first violation (b of message 0 unanswered) too.
+	behind := mustParse(t, wireWith(call("a", "b"), toolResult("b"), call("a")))
+	if _, err := behind.RepairPlan(true); statusOf(err) != lc.StatusPairingDuplicateID {
+		t.Errorf("repeated id behind a 500: %v", err)
+	}
+	// G16.15: with the pending tail, a call answered inside a dropped message is not pending.
+	holder := `{"role":"tool","blocks":[{"type":"tool_result","tool_use_id":"a","content":[],"is_error":false}],"tool_use_id":"x","is_error":false}`
+	lost, err := mustParse(t, wireWith(user("go"), call("a"), holder)).RepairPlan(true)
+	wantLost := []lc.Repair{
+		{Action: lc.RepairDropResult, Message: 2},
+		{Action: lc.RepairAddResult, Before: 3, CallMessage: 1, CallBlock: 0, ToolUseID: "a", Text: text},
+	}
+	if err != nil || !reflect.DeepEqual(lost, wantLost) {
+		t.Errorf("a result in a dropped message: %v %+v", err, lost)
 	}
 	if vs, err := mustParse(t, wireWith(user("q"))).PairingViolations(); vs != nil || err != nil {
 		t.Errorf("well paired: %v %v", vs, err)

@@ -102,7 +102,8 @@ type CutOptions struct {
 	// of refusing the transcript with StatusPairingUnansweredCall (LC_CUT_PENDING_TAIL).
 	PendingTail bool
 	// Allowed, when not nil, holds n+1 entries: Allowed[c] says whether cut c may be taken (a
-	// Conversion's CutAllowed). Another length is StatusInvalidArgument.
+	// Conversion's CutAllowed). Another length, an empty non-nil slice included, is
+	// StatusInvalidArgument.
 	Allowed []bool
 }
 
@@ -119,6 +120,12 @@ func (o CutOptions) args() (C.uint32_t, *C.uint8_t, C.size_t, []byte) {
 		if a {
 			allowed[i] = 1
 		}
+	}
+	if len(allowed) == 0 {
+		// An empty list is a list of length 0, not the absence of one (G16.16): a pointer that is
+		// not NULL, with length 0, which the library refuses.
+		allowed = make([]byte, 1)
+		return flags, (*C.uint8_t)(unsafe.Pointer(&allowed[0])), 0, allowed
 	}
 	p, n := bytesArg(allowed)
 	return flags, p, n, allowed

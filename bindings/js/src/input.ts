@@ -521,9 +521,13 @@ function cutArguments(options: CutOptions): [flags: number, allowed: Uint8Array]
   const flags = options.pendingTail === undefined || boolean(options.pendingTail, "pendingTail") ? CUT_PENDING_TAIL : 0;
   const allowed = options.allowed ?? null;
   if (allowed === null) return [flags, new Uint8Array(0)];
-  if (!Array.isArray(allowed) || allowed.length === 0 || allowed.some((a) => typeof a !== "boolean")) {
+  if (!Array.isArray(allowed) || allowed.some((a) => typeof a !== "boolean")) {
     throw new TypeError("loopcompact: allowed must be n + 1 booleans (a conversion's cutAllowed)");
   }
+  // G16.16: a list of another length is the library's LC_ERR_INVALID_ARGUMENT; an empty one too
+  // (it is not the absence of a list), which the library cannot be shown: the package passes
+  // empty bytes as NULL.
+  if (allowed.length === 0) throw new LoopcompactError(plainDiagnosis(Status.ERR_INVALID_ARGUMENT));
   return [flags, Uint8Array.from(allowed, (a) => (a ? 1 : 0))];
 }
 

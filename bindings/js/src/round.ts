@@ -212,7 +212,7 @@ export interface CompactOptions {
   maxInputBytes?: U64 | null | undefined;
   /** Byte limit of a reply (default: 16 × `max_summary_tokens`, at least `SMALLEST_SUMMARY_LEN`). */
   maxReplyBytes?: U64 | null | undefined;
-  /** The first request's `maxTokens` (default and ceiling: the input's `max_summary_tokens`). */
+  /** The first request's `maxTokens` (default and ceiling: the input's `max_summary_tokens`; above it: `RangeError`). */
   maxTokens?: U64 | null | undefined;
   /** Remove White_Space around a reply (default `true`). */
   trim?: boolean | undefined;
@@ -396,7 +396,12 @@ export async function compact(input: Input, callModel: CallModel, options: Compa
   }
   const maxSummary = input.maxSummaryTokens();
   const origin = inputInternals.origin(input);
-  let maxTokens = givenTokens === null ? maxSummary : minBig(givenTokens, maxSummary);
+  // R15.12 step 2: a smaller start than max_summary_tokens, never a larger one (as Python's
+  // ValueError and Go's ErrInvalidOption).
+  if (givenTokens !== null && givenTokens > maxSummary) {
+    throw new RangeError(`loopcompact: maxTokens (${givenTokens}) is above the input's max_summary_tokens (${maxSummary})`);
+  }
+  let maxTokens = givenTokens ?? maxSummary;
   const maxReplyBytes = givenReplyBytes ?? maxBig(BigInt(SMALLEST_SUMMARY_LEN), minBig(16n * maxSummary, U64_MAX));
   const system = structured ? `${summaryInstructions()}\n\n${STRUCTURED_NOTE}` : summaryInstructions();
   const jsonSchema = structured ? summaryJsonSchema() : null;

@@ -600,6 +600,12 @@ test("compact: a value that is not a SummaryReply is a TypeError, never a summar
     await assert.rejects(compact(input, () => reply(SUMMARY), { attempts: 0 }), RangeError);
     await assert.rejects(compact(input, () => reply(SUMMARY), { onError: "raise" }), TypeError);
     await assert.rejects(compact(input, () => reply(SUMMARY), { maxTokens: 0 }), RangeError);
+    // R15.12 step 2: a smaller start than max_summary_tokens, never a larger one (Python's
+    // ValueError, Go's ErrInvalidOption); the model is not called.
+    let called = false;
+    const model = () => ((called = true), reply(SUMMARY));
+    await assert.rejects(compact(input, model, { maxTokens: MAX_SUMMARY_TOKENS + 1 }), RangeError);
+    assert.equal(called, false);
     await assert.rejects(compact(input, "model"), TypeError);
   }));
 

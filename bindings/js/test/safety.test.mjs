@@ -172,6 +172,22 @@ test("the repair plan and its application (G16.15)", () => {
       assert.equal(again.safeCut(0), 6);
     });
   });
+  // The tool message for x is an orphan, dropped whole; its block answered a, the last assistant
+  // message's call: a had a result, so it is not pending and gets a synthetic one.
+  const holder = { role: "tool", blocks: [{ type: "tool_result", tool_use_id: "a", content: [], is_error: false }], tool_use_id: "x", is_error: false };
+  withInput([user("go"), calls("a"), holder], (input) => {
+    const NO_RESULT = "[no result was recorded for this tool call]";
+    const want = [
+      { action: "drop_result", message: 2, block: null },
+      { action: "add_result", before: 3, call_message: 1, call_block: 0, tool_use_id: "a", text: NO_RESULT },
+    ];
+    assert.deepEqual(input.repairPlan(), want);
+    assert.deepEqual(input.repairPlan({ pendingTail: false }), want);
+  });
+  // A repeated id behind another first violation (b unanswered): still no plan.
+  withInput([calls("a", "b"), tool("b"), calls("a")], (input) => {
+    assert.equal(rejection(() => input.repairPlan()).name, "LC_PAIRING_DUPLICATE_ID");
+  });
   withInput([user("hi"), assistant("ok")], (input) => {
     assert.deepEqual(input.repairPlan(), []);
     assert.equal(text(input.repair()), JSON.stringify([user("hi"), assistant("ok")]));
@@ -189,7 +205,9 @@ test("allowed cuts (G16.16)", () => {
     // n + 1 entries, booleans only.
     assert.equal(rejection(() => input.safeCut(0, { allowed: allowed.slice(1) })).name, "LC_ERR_INVALID_ARGUMENT");
     assert.throws(() => input.safeCut(0, { allowed: [1, 0] }), TypeError);
-    assert.throws(() => input.safeCut(0, { allowed: [] }), TypeError);
+    // An empty list is a list of length 0 (as in Python and Go), not the absence of one.
+    assert.equal(rejection(() => input.safeCut(0, { allowed: [] })).name, "LC_ERR_INVALID_ARGUMENT");
+    assert.equal(rejection(() => input.cutCheck(1, { allowed: [] })).status, lc.Status.ERR_INVALID_ARGUMENT);
     assert.throws(() => input.safeCut(0, { allowed: "all" }), TypeError);
   });
   // A conversion's cutAllowed is what `allowed` takes: the same cuts as its own input makes.

@@ -123,6 +123,42 @@ def test_every_violation_and_the_repair() -> None:
         ]
 
 
+def test_a_repeated_id_behind_another_violation_is_still_502() -> None:
+    # G16.15: a repeated id has no plan, even when S14.3's first violation is another (here the
+    # unanswered b of message 0, 500): the status raised is the repair's.
+    with lc.Input(wire([call("a", "b"), tool("b"), call("a")])) as handle:
+        for repair in (handle.repair_plan, handle.repaired_transcript):
+            for pending_tail in (True, False):
+                with pytest.raises(lc.InputError) as info:
+                    repair(pending_tail=pending_tail)
+                assert info.value.status == lc.Status.PAIRING_DUPLICATE_ID
+
+
+def test_a_result_in_a_dropped_message_gets_a_synthetic_one_with_the_pending_tail() -> None:
+    # G16.15: the tool message for x is an orphan, dropped whole; its block answered a, the last
+    # assistant message's call, which therefore had a result and is not pending.
+    holder = {"role": "tool", "blocks": [{"type": "tool_result", "tool_use_id": "a", "content": [], "is_error": False}],
+              "tool_use_id": "x", "is_error": False}
+    with lc.Input(wire([user("go"), call("a"), holder])) as handle:
+        want = [
+            {"action": "drop_result", "message": 2, "block": None},
+            {"action": "add_result", "before": 3, "call_message": 1, "call_block": 0, "tool_use_id": "a", "text": TEXT},
+        ]
+        assert handle.repair_plan() == want
+        assert handle.repair_plan(pending_tail=False) == want
+        synthetic = {"role": "tool", "blocks": [{"type": "text", "text": TEXT}], "tool_use_id": "a", "is_error": True}
+        assert json.loads(handle.repaired_transcript()) == [user("go"), call("a"), synthetic]
+
+
+def test_an_empty_allowed_list_is_not_the_absence_of_one() -> None:
+    # G16.16: n + 1 entries or none; [] is a list of length 0.
+    with lc.Input(wire([user("q"), user("r")])) as handle:
+        for run in (lambda: handle.safe_cut(0, allowed=[]), lambda: handle.cut_check(1, allowed=[])):
+            with pytest.raises(lc.InputError) as info:
+                run()
+            assert info.value.status == lc.Status.ERR_INVALID_ARGUMENT
+
+
 def test_a_conversion_s_input_cuts_at_its_boundaries_and_maps_the_plan() -> None:
     # OpenAI Chat: an assistant message with two calls, one answered; then a user message.
     chat = [

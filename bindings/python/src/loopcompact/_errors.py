@@ -376,7 +376,11 @@ def check(status: int, error: ErrorType, diagnose: Optional[Callable[[], Diagnos
     if status == Status.OK:
         return
     if diagnose is not None and status >= _FIRST_CONTENT_STATUS:
-        raise error(diagnose())
+        found = diagnose()
+        # A diagnosis through another check (the pairing check for a repair's 502) may find
+        # another failure first: the status raised is always the call's.
+        if found.status == status:
+            raise error(found)
     raise error(Diagnostic.of_status(status))
 
 
