@@ -35,6 +35,7 @@ fn message<'a>(cx: &mut Cx<'a>) -> Conv<()> {
         return Err(cx.field_error(m, "role", c"system, user, assistant or tool"));
     }
     options(cx, m, &[])?;
+    cx.unknown_fields(m, &["role", "content", "providerOptions"])?;
     let content =
         cx.tree.get(m, "content").ok_or_else(|| cx.field_error(m, "content", c"a string or an array of parts"))?;
     cx.path.name("content");
@@ -165,12 +166,35 @@ fn options_without(cx: &Cx<'_>, part: NodeId, used: Option<(&str, &str)>) -> Con
 
 const GOOGLE: &[&str] = &["google", "googleVertex", "vertex"];
 
+/// The fields of an `image`, `file` or `reasoning-file` part (or a tool output's `image` /
+/// `file` item).
+fn media_keys(kind: &[u8]) -> &'static [&'static str] {
+    if kind == b"image" {
+        &["type", "image", "mediaType", "mimeType", "providerOptions"]
+    } else {
+        &["type", "data", "filename", "mediaType", "mimeType", "providerOptions"]
+    }
+}
+
 fn part<'a>(cx: &mut Cx<'a>, part: NodeId, role: Role) -> Conv<()> {
     if cx.tree.value(part) != Value::Object {
         return Err(cx.shape(part, c"a part object"));
     }
     cx.no_duplicates(part)?;
     let kind = cx.required_str(part, "type")?.decode_bytes().unwrap_or_default().into_owned();
+    // The fields of each part (AI SDK 5 to 7; `args` is 4's `input`, `mimeType` its
+    // `mediaType`): any other is `dropped_unknown_field`. Parts dropped whole are not read.
+    let keys: &[&str] = match (kind.as_slice(), role) {
+        (b"text", _) | (b"reasoning", Role::Assistant) => &["type", "text", "providerOptions"],
+        (b"tool-call", Role::Assistant) => {
+            &["type", "toolCallId", "toolName", "input", "args", "providerOptions", "providerExecuted"]
+        }
+        (b"image" | b"file" | b"reasoning-file", _) => media_keys(&kind),
+        _ => &[],
+    };
+    if !keys.is_empty() {
+        cx.unknown_fields(part, keys)?;
+    }
     match (kind.as_slice(), role) {
         (b"text", _) => {
             let text = cx.required_str(part, "text")?;
@@ -296,6 +320,16 @@ fn media_part<'a>(cx: &mut Cx<'a>, part: NodeId, kind: &[u8]) -> Conv<()> {
             }
             Value::Object => {
                 let tag = cx.required_str(data, "type")?.decode_bytes().unwrap_or_default().into_owned();
+                let keys: &[&str] = match tag.as_slice() {
+                    b"data" => &["type", "data"],
+                    b"url" => &["type", "url"],
+                    b"reference" => &["type", "reference"],
+                    b"text" => &["type", "text"],
+                    _ => &[],
+                };
+                if !keys.is_empty() {
+                    cx.unknown_fields(data, keys)?;
+                }
                 match tag.as_slice() {
                     b"data" => {
                         let text = cx.required_str(data, "data")?;
@@ -384,6 +418,8 @@ fn tool_result<'a>(cx: &mut Cx<'a>, part: NodeId) -> Conv<()> {
     }
     let id = cx.required_str(part, "toolCallId")?;
     options(cx, part, &[])?;
+    // `toolName` names the call, which carries it; 4's `result` and `isError` are read below.
+    cx.unknown_fields(part, &["type", "toolCallId", "toolName", "output", "result", "isError", "providerOptions"])?;
     cx.out.begin_tool();
     let mut is_error = false;
     // v5+: `output` is a tagged union; v4: `result` and `isError`.
@@ -391,6 +427,15 @@ fn tool_result<'a>(cx: &mut Cx<'a>, part: NodeId) -> Conv<()> {
         cx.path.name("output");
         let r = (|| -> Conv<bool> {
             let tag = cx.required_str(o, "type")?.decode_bytes().unwrap_or_default().into_owned();
+            let keys: &[&str] = match tag.as_slice() {
+                b"execution-denied" => &["type", "reason", "providerOptions"],
+                b"text" | b"error-text" | b"json" | b"error-json" | b"content" => &["type", "value", "providerOptions"],
+                _ => &[],
+            };
+            if !keys.is_empty() {
+                options(cx, o, &[])?;
+                cx.unknown_fields(o, keys)?;
+            }
             match tag.as_slice() {
                 b"text" | b"error-text" => {
                     let v = cx.required_str(o, "value")?;
@@ -412,6 +457,20 @@ fn tool_result<'a>(cx: &mut Cx<'a>, part: NodeId) -> Conv<()> {
                         .ok_or_else(|| cx.field_error(o, "value", c"an array of content parts"))?;
                     for item in cx.tree.children(v).collect::<Vec<_>>() {
                         let t = cx.required_str(item, "type")?.decode_bytes().unwrap_or_default().into_owned();
+                        let keys: &[&str] = match t.as_slice() {
+                            b"text" => &["type", "text", "providerOptions"],
+                            b"media" | b"image-data" | b"file-data" => {
+                                &["type", "data", "mediaType", "filename", "providerOptions"]
+                            }
+                            b"file-url" | b"image-url" => &["type", "url", "mediaType", "providerOptions"],
+                            b"file-id" | b"image-file-id" => &["type", "fileId", "providerOptions"],
+                            b"file" | b"image" => media_keys(&t),
+                            _ => &[],
+                        };
+                        if !keys.is_empty() {
+                            options(cx, item, &[])?;
+                            cx.unknown_fields(item, keys)?;
+                        }
                         match t.as_slice() {
                             b"text" => {
                                 let text = cx.required_str(item, "text")?;
@@ -422,7 +481,10 @@ fn tool_result<'a>(cx: &mut Cx<'a>, part: NodeId) -> Conv<()> {
                                     .str_field(item, "mediaType")?
                                     .map_or(StringToWrite::Text(""), StringToWrite::Json);
                                 let bytes = super::anthropic::base64_field(cx, item, "data")?;
-                                media::put_bytes(cx, mt, &bytes, StringToWrite::Text(""));
+                                let name = cx
+                                    .str_field(item, "filename")?
+                                    .map_or(StringToWrite::Text(""), StringToWrite::Json);
+                                media::put_bytes(cx, mt, &bytes, name);
                             }
                             b"file-url" | b"image-url" => {
                                 let url = cx.required_str(item, "url")?;

@@ -7,7 +7,7 @@ use super::input;
 use super::media;
 use super::out::{NOT_A_MESSAGE, Role, StringToWrite};
 use super::tree::{NodeId, Value};
-use super::{Conv, Cx, LossCode, known, object_members};
+use super::{Conv, Cx, LossCode, object_members};
 use crate::json::Parser;
 
 pub(super) fn convert<'a>(cx: &mut Cx<'a>, p: &mut Parser<'a>) -> Conv<u64> {
@@ -86,9 +86,7 @@ fn message<'a>(cx: &mut Cx<'a>, m: NodeId) -> Conv<()> {
     let role = cx.required_str(m, "role")?;
     let content =
         cx.tree.get(m, "content").ok_or_else(|| cx.field_error(m, "content", c"a string or an array of blocks"))?;
-    if cx.tree.children(m).any(|c| cx.tree.key(c).is_some_and(|k| !known(&k, &["role", "content"]))) {
-        cx.loss(LossCode::DroppedUnknownField, m)?;
-    }
+    cx.unknown_fields(m, &["role", "content"])?;
     let (wire_role, side) = match role.decode_bytes().unwrap_or_default().as_ref() {
         b"user" => (Role::User, Side::User),
         b"assistant" => (Role::Assistant, Side::Assistant),
@@ -156,6 +154,7 @@ fn tool_result<'a>(cx: &mut Cx<'a>, b: NodeId) -> Conv<()> {
     if cx.tree.get(b, "cache_control").is_some_and(|c| cx.tree.value(c) != Value::Null) {
         cx.loss(LossCode::DroppedCacheControl, b)?;
     }
+    cx.unknown_fields(b, &["type", "tool_use_id", "content", "is_error", "cache_control"])?;
     cx.out.begin_tool();
     if let Some(content) = cx.tree.get(b, "content") {
         cx.path.name("content");
@@ -206,6 +205,24 @@ fn block<'a>(cx: &mut Cx<'a>, b: NodeId, side: Side) -> Conv<()> {
     if cx.tree.get(b, "cache_control").is_some_and(|c| cx.tree.value(c) != Value::Null) {
         cx.loss(LossCode::DroppedCacheControl, b)?;
     }
+    // The fields each block reads (§16.4; `cache_control` above); image and document blocks are
+    // checked where they are read. Any other field: `dropped_unknown_field`.
+    let keys: &[&str] = match kind.as_slice() {
+        b"text" => &["type", "text", "cache_control", "citations"],
+        b"search_result" if side != Side::System => {
+            &["type", "source", "title", "content", "cache_control", "citations"]
+        }
+        b"thinking" | b"redacted_thinking" | b"tool_use" if side == Side::Assistant => match kind.as_slice() {
+            b"thinking" => &["type", "thinking", "signature", "cache_control"],
+            b"redacted_thinking" => &["type", "data", "cache_control"],
+            // `caller`, `toolset_name`: `dropped_unknown_field`.
+            _ => &["type", "id", "name", "input", "cache_control"],
+        },
+        _ => &[],
+    };
+    if !keys.is_empty() {
+        cx.unknown_fields(b, keys)?;
+    }
     match kind.as_slice() {
         b"text" => {
             let text = cx.required_str(b, "text")?;
@@ -250,9 +267,6 @@ fn block<'a>(cx: &mut Cx<'a>, b: NodeId, side: Side) -> Conv<()> {
         b"tool_use" if side == Side::Assistant => {
             let id = cx.required_str(b, "id")?;
             let name = cx.required_str(b, "name")?;
-            if cx.tree.get(b, "caller").is_some() || cx.tree.get(b, "toolset_name").is_some() {
-                cx.loss(LossCode::DroppedUnknownField, b)?;
-            }
             let at = cx.tree.get(b, "input").ok_or_else(|| cx.field_error(b, "input", c"a JSON value"))?;
             cx.path.name("input");
             let input = input::from_value(cx, at);
@@ -276,10 +290,12 @@ pub(super) fn image<'a>(cx: &mut Cx<'a>, b: NodeId) -> Conv<()> {
     if cx.tree.get(b, "transformations").is_some() {
         cx.loss(LossCode::DroppedMediaOptions, b)?;
     }
+    cx.unknown_fields(b, &["type", "source", "cache_control", "transformations"])?;
     let source = cx.tree.get(b, "source").ok_or_else(|| cx.field_error(b, "source", c"an object"))?;
     cx.path.name("source");
     let r = (|| {
         let kind = cx.required_str(source, "type")?.decode_bytes().unwrap_or_default().into_owned();
+        source_fields(cx, source, &kind)?;
         match kind.as_slice() {
             b"base64" => {
                 let media_type = cx.required_str(source, "media_type")?;
@@ -311,12 +327,14 @@ pub(super) fn document<'a>(cx: &mut Cx<'a>, b: NodeId) -> Conv<()> {
     if cx.tree.get(b, "citations").is_some_and(|c| cx.tree.value(c) != Value::Null) {
         cx.loss(LossCode::DroppedCitations, b)?;
     }
+    cx.unknown_fields(b, &["type", "source", "cache_control", "citations", "context", "title"])?;
     let title = cx.str_field(b, "title")?;
     let name = title.map_or(StringToWrite::Text(""), StringToWrite::Json);
     let source = cx.tree.get(b, "source").ok_or_else(|| cx.field_error(b, "source", c"an object"))?;
     cx.path.name("source");
     let r = (|| {
         let kind = cx.required_str(source, "type")?.decode_bytes().unwrap_or_default().into_owned();
+        source_fields(cx, source, &kind)?;
         match kind.as_slice() {
             b"base64" => {
                 let media_type = cx.required_str(source, "media_type")?;
@@ -355,6 +373,19 @@ pub(super) fn document<'a>(cx: &mut Cx<'a>, b: NodeId) -> Conv<()> {
     })();
     cx.path.pop(1);
     r
+}
+
+/// The fields of an image's or document's `source` of each type (§16.4): any other is
+/// `dropped_unknown_field`; a type the block does not take is refused by its reader.
+fn source_fields(cx: &mut Cx<'_>, source: NodeId, kind: &[u8]) -> Conv<()> {
+    let keys: &[&str] = match kind {
+        b"base64" | b"text" => &["type", "media_type", "data"],
+        b"url" => &["type", "url"],
+        b"file" => &["type", "file_id"],
+        b"content" => &["type", "content"],
+        _ => return Ok(()),
+    };
+    cx.unknown_fields(source, keys)
 }
 
 /// A base64 field (`LC_CONVERT_SHAPE` when it is not base64).

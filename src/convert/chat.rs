@@ -6,10 +6,10 @@ use super::input;
 use super::media::{self, DataUrl};
 use super::out::{Role, StringToWrite};
 use super::tree::{NodeId, Value};
-use super::{Conv, Cx, LossCode, RawObject, known, open_array};
+use super::{Conv, Cx, LossCode, RawObject, open_array};
 use crate::json::Parser;
 
-/// Keys of a message that carry nothing the wire could keep or lose (metadata).
+/// The fields of a message the converter reads (G16.8: any other is `dropped_unknown_field`).
 const MESSAGE_KEYS: &[&str] = &[
     "role",
     "content",
@@ -58,9 +58,7 @@ fn message<'a>(cx: &mut Cx<'a>, i: u64, open_function: &mut Option<String>) -> C
     if cx.tree.get(m, "cache_control").is_some() {
         cx.loss(LossCode::DroppedCacheControl, m)?;
     }
-    if cx.tree.children(m).any(|c| cx.tree.key(c).is_some_and(|k| !known(&k, MESSAGE_KEYS))) {
-        cx.loss(LossCode::DroppedUnknownField, m)?;
-    }
+    cx.unknown_fields(m, MESSAGE_KEYS)?;
     match role_text.as_ref() {
         b"system" | b"developer" => {
             cx.out.begin(Role::System);
@@ -119,9 +117,18 @@ fn content<'a>(cx: &mut Cx<'a>, m: NodeId, assistant: bool) -> Conv<()> {
     result
 }
 
-/// Keys of a content part (besides the one its type names).
-const PART_KEYS: &[&str] =
-    &["type", "text", "image_url", "input_audio", "file", "refusal", "prompt_cache_breakpoint", "cache_control"];
+/// The fields of a content part of each type (cache hints have their own loss): any other is
+/// `dropped_unknown_field` (§16.2).
+fn part_keys(kind: &[u8]) -> &'static [&'static str] {
+    match kind {
+        b"text" => &["type", "text", "prompt_cache_breakpoint", "cache_control"],
+        b"refusal" => &["type", "refusal", "prompt_cache_breakpoint", "cache_control"],
+        b"image_url" => &["type", "image_url", "prompt_cache_breakpoint", "cache_control"],
+        b"input_audio" => &["type", "input_audio", "prompt_cache_breakpoint", "cache_control"],
+        b"file" => &["type", "file", "prompt_cache_breakpoint", "cache_control"],
+        _ => &[],
+    }
+}
 
 pub(super) fn part<'a>(cx: &mut Cx<'a>, part: NodeId, assistant: bool) -> Conv<()> {
     if cx.tree.value(part) != Value::Object {
@@ -132,10 +139,12 @@ pub(super) fn part<'a>(cx: &mut Cx<'a>, part: NodeId, assistant: bool) -> Conv<(
     if cx.tree.get(part, "prompt_cache_breakpoint").is_some() || cx.tree.get(part, "cache_control").is_some() {
         cx.loss(LossCode::DroppedCacheControl, part)?;
     }
-    if cx.tree.children(part).any(|c| cx.tree.key(c).is_some_and(|k| !known(&k, PART_KEYS))) {
-        cx.loss(LossCode::DroppedUnknownField, part)?;
+    let kind = kind.decode_bytes().unwrap_or_default();
+    let keys = part_keys(&kind);
+    if !keys.is_empty() && (kind.as_ref() != b"refusal" || assistant) {
+        cx.unknown_fields(part, keys)?;
     }
-    match kind.decode_bytes().unwrap_or_default().as_ref() {
+    match kind.as_ref() {
         b"text" => {
             let text = cx.required_str(part, "text")?;
             cx.out.text(StringToWrite::Json(text));
@@ -149,6 +158,11 @@ pub(super) fn part<'a>(cx: &mut Cx<'a>, part: NodeId, assistant: bool) -> Conv<(
             let audio =
                 cx.tree.get(part, "input_audio").ok_or_else(|| cx.field_error(part, "input_audio", c"an object"))?;
             cx.path.name("input_audio");
+            let r = cx.unknown_fields(audio, &["data", "format"]);
+            if r.is_err() {
+                cx.path.pop(1);
+                return r;
+            }
             let data = cx.required_str(audio, "data")?;
             let format = cx.str_field(audio, "format")?;
             let bytes = media::canonical_base64(&data.decode_bytes().unwrap_or_default());
@@ -181,6 +195,7 @@ fn image_url<'a>(cx: &mut Cx<'a>, part: NodeId) -> Conv<()> {
             return Err(cx.shape(image, c"an object with a url"));
         }
         let url = cx.required_str(image, "url")?;
+        cx.unknown_fields(image, &["url", "detail"])?;
         if super::media::detail_set(cx, image) {
             cx.loss(LossCode::DroppedMediaOptions, image)?;
         }
@@ -214,6 +229,7 @@ fn file<'a>(cx: &mut Cx<'a>, part: NodeId) -> Conv<()> {
         if cx.tree.value(file) != Value::Object {
             return Err(cx.shape(file, c"an object with file_data or file_id"));
         }
+        cx.unknown_fields(file, &["file_data", "file_id", "filename"])?;
         let name = cx.str_field(file, "filename")?.map_or(StringToWrite::Text(""), StringToWrite::Json);
         if let Some(data) = cx.str_field(file, "file_data")? {
             media::put_file_data(cx, file, "file_data", &data, name)?;
@@ -268,6 +284,7 @@ fn assistant<'a>(cx: &mut Cx<'a>, m: NodeId, i: u64, open_function: &mut Option<
             if cx.tree.value(f) != Value::Object {
                 return Err(cx.shape(f, c"an object with name and arguments"));
             }
+            cx.unknown_fields(f, &["name", "arguments"])?;
             let name = cx.required_str(f, "name")?;
             let arguments = cx.required_str(f, "arguments")?;
             let at = cx.tree.get(f, "arguments").unwrap_or(f);
@@ -296,11 +313,14 @@ fn tool_call<'a>(cx: &mut Cx<'a>, call: NodeId) -> Conv<()> {
     match kind.as_deref() {
         None | Some(b"function") => {
             let f = cx.tree.get(call, "function").ok_or_else(|| cx.field_error(call, "function", c"an object"))?;
+            // `index`: the call's place in a streamed reply (metadata).
+            cx.unknown_fields(call, &["id", "type", "function", "index"])?;
             cx.path.name("function");
             let r = (|| {
                 if cx.tree.value(f) != Value::Object {
                     return Err(cx.shape(f, c"an object with name and arguments"));
                 }
+                cx.unknown_fields(f, &["name", "arguments"])?;
                 let name = cx.required_str(f, "name")?;
                 cx.path.name("arguments");
                 let at = cx.tree.get(f, "arguments").unwrap_or(f);
@@ -318,8 +338,10 @@ fn tool_call<'a>(cx: &mut Cx<'a>, call: NodeId) -> Conv<()> {
         }
         Some(b"custom") => {
             let c = cx.tree.get(call, "custom").ok_or_else(|| cx.field_error(call, "custom", c"an object"))?;
+            cx.unknown_fields(call, &["id", "type", "custom", "index"])?;
             cx.path.name("custom");
             let r = (|| {
+                cx.unknown_fields(c, &["name", "input"])?;
                 let name = cx.required_str(c, "name")?;
                 let text = cx.required_str(c, "input")?;
                 let mut input = Vec::new();
@@ -343,7 +365,7 @@ fn tool_call<'a>(cx: &mut Cx<'a>, call: NodeId) -> Conv<()> {
 }
 
 /// Reasoning fields gateways add to assistant messages (`reasoning_details` first: when present,
-/// `reasoning` holds the same text).
+/// `reasoning` and `reasoning_content` hold the same text again, OpenRouter's form).
 fn reasoning<'a>(cx: &mut Cx<'a>, m: NodeId) -> Conv<()> {
     if let Some(details) = cx.tree.get(m, "reasoning_details")
         && cx.tree.value(details) != Value::Null
@@ -362,11 +384,17 @@ fn reasoning<'a>(cx: &mut Cx<'a>, m: NodeId) -> Conv<()> {
         cx.path.pop(1);
         return Ok(());
     }
-    for key in ["reasoning_content", "reasoning"] {
-        if let Some(text) = cx.str_field(m, key)? {
-            cx.out.thinking(StringToWrite::Json(text), StringToWrite::Text(""), "", None);
-            return Ok(());
-        }
+    // Both strings, `reasoning_content` first; the same text under both (vLLM wrote both while
+    // it renamed the field) is one block: nothing is dropped either way (§16.2).
+    let content = cx.str_field(m, "reasoning_content")?;
+    let reasoning = cx.str_field(m, "reasoning")?;
+    if let Some(text) = content {
+        cx.out.thinking(StringToWrite::Json(text), StringToWrite::Text(""), "", None);
+    }
+    if let Some(text) = reasoning
+        && content.is_none_or(|c| c.decode_bytes().unwrap_or_default() != text.decode_bytes().unwrap_or_default())
+    {
+        cx.out.thinking(StringToWrite::Json(text), StringToWrite::Text(""), "", None);
     }
     Ok(())
 }
@@ -411,6 +439,8 @@ fn audio<'a>(cx: &mut Cx<'a>, m: NodeId) -> Conv<()> {
         if cx.tree.value(a) != Value::Object {
             return Err(cx.shape(a, c"an object"));
         }
+        // `id` and `expires_at` say where the audio is kept and until when (metadata).
+        cx.unknown_fields(a, &["id", "data", "transcript", "expires_at"])?;
         let transcript = cx.str_field(a, "transcript")?;
         let data = cx.str_field(a, "data")?;
         if let Some(t) = transcript {

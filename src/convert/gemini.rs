@@ -12,10 +12,65 @@ use super::tree::{NodeId, Value};
 use super::{Conv, Cx, LossCode, object_members};
 use crate::json::{Parser, StringToken};
 
-/// The calls without an id of the latest model turn, by name, each name's in source order: a
-/// response without an id takes the first open call with its name (G16.6). A queue per name keeps
-/// that match constant-time, so a turn of N calls and N responses costs O(N), not O(N²).
-type Open = HashMap<Vec<u8>, VecDeque<String>>;
+/// The calls of the latest model turn that no response has answered yet (G16.6, §16.5): a
+/// response with an id takes the open call with that id, else (no call of the turn has that id)
+/// the first open call without id of its name; a response without id takes the first open call
+/// of its name, with or without id. A
+/// call sits in a queue per name, another per name for calls without id and one per id; a taken
+/// call is marked and skipped when a queue reaches it, so each match is amortised constant-time
+/// and a turn of N calls and N responses costs O(N), not O(N²).
+#[derive(Default)]
+struct Open {
+    /// Each call's wire id (copied, or made by G16.6) and whether a response took it.
+    calls: Vec<(String, bool)>,
+    by_name: HashMap<Vec<u8>, VecDeque<usize>>,
+    id_less_by_name: HashMap<Vec<u8>, VecDeque<usize>>,
+    by_id: HashMap<Vec<u8>, VecDeque<usize>>,
+}
+
+impl Open {
+    fn is_empty(&self) -> bool {
+        self.calls.is_empty()
+    }
+
+    /// A call named `name`, with its source `id` (if any) and its wire id.
+    fn push(&mut self, name: Vec<u8>, id: Option<Vec<u8>>, wire_id: String) {
+        let k = self.calls.len();
+        self.calls.push((wire_id, false));
+        match id {
+            Some(id) => self.by_id.entry(id).or_default().push_back(k),
+            None => self.id_less_by_name.entry(name.clone()).or_default().push_back(k),
+        }
+        self.by_name.entry(name).or_default().push_back(k);
+    }
+
+    /// Takes the first call of `queue` that no response took: its wire id.
+    fn take(calls: &mut [(String, bool)], queue: Option<&mut VecDeque<usize>>) -> Option<String> {
+        let queue = queue?;
+        while let Some(k) = queue.pop_front() {
+            if let Some((id, taken)) = calls.get_mut(k)
+                && !*taken
+            {
+                *taken = true;
+                return Some(id.clone());
+            }
+        }
+        None
+    }
+
+    /// The wire id of the call a response answers (`None`: no open call matches).
+    fn answer(&mut self, name: &[u8], id: Option<&[u8]>) -> Option<String> {
+        match id {
+            // An id a call of the turn had, already answered, is a second result: not moved to
+            // another call (pairing reports it).
+            Some(id) => match self.by_id.get_mut(id) {
+                Some(queue) => Open::take(&mut self.calls, Some(queue)),
+                None => Open::take(&mut self.calls, self.id_less_by_name.get_mut(name)),
+            },
+            None => Open::take(&mut self.calls, self.by_name.get_mut(name)),
+        }
+    }
+}
 
 /// The members of the `data` oneof of Google's `Part`: a part carries exactly one of them (the API
 /// refuses a second one), and which one it is decides the part's block.
@@ -29,6 +84,35 @@ const DATA: [(&str, &str); 9] = [
     ("codeExecutionResult", "code_execution_result"),
     ("toolCall", "tool_call"),
     ("toolResponse", "tool_response"),
+];
+
+/// The fields of a `Part` the converter reads (its data member and `thought`, `thoughtSignature`)
+/// or reports with their own loss (`videoMetadata`, `mediaResolution`), in both spellings.
+const PART_KEYS: [&str; 24] = [
+    "text",
+    "inlineData",
+    "inline_data",
+    "fileData",
+    "file_data",
+    "functionCall",
+    "function_call",
+    "functionResponse",
+    "function_response",
+    "executableCode",
+    "executable_code",
+    "codeExecutionResult",
+    "code_execution_result",
+    "toolCall",
+    "tool_call",
+    "toolResponse",
+    "tool_response",
+    "thought",
+    "thoughtSignature",
+    "thought_signature",
+    "videoMetadata",
+    "video_metadata",
+    "mediaResolution",
+    "media_resolution",
 ];
 
 /// The members of a `FunctionResponsePart`'s `data` oneof: media only.
@@ -103,7 +187,7 @@ fn one_data_field<'a>(cx: &mut Cx<'a>, part: NodeId, names: &[(&'static str, &'s
 pub(super) fn convert<'a>(cx: &mut Cx<'a>, p: &mut Parser<'a>) -> Conv<u64> {
     let mut count = 0u64;
     let mut system = None;
-    let mut open = Open::new();
+    let mut open = Open::default();
     let mut contents = false;
     object_members(cx, p, c"an object with contents (and system_instruction)", |cx, p, name| match name {
         b"system_instruction" | b"systemInstruction" => {
@@ -118,7 +202,7 @@ pub(super) fn convert<'a>(cx: &mut Cx<'a>, p: &mut Parser<'a>) -> Conv<u64> {
                         cx.out.text(StringToWrite::Json(s));
                         Ok(())
                     }
-                    Value::Object => content_parts(cx, 0, Role::System, count, &mut Open::new()),
+                    Value::Object => content_parts(cx, 0, Role::System, count, &mut Open::default()),
                     _ => Err(cx.shape(0, c"a Content object or a string")),
                 };
                 cx.out.end();
@@ -160,6 +244,7 @@ fn content<'a>(cx: &mut Cx<'a>, i: u64, open: &mut Open) -> Conv<()> {
         return Err(cx.shape(c, c"a Content object"));
     }
     cx.no_duplicates(c)?;
+    cx.unknown_fields(c, &["role", "parts"])?;
     let role = match cx.str_field(c, "role")?.map(|r| r.decode_bytes().unwrap_or_default().into_owned()).as_deref() {
         None | Some(b"user") => Role::User,
         Some(b"model") => Role::Assistant,
@@ -169,7 +254,7 @@ fn content<'a>(cx: &mut Cx<'a>, i: u64, open: &mut Open) -> Conv<()> {
     // something: `clear` costs the table's capacity, and a run of empty model turns after one
     // large turn would otherwise pay it once per turn.
     if role == Role::Assistant && !open.is_empty() {
-        *open = Open::new();
+        *open = Open::default();
     }
     // G16.1: each function response first, as a `tool` message of its own.
     let parts: Vec<NodeId> = match cx.tree.get(c, "parts") {
@@ -188,7 +273,11 @@ fn content<'a>(cx: &mut Cx<'a>, i: u64, open: &mut Open) -> Conv<()> {
         match response {
             Some(r) if role == Role::User => {
                 cx.path.index(k);
-                let res = one_data_field(cx, part, &DATA).and_then(|()| function_response(cx, r, open));
+                let res = one_data_field(cx, part, &DATA)
+                    // A response part holds its response only (a thought signature or a media
+                    // option has no place there).
+                    .and_then(|()| cx.unknown_fields(part, &["functionResponse", "function_response"]))
+                    .and_then(|()| function_response(cx, r, open));
                 cx.path.pop(1);
                 res?;
             }
@@ -223,6 +312,7 @@ fn content<'a>(cx: &mut Cx<'a>, i: u64, open: &mut Open) -> Conv<()> {
 /// The parts of the system instruction (a Content): `parts` is an array, as in `contents`.
 fn content_parts<'a>(cx: &mut Cx<'a>, c: NodeId, role: Role, i: u64, open: &mut Open) -> Conv<()> {
     cx.no_duplicates(c)?;
+    cx.unknown_fields(c, &["role", "parts"])?;
     match cx.tree.get(c, "parts") {
         Some(list) if cx.tree.value(list) == Value::Array => {
             cx.each_in("parts", list, |cx, k, p| part(cx, p, role, i, k, open))
@@ -245,9 +335,8 @@ fn part<'a>(cx: &mut Cx<'a>, part: NodeId, role: Role, i: u64, k: usize, open: &
     {
         cx.loss(LossCode::DroppedMediaOptions, part)?;
     }
-    if field(cx, part, "partMetadata", "part_metadata")?.is_some() {
-        cx.loss(LossCode::DroppedUnknownField, part)?;
-    }
+    // `partMetadata` and any other field: `dropped_unknown_field`.
+    cx.unknown_fields(part, &PART_KEYS)?;
     if let Some(text) = cx.str_field(part, "text")? {
         if thought {
             cx.out.thinking(
@@ -269,6 +358,7 @@ fn part<'a>(cx: &mut Cx<'a>, part: NodeId, role: Role, i: u64, k: usize, open: &
         cx.path.name("functionCall");
         let r = (|| {
             let name = cx.required_str(call, "name")?;
+            cx.unknown_fields(call, &["id", "name", "args"])?;
             let args = cx.tree.get(call, "args");
             let input = match args {
                 Some(a) if cx.tree.value(a) != Value::Null => {
@@ -287,13 +377,19 @@ fn part<'a>(cx: &mut Cx<'a>, part: NodeId, role: Role, i: u64, k: usize, open: &
                 state
             });
             let state = state.as_deref().map(|s| (s, "gemini.part"));
+            let key = name.decode_bytes().unwrap_or_default().into_owned();
             match cx.str_field(call, "id")? {
-                Some(id) => cx.out.tool_use(StringToWrite::Json(id), StringToWrite::Json(name), &input, state),
+                Some(id) => {
+                    cx.out.tool_use(StringToWrite::Json(id), StringToWrite::Json(name), &input, state);
+                    let id = id.decode_bytes().unwrap_or_default().into_owned();
+                    let wire_id = String::from_utf8_lossy(&id).into_owned();
+                    open.push(key, Some(id), wire_id);
+                }
                 None => {
                     let id = format!("gemini:{i}:{k}");
                     cx.loss(LossCode::SynthesizedToolId, call)?;
                     cx.out.tool_use(StringToWrite::Text(&id), StringToWrite::Json(name), &input, state);
-                    open.entry(name.decode_bytes().unwrap_or_default().into_owned()).or_default().push_back(id);
+                    open.push(key, None, id);
                 }
             }
             Ok(())
@@ -354,6 +450,7 @@ fn inline_data<'a>(cx: &mut Cx<'a>, data: NodeId) -> Conv<()> {
         let media_type =
             str_of(cx, data, "mimeType", "mime_type")?.map_or(StringToWrite::Text(""), StringToWrite::Json);
         let text = cx.required_str(data, "data")?;
+        cx.unknown_fields(data, &["mimeType", "mime_type", "data", "displayName", "display_name"])?;
         let bytes = media::canonical_base64(&text.decode_bytes().unwrap_or_default())
             .ok_or_else(|| cx.field_error(data, "data", c"base64"))?;
         let name =
@@ -376,6 +473,8 @@ fn file_data<'a>(cx: &mut Cx<'a>, file: NodeId) -> Conv<()> {
         let media_type = str_of(cx, file, "mimeType", "mime_type")?;
         let uri = str_of(cx, file, "fileUri", "file_uri")?
             .ok_or_else(|| cx.field_error(file, "fileUri", c"a JSON string"))?;
+        // `displayName` labels the reference, whose URI the block keeps.
+        cx.unknown_fields(file, &["mimeType", "mime_type", "fileUri", "file_uri", "displayName", "display_name"])?;
         let image = media_type.is_some_and(|m| m.raw().starts_with(b"image/"));
         media::put_reference(
             cx,
@@ -398,6 +497,7 @@ fn response_part<'a>(cx: &mut Cx<'a>, part: NodeId) -> Conv<()> {
     }
     cx.no_duplicates(part)?;
     one_data_field(cx, part, &RESPONSE_DATA)?;
+    cx.unknown_fields(part, &["inlineData", "inline_data", "fileData", "file_data"])?;
     match (data(cx, part, "inlineData", "inline_data")?, data(cx, part, "fileData", "file_data")?) {
         (Some(blob), _) => inline_data(cx, blob),
         (_, Some(file)) => file_data(cx, file),
@@ -424,9 +524,8 @@ fn function_response<'a>(cx: &mut Cx<'a>, r: NodeId, open: &mut Open) -> Conv<()
         }
         cx.no_duplicates(r)?;
         let name = cx.required_str(r, "name")?;
-        if cx.tree.get(r, "scheduling").is_some() || field(cx, r, "willContinue", "will_continue")?.is_some() {
-            cx.loss(LossCode::DroppedUnknownField, r)?;
-        }
+        // `scheduling`, `willContinue` and any other field: `dropped_unknown_field`.
+        cx.unknown_fields(r, &["id", "name", "response", "parts"])?;
         let response = cx.tree.get(r, "response");
         let is_error =
             response.is_some_and(|o| cx.tree.get(o, "error").is_some() && cx.tree.get(o, "output").is_none());
@@ -444,14 +543,14 @@ fn function_response<'a>(cx: &mut Cx<'a>, r: NodeId, open: &mut Open) -> Conv<()
             Some(list) if cx.tree.value(list) == Value::Null => {}
             Some(_) => return Err(cx.field_error(r, "parts", c"an array of parts")),
         }
-        match cx.str_field(r, "id")? {
-            Some(id) => cx.out.end_tool(StringToWrite::Json(id), is_error),
-            None => {
-                let key = name.decode_bytes().unwrap_or_default();
-                let id = match open.get_mut(key.as_ref()).and_then(VecDeque::pop_front) {
-                    Some(id) => id,
-                    None => format!("gemini:?:{}", String::from_utf8_lossy(&key)),
-                };
+        let key = name.decode_bytes().unwrap_or_default();
+        let id = cx.str_field(r, "id")?;
+        let own = id.map(|id| id.decode_bytes().unwrap_or_default().into_owned());
+        match (open.answer(&key, own.as_deref()), id) {
+            (Some(answered), _) => cx.out.end_tool(StringToWrite::Text(&answered), is_error),
+            (None, Some(id)) => cx.out.end_tool(StringToWrite::Json(id), is_error),
+            (None, None) => {
+                let id = format!("gemini:?:{}", String::from_utf8_lossy(&key));
                 cx.out.end_tool(StringToWrite::Text(&id), is_error);
             }
         }

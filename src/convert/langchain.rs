@@ -4,7 +4,7 @@
 //! standard (v1) blocks or the provider's own (Anthropic blocks, Responses items); `tool_calls`
 //! and `invalid_tool_calls` are the calls; `usage_metadata` is the one usage a source carries.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 
 use super::input;
 use super::media::{self, DataUrl};
@@ -19,7 +19,7 @@ pub(super) fn convert<'a>(cx: &mut Cx<'a>, p: &mut Parser<'a>) -> Conv<u64> {
     while cx.next_element(p)? {
         cx.path.index(i as usize);
         cx.out.source(i);
-        let r = message(cx);
+        let r = message(cx, i);
         cx.path.pop(1);
         r?;
         i += 1;
@@ -76,12 +76,49 @@ fn chunk_kind(kind: Vec<u8>) -> Vec<u8> {
     message.to_vec()
 }
 
-fn message<'a>(cx: &mut Cx<'a>) -> Conv<()> {
+/// The fields of a message of each kind (LangChain's message classes; `id`, `name`,
+/// `response_metadata`, `example`, a chunk's `tool_call_chunks` and `chunk_position` are metadata
+/// or repeat what is read): any other is `dropped_unknown_field` (§16.6).
+fn message_keys(kind: &[u8]) -> &'static [&'static str] {
+    match kind {
+        b"human" => &["type", "content", "additional_kwargs", "response_metadata", "name", "id", "example"],
+        b"ai" => &[
+            "type",
+            "content",
+            "additional_kwargs",
+            "response_metadata",
+            "name",
+            "id",
+            "example",
+            "tool_calls",
+            "invalid_tool_calls",
+            "usage_metadata",
+            "tool_call_chunks",
+            "chunk_position",
+        ],
+        b"tool" => &[
+            "type",
+            "content",
+            "additional_kwargs",
+            "response_metadata",
+            "name",
+            "id",
+            "tool_call_id",
+            "artifact",
+            "status",
+        ],
+        b"chat" => &["type", "content", "additional_kwargs", "response_metadata", "name", "id", "role"],
+        _ => &["type", "content", "additional_kwargs", "response_metadata", "name", "id"],
+    }
+}
+
+fn message<'a>(cx: &mut Cx<'a>, i: u64) -> Conv<()> {
     let (kind, d) = unwrap(cx, 0)?;
     if cx.tree.value(d) != Value::Object {
         return Err(cx.shape(d, c"the message's fields"));
     }
     cx.no_duplicates(d)?;
+    cx.unknown_fields(d, message_keys(&kind))?;
     let kind = match kind.as_slice() {
         b"chat" => match cx.str_field(d, "role")?.map(|r| r.decode_bytes().unwrap_or_default().into_owned()).as_deref()
         {
@@ -101,18 +138,18 @@ fn message<'a>(cx: &mut Cx<'a>) -> Conv<()> {
         b"human" => {
             cx.out.begin(Role::User);
             additional_kwargs(cx, d, false)?;
-            content(cx, d, Role::User, &provider, &mut HashMap::new())?;
+            content(cx, d, Role::User, &provider, &mut Calls::default())?;
             cx.out.end();
         }
         b"system" => {
             cx.out.begin(Role::System);
             additional_kwargs(cx, d, false)?;
-            content(cx, d, Role::System, &provider, &mut HashMap::new())?;
+            content(cx, d, Role::System, &provider, &mut Calls::default())?;
             cx.out.end();
         }
         b"ai" => {
             cx.out.begin(Role::Assistant);
-            let mut called = HashMap::new();
+            let mut called = Calls::new(cx, d, i);
             if let Some(refusal) = cx.tree.get(d, "additional_kwargs").and_then(|k| cx.tree.get(k, "refusal"))
                 && let Value::String(s) = cx.tree.value(refusal)
             {
@@ -139,7 +176,7 @@ fn message<'a>(cx: &mut Cx<'a>) -> Conv<()> {
                 cx.path.pop(1);
                 r?;
             }
-            content(cx, d, Role::User, &provider, &mut HashMap::new())?;
+            content(cx, d, Role::User, &provider, &mut Calls::default())?;
             cx.out.end_tool(StringToWrite::Json(id), error);
         }
         b"function" => {
@@ -149,7 +186,7 @@ fn message<'a>(cx: &mut Cx<'a>) -> Conv<()> {
             cx.loss(LossCode::SynthesizedToolId, d)?;
             cx.out.begin_tool();
             additional_kwargs(cx, d, false)?;
-            content(cx, d, Role::User, &provider, &mut HashMap::new())?;
+            content(cx, d, Role::User, &provider, &mut Calls::default())?;
             cx.out.end_tool(StringToWrite::Text(&id), false);
         }
         _ => return Err(cx.field_error(d, "type", c"human, ai, system, tool, function or chat")),
@@ -216,14 +253,48 @@ fn usage(cx: &Cx<'_>, d: NodeId) -> Option<Usage> {
     })
 }
 
+/// The calls of an AI message (§16.6): its index (for the ids G16.6 makes), how many calls per id
+/// (`None`: without id) its content wrote, and the ids its `tool_calls` and `invalid_tool_calls`
+/// hold (for the `tool_call_chunk` blocks of its content).
+#[derive(Default)]
+struct Calls {
+    message: u64,
+    in_content: HashMap<Option<Vec<u8>>, usize>,
+    listed: HashSet<Option<Vec<u8>>>,
+}
+
+impl Calls {
+    fn new(cx: &Cx<'_>, d: NodeId, message: u64) -> Calls {
+        let mut listed = HashSet::new();
+        for field in ["tool_calls", "invalid_tool_calls"] {
+            let Some(list) = cx.tree.get(d, field).filter(|&l| cx.tree.value(l) == Value::Array) else { continue };
+            listed.extend(cx.tree.children(list).map(|c| call_key(cx, c)));
+        }
+        Calls { message, in_content: HashMap::new(), listed }
+    }
+
+    /// A call the content wrote.
+    fn wrote(&mut self, key: Option<Vec<u8>>) {
+        *self.in_content.entry(key).or_default() += 1;
+    }
+}
+
+/// The id of call `c` as calls are matched by it: `None` when it has none (`null`, absent).
+fn call_key(cx: &Cx<'_>, c: NodeId) -> Option<Vec<u8>> {
+    match cx.tree.get(c, "id").map(|i| cx.tree.value(i)) {
+        Some(Value::String(s)) => Some(s.decode_bytes().unwrap_or_default().into_owned()),
+        _ => None,
+    }
+}
+
 /// The calls of an AI message that its content did not already hold (`tool_calls` with their
-/// arguments as a JSON value, `invalid_tool_calls` with their arguments as text). `in_content`
-/// counts the calls per id that content blocks already wrote: LangChain repeats a call it keeps
-/// in the content (an Anthropic `tool_use`, a Responses `function_call`) in `tool_calls`, and
-/// that entry is the same call. Only those are skipped, once each: a second entry with the same
-/// id in the list itself is another call and is kept, as Chat keeps it, for pairing to report
-/// (§16.6: nothing is dropped silently).
-fn calls<'a>(cx: &mut Cx<'a>, d: NodeId, in_content: &mut HashMap<Vec<u8>, usize>) -> Conv<()> {
+/// arguments as a JSON value, `invalid_tool_calls` with their arguments as text). LangChain
+/// repeats a call it keeps in the content (a `tool_call` block, an Anthropic `tool_use`, a
+/// Responses `function_call`) in `tool_calls`, and that entry is the same call: an entry whose id
+/// (or, without id, whose lack of one) the content wrote is skipped, once per call the content
+/// wrote. A second entry with the same id in the list itself is another call and is kept, as Chat
+/// keeps it, for pairing to report (§16.6: nothing is dropped silently).
+fn calls<'a>(cx: &mut Cx<'a>, d: NodeId, called: &mut Calls) -> Conv<()> {
     for (field, invalid) in [("tool_calls", false), ("invalid_tool_calls", true)] {
         let Some(list) = cx.tree.get(d, field) else { continue };
         match cx.tree.value(list) {
@@ -231,25 +302,42 @@ fn calls<'a>(cx: &mut Cx<'a>, d: NodeId, in_content: &mut HashMap<Vec<u8>, usize
             Value::Array => {}
             _ => return Err(cx.field_error(d, field, c"an array of tool calls")),
         }
-        cx.each_in(field, list, |cx, _, c| call(cx, c, invalid, in_content))?;
+        cx.each_in(field, list, |cx, k, c| {
+            if cx.tree.value(c) == Value::Object
+                && let Some(left) = called.in_content.get_mut(&call_key(cx, c))
+                && *left > 0
+            {
+                *left -= 1;
+                return Ok(());
+            }
+            call(cx, c, invalid, &format!("langchain:{}:{field}:{k}", called.message))
+        })?;
     }
     Ok(())
 }
 
-/// One entry of `tool_calls` or (`invalid`) `invalid_tool_calls`.
-fn call<'a>(cx: &mut Cx<'a>, call: NodeId, invalid: bool, in_content: &mut HashMap<Vec<u8>, usize>) -> Conv<()> {
+/// One call: an entry of `tool_calls` or (`invalid`) `invalid_tool_calls`, or a `tool_call`
+/// (`invalid_tool_call`) block of the content. A call without id (LangChain's `id: None`) gets
+/// `made_id` with the loss `synthesized_tool_id` (G16.6).
+fn call<'a>(cx: &mut Cx<'a>, call: NodeId, invalid: bool, made_id: &str) -> Conv<()> {
     if cx.tree.value(call) != Value::Object {
         return Err(cx.shape(call, c"a tool call object"));
     }
     cx.no_duplicates(call)?;
-    let id = cx.required_str(call, "id")?;
-    if let Some(left) = in_content.get_mut(id.decode_bytes().unwrap_or_default().as_ref())
-        && *left > 0
-    {
-        *left -= 1;
-        return Ok(());
-    }
+    let id = cx.str_field(call, "id")?;
     let name = cx.required_str(call, "name")?;
+    // `type`, `index`: the entry's kind and its place in a stream; an invalid call's `error` is
+    // LangChain's note on why it is one (its loss says so); `extras` as a block's.
+    let keys: &[&str] = if invalid {
+        &["type", "id", "name", "args", "error", "index", "extras"]
+    } else {
+        &["type", "id", "name", "args", "index", "extras"]
+    };
+    cx.unknown_fields(call, keys)?;
+    extras(cx, call, &[])?;
+    if id.is_none() {
+        cx.loss(LossCode::SynthesizedToolId, call)?;
+    }
     let args = cx.tree.get(call, "args");
     cx.path.name("args");
     let input = (|| -> Conv<Vec<u8>> {
@@ -282,17 +370,22 @@ fn call<'a>(cx: &mut Cx<'a>, call: NodeId, invalid: bool, in_content: &mut HashM
         })
     })();
     cx.path.pop(1);
-    cx.out.tool_use(StringToWrite::Json(id), StringToWrite::Json(name), &input?, None);
+    let id = id.map_or(StringToWrite::Text(made_id), StringToWrite::Json);
+    cx.out.tool_use(id, StringToWrite::Json(name), &input?, None);
     Ok(())
 }
 
-fn content<'a>(
-    cx: &mut Cx<'a>,
-    d: NodeId,
-    role: Role,
-    provider: &[u8],
-    called: &mut HashMap<Vec<u8>, usize>,
-) -> Conv<()> {
+/// A block's (or call's) `extras`, LangChain's provider-specific fields of a standard block: its
+/// members other than `read` that hold something are `dropped_unknown_field`.
+fn extras<'a>(cx: &mut Cx<'a>, b: NodeId, read: &[&str]) -> Conv<()> {
+    match cx.tree.get(b, "extras") {
+        Some(e) if cx.tree.value(e) == Value::Object => cx.unknown_fields(e, read),
+        Some(e) if !cx.holds_nothing(e) => cx.loss(LossCode::DroppedUnknownField, e),
+        _ => Ok(()),
+    }
+}
+
+fn content<'a>(cx: &mut Cx<'a>, d: NodeId, role: Role, provider: &[u8], called: &mut Calls) -> Conv<()> {
     let Some(c) = cx.tree.get(d, "content") else { return Ok(()) };
     cx.path.name("content");
     let r = match cx.tree.value(c) {
@@ -308,7 +401,7 @@ fn content<'a>(
             let mut r = Ok(());
             for (k, b) in blocks.into_iter().enumerate() {
                 cx.path.index(k);
-                r = block(cx, b, role, provider, called);
+                r = block(cx, b, k, role, provider, called);
                 cx.path.pop(1);
                 if r.is_err() {
                     break;
@@ -331,13 +424,56 @@ fn signature_format(provider: &[u8]) -> String {
     }
 }
 
-fn block<'a>(
-    cx: &mut Cx<'a>,
-    b: NodeId,
-    role: Role,
-    provider: &[u8],
-    called: &mut HashMap<Vec<u8>, usize>,
-) -> Conv<()> {
+/// The fields of a block of each kind, besides `cache_control` (its own loss, as §16.4 says):
+/// standard blocks carry `id` and `index` as metadata and `extras` (checked where read);
+/// provider-native blocks as their provider's paragraph reads them, with LangChain's `index`. A
+/// `reasoning` block goes whole into its thinking block; blocks dropped whole, and Chat parts and
+/// Anthropic media (checked by their readers), are not listed.
+fn block_keys(kind: &[u8]) -> &'static [&'static str] {
+    match kind {
+        b"text" => &["type", "text", "id", "index", "annotations", "citations", "extras", "cache_control"],
+        b"thinking" => &["type", "thinking", "signature", "index", "cache_control"],
+        b"redacted_thinking" => &["type", "data", "index", "cache_control"],
+        // `caller`, `toolset_name`: `dropped_unknown_field` (§16.4).
+        b"tool_use" => &["type", "id", "name", "input", "index", "cache_control"],
+        // `namespace`, `caller`: `dropped_unknown_field` (§16.3).
+        b"function_call" => &["type", "id", "call_id", "name", "arguments", "status", "index"],
+        b"image" | b"audio" | b"file" | b"video" => &[
+            "type",
+            "id",
+            "index",
+            "extras",
+            "mime_type",
+            "base64",
+            "url",
+            "file_id",
+            "source_type",
+            "data",
+            "filename",
+            "cache_control",
+        ],
+        b"text-plain" => &[
+            "type",
+            "id",
+            "index",
+            "extras",
+            "mime_type",
+            "base64",
+            "url",
+            "file_id",
+            "source_type",
+            "data",
+            "filename",
+            "text",
+            "title",
+            "context",
+            "cache_control",
+        ],
+        _ => &[],
+    }
+}
+
+fn block<'a>(cx: &mut Cx<'a>, b: NodeId, k: usize, role: Role, provider: &[u8], called: &mut Calls) -> Conv<()> {
     if let Value::String(s) = cx.tree.value(b) {
         cx.out.text(StringToWrite::Json(s));
         return Ok(());
@@ -348,8 +484,31 @@ fn block<'a>(
     cx.no_duplicates(b)?;
     let kind = cx.required_str(b, "type")?.decode_bytes().unwrap_or_default().into_owned();
     let assistant = role == Role::Assistant;
+    // Provider-native blocks LangChain keeps as the provider sent them: Chat parts (a `file` part
+    // holds its data under `file`, unlike the standard block of the same type) and Anthropic media
+    // blocks (theirs under `source`), converted and checked as §16.2 and §16.4 say.
+    let native = match kind.as_slice() {
+        b"image_url" | b"input_audio" => true,
+        b"file" => cx.tree.get(b, "file").is_some(),
+        b"image" | b"document" => cx.tree.get(b, "source").is_some(),
+        _ => false,
+    };
+    if !native {
+        if cx.tree.get(b, "cache_control").is_some_and(|c| !cx.holds_nothing(c)) {
+            cx.loss(LossCode::DroppedCacheControl, b)?;
+        }
+        let read = match kind.as_slice() {
+            b"thinking" | b"redacted_thinking" | b"tool_use" | b"function_call" => assistant,
+            _ => true,
+        };
+        let keys = block_keys(&kind);
+        if read && !keys.is_empty() {
+            cx.unknown_fields(b, keys)?;
+        }
+    }
     match kind.as_slice() {
         b"text" => {
+            extras(cx, b, &[])?;
             let text = cx.required_str(b, "text")?;
             if cx.tree.get(b, "annotations").is_some_and(|a| cx.tree.len(a) > 0)
                 || cx.tree.get(b, "citations").is_some_and(|a| cx.tree.len(a) > 0)
@@ -409,7 +568,7 @@ fn block<'a>(
         b"tool_use" if assistant => {
             let id = cx.required_str(b, "id")?;
             let name = cx.required_str(b, "name")?;
-            *called.entry(id.decode_bytes().unwrap_or_default().into_owned()).or_default() += 1;
+            called.wrote(Some(id.decode_bytes().unwrap_or_default().into_owned()));
             let at = cx.tree.get(b, "input").ok_or_else(|| cx.field_error(b, "input", c"a JSON value"))?;
             let input = input::from_value(cx, at)?;
             cx.out.tool_use(StringToWrite::Json(id), StringToWrite::Json(name), &input, None);
@@ -417,21 +576,31 @@ fn block<'a>(
         b"function_call" if assistant => {
             let id = cx.required_str(b, "call_id")?;
             let name = cx.required_str(b, "name")?;
-            *called.entry(id.decode_bytes().unwrap_or_default().into_owned()).or_default() += 1;
+            called.wrote(Some(id.decode_bytes().unwrap_or_default().into_owned()));
             let arguments = cx.required_str(b, "arguments")?;
             let at = cx.tree.get(b, "arguments").unwrap_or(b);
             let input = input::from_text(cx, arguments, at)?;
             cx.out.tool_use(StringToWrite::Json(id), StringToWrite::Json(name), &input, None);
         }
-        // `tool_calls` is the authoritative list of calls (added after the content).
-        b"tool_call" | b"tool_call_chunk" | b"invalid_tool_call" => {}
-        // Provider-native blocks LangChain keeps as the provider sent them: Chat parts (a `file`
-        // part holds its data under `file`, unlike the standard block of the same type) and
-        // Anthropic media blocks (theirs under `source`), converted as §16.2 and §16.4 convert them.
-        b"image_url" | b"input_audio" => super::chat::part(cx, b, assistant)?,
-        b"file" if cx.tree.get(b, "file").is_some() => super::chat::part(cx, b, assistant)?,
-        b"image" if cx.tree.get(b, "source").is_some() => super::anthropic::image(cx, b)?,
-        b"document" if cx.tree.get(b, "source").is_some() => super::anthropic::document(cx, b)?,
+        // LangChain's v1 call blocks: a call in its place; the `tool_calls` (`invalid_tool_calls`)
+        // entry with the same id, or the first without id for one without, is the same call.
+        b"tool_call" | b"invalid_tool_call" if assistant => {
+            let key = call_key(cx, b);
+            let made_id = format!("langchain:{}:content:{k}", called.message);
+            call(cx, b, kind.as_slice() == b"invalid_tool_call", &made_id)?;
+            called.wrote(key);
+        }
+        // A piece of a streamed call, which LangChain parses from `tool_call_chunks` into the
+        // lists: one that no call of the message has is a call the message does not hold.
+        b"tool_call_chunk" if assistant => {
+            let key = call_key(cx, b);
+            if !called.listed.contains(&key) && !called.in_content.contains_key(&key) {
+                cx.loss(LossCode::UnknownContentDropped, b)?;
+            }
+        }
+        b"image" if native => super::anthropic::image(cx, b)?,
+        b"document" if native => super::anthropic::document(cx, b)?,
+        _ if native => super::chat::part(cx, b, assistant)?,
         b"image" | b"audio" | b"file" | b"video" | b"text-plain" => standard_media(cx, b, kind.as_slice())?,
         b"server_tool_call"
         | b"server_tool_result"
@@ -467,10 +636,22 @@ fn standard_media<'a>(cx: &mut Cx<'a>, b: NodeId, kind: &[u8]) -> Conv<()> {
     let media_type = cx.str_field(b, "mime_type")?;
     let mt = media_type
         .map_or(StringToWrite::Text(if kind == b"text-plain" { "text/plain" } else { "" }), StringToWrite::Json);
+    // The name: `extras.filename`, else `filename`, else a text-plain block's `title`; a
+    // text-plain block's `context` is a media option (as an Anthropic document's).
+    extras(cx, b, &["filename"])?;
+    if cx.tree.get(b, "context").is_some_and(|c| !cx.holds_nothing(c)) {
+        cx.loss(LossCode::DroppedMediaOptions, b)?;
+    }
     let name = match cx.tree.get(b, "extras").and_then(|e| cx.tree.get(e, "filename")).map(|f| cx.tree.value(f)) {
-        Some(Value::String(s)) => StringToWrite::Json(s),
-        _ => cx.str_field(b, "filename")?.map_or(StringToWrite::Text(""), StringToWrite::Json),
+        Some(Value::String(s)) => Some(s),
+        _ => cx.str_field(b, "filename")?,
     };
+    let name = match name {
+        Some(n) => Some(n),
+        None if kind == b"text-plain" => cx.str_field(b, "title")?,
+        None => None,
+    };
+    let name = name.map_or(StringToWrite::Text(""), StringToWrite::Json);
     let image = kind == b"image";
     if kind == b"text-plain"
         && let Some(text) = cx.str_field(b, "text")?

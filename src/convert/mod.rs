@@ -480,6 +480,31 @@ impl<'a> Cx<'a> {
         Ok(())
     }
 
+    /// Whether the value `id` holds nothing: `null`, `""`, `{}` or `[]` (G16.8: dropping it drops
+    /// nothing).
+    pub(crate) fn holds_nothing(&self, id: NodeId) -> bool {
+        match self.tree.value(id) {
+            Value::Null => true,
+            Value::String(s) => s.is_empty(),
+            Value::Object | Value::Array => self.tree.len(id) == 0,
+            _ => false,
+        }
+    }
+
+    /// G16.8 loss 7: `dropped_unknown_field`, once, at object `id`, when a member that holds
+    /// something ([`Cx::holds_nothing`]) has a key not in `keys` (the fields the converter reads,
+    /// reports otherwise, or ignores as metadata).
+    pub(crate) fn unknown_fields(&mut self, id: NodeId, keys: &[&str]) -> Conv<()> {
+        let dropped = self
+            .tree
+            .children(id)
+            .any(|c| !self.holds_nothing(c) && self.tree.key(c).is_some_and(|k| !known(&k, keys)));
+        if dropped {
+            self.loss(LossCode::DroppedUnknownField, id)?;
+        }
+        Ok(())
+    }
+
     /// Reads the next top-level element of the array `p` is in into the tree: `false` at its end.
     pub(crate) fn next_element(&mut self, p: &mut Parser<'a>) -> Conv<bool> {
         let event = p.next().map_err(|e| wire_error(e, p, self.src, &self.path))?;

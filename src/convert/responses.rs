@@ -35,6 +35,17 @@ const CLIENT_CALLS: &[(&[u8], &str, &str)] = &[
     (b"computer_call", "computer", "action"),
 ];
 
+/// The fields of an item of each kind the converter reads or ignores as metadata (`id`, `status`,
+/// a message's `phase`, who created a call and where it ran): any other that holds something is
+/// `dropped_unknown_field` (§16.3). `reasoning` goes whole into provider state; dropped items are
+/// dropped whole.
+const MESSAGE_KEYS: &[&str] = &["type", "role", "content", "id", "status", "phase"];
+const FUNCTION_CALL_KEYS: &[&str] = &["type", "id", "call_id", "name", "arguments", "status"];
+const CUSTOM_CALL_KEYS: &[&str] = &["type", "id", "call_id", "name", "input", "status"];
+const CLIENT_CALL_KEYS: &[&str] =
+    &["type", "id", "call_id", "status", "action", "actions", "operation", "created_by", "environment"];
+const OUTPUT_KEYS: &[&str] = &["type", "id", "call_id", "output", "status", "created_by", "max_output_length"];
+
 const OUTPUTS: &[&[u8]] = &[
     b"function_call_output",
     b"custom_tool_call_output",
@@ -128,6 +139,7 @@ fn item<'a>(cx: &mut Cx<'a>, i: u64, assistant_open: &mut bool) -> Conv<()> {
     match (kind.as_deref(), role.as_deref()) {
         (None | Some(b"message"), Some(b"assistant")) => {
             assistant_side(cx, i, assistant_open);
+            cx.unknown_fields(it, MESSAGE_KEYS)?;
             output_message(cx, it)
         }
         (None | Some(b"message"), Some(role)) => {
@@ -139,6 +151,7 @@ fn item<'a>(cx: &mut Cx<'a>, i: u64, assistant_open: &mut bool) -> Conv<()> {
             close_assistant(cx, assistant_open);
             cx.out.source(i);
             cx.out.begin(wire);
+            cx.unknown_fields(it, MESSAGE_KEYS)?;
             input_content(cx, it)?;
             cx.out.end();
             Ok(())
@@ -151,9 +164,8 @@ fn item<'a>(cx: &mut Cx<'a>, i: u64, assistant_open: &mut bool) -> Conv<()> {
             assistant_side(cx, i, assistant_open);
             let id = cx.required_str(it, "call_id")?;
             let name = cx.required_str(it, "name")?;
-            if cx.tree.get(it, "namespace").is_some() || cx.tree.get(it, "caller").is_some() {
-                cx.loss(LossCode::DroppedUnknownField, it)?;
-            }
+            // `namespace`, `caller` and any other field: `dropped_unknown_field`.
+            cx.unknown_fields(it, FUNCTION_CALL_KEYS)?;
             let arguments = cx.required_str(it, "arguments")?;
             let at = cx.tree.get(it, "arguments").unwrap_or(it);
             cx.path.name("arguments");
@@ -168,6 +180,7 @@ fn item<'a>(cx: &mut Cx<'a>, i: u64, assistant_open: &mut bool) -> Conv<()> {
             let id = cx.required_str(it, "call_id")?;
             let name = cx.required_str(it, "name")?;
             let text = cx.required_str(it, "input")?;
+            cx.unknown_fields(it, CUSTOM_CALL_KEYS)?;
             let mut input = Vec::new();
             crate::json::write::put_json_str(&mut input, text.raw(), text.has_escapes());
             cx.out.tool_use(
@@ -182,6 +195,8 @@ fn item<'a>(cx: &mut Cx<'a>, i: u64, assistant_open: &mut bool) -> Conv<()> {
             let Some(&(_, name, field)) = CLIENT_CALLS.iter().find(|(k, ..)| *k == kind) else { return Ok(()) };
             assistant_side(cx, i, assistant_open);
             let id = cx.required_str(it, "call_id")?;
+            // A non-empty `pending_safety_checks` of a computer call: `dropped_unknown_field`.
+            cx.unknown_fields(it, CLIENT_CALL_KEYS)?;
             let at = cx.tree.get(it, field).or_else(|| cx.tree.get(it, "actions"));
             let at = at.ok_or_else(|| cx.field_error(it, "action", c"a JSON value"))?;
             let input = input::from_value(cx, at)?;
@@ -251,6 +266,18 @@ fn content_part<'a>(cx: &mut Cx<'a>, part: NodeId) -> Conv<()> {
     let kind = cx.required_str(part, "type")?.decode_bytes().unwrap_or_default().into_owned();
     if cx.tree.get(part, "prompt_cache_breakpoint").is_some() {
         cx.loss(LossCode::DroppedCacheControl, part)?;
+    }
+    let keys: &[&str] = match kind.as_slice() {
+        b"input_text" | b"output_text" | b"text" => {
+            &["type", "text", "annotations", "logprobs", "prompt_cache_breakpoint"]
+        }
+        b"refusal" => &["type", "refusal", "prompt_cache_breakpoint"],
+        b"input_image" => &["type", "image_url", "file_id", "detail", "prompt_cache_breakpoint"],
+        b"input_file" => &["type", "file_data", "file_url", "file_id", "filename", "prompt_cache_breakpoint"],
+        _ => &[],
+    };
+    if !keys.is_empty() {
+        cx.unknown_fields(part, keys)?;
     }
     match kind.as_slice() {
         b"input_text" | b"output_text" | b"text" => {
@@ -337,9 +364,8 @@ fn output<'a>(cx: &mut Cx<'a>, it: NodeId, kind: &[u8]) -> Conv<()> {
         None if kind == b"local_shell_call_output" => cx.required_str(it, "id")?,
         None => return Err(cx.field_error(it, "call_id", c"a JSON string")),
     };
-    if cx.tree.get(it, "acknowledged_safety_checks").is_some_and(|a| cx.tree.len(a) > 0) {
-        cx.loss(LossCode::DroppedUnknownField, it)?;
-    }
+    // A non-empty `acknowledged_safety_checks` and any other field: `dropped_unknown_field`.
+    cx.unknown_fields(it, OUTPUT_KEYS)?;
     cx.out.begin_tool();
     if let Some(o) = cx.tree.get(it, "output") {
         cx.path.name("output");

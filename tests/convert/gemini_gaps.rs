@@ -204,3 +204,64 @@ fn a_part_holding_only_a_thought_signature_keeps_it() {
     assert_eq!(wire(&c)[0]["blocks"][0]["signature"], "s");
     assert_eq!(c.losses, [(0, ffi::LC_LOSS_UNKNOWN_CONTENT_DROPPED)]);
 }
+
+#[test]
+fn an_id_less_response_takes_the_id_of_the_call_it_answers() {
+    // G16.6: a `functionResponse` without `id` answers the first open call of the previous model
+    // turn with its `name`, in order, and carries that call's id: the call's own (copied) when it
+    // has one, the one made for it otherwise. A call with an id loses nothing; the response
+    // neither.
+    let c = converted(
+        r#"{"contents":[
+          {"role":"model","parts":[{"functionCall":{"id":"c1","name":"f","args":{}}},{"functionCall":{"name":"f","args":{}}}]},
+          {"role":"user","parts":[{"functionResponse":{"name":"f","response":{"output":1}}},
+                                  {"functionResponse":{"name":"f","response":{"output":2}}}]}]}"#,
+    );
+    let m = wire(&c);
+    assert_eq!((&m[0]["blocks"][0]["id"], &m[0]["blocks"][1]["id"]), (&json!("c1"), &json!("gemini:0:1")));
+    assert_eq!((&m[1]["tool_use_id"], &m[2]["tool_use_id"]), (&json!("c1"), &json!("gemini:0:1")));
+    assert_eq!(c.losses, vec![(0, ffi::LC_LOSS_SYNTHESIZED_TOOL_ID)]);
+}
+
+#[test]
+fn a_response_with_an_id_answers_its_call_else_the_first_open_call_without_id_of_its_name() {
+    // §16.5 pairing: by id, else by name in order. A response with an id answers the open call
+    // with that id (whatever their order); when no open call has it, the first open call of its
+    // name that has no id (the call had none to give it: it takes the id made for the call, and
+    // the call's `synthesized_tool_id` covers both). A call that has another id is not taken.
+    let c = converted(
+        r#"{"contents":[
+          {"role":"model","parts":[{"functionCall":{"id":"a","name":"f","args":{}}},{"functionCall":{"id":"b","name":"f","args":{}}},
+                                   {"functionCall":{"name":"g","args":{}}}]},
+          {"role":"user","parts":[{"functionResponse":{"id":"b","name":"f","response":{}}},
+                                  {"functionResponse":{"name":"f","response":{}}},
+                                  {"functionResponse":{"id":"r","name":"g","response":{}}}]}]}"#,
+    );
+    let m = wire(&c);
+    let ids: Vec<&Value> = m[1..].iter().map(|t| &t["tool_use_id"]).collect();
+    assert_eq!(ids, [&json!("b"), &json!("a"), &json!("gemini:0:2")]);
+    assert_eq!(c.losses, vec![(0, ffi::LC_LOSS_SYNTHESIZED_TOOL_ID)]);
+
+    // An id no open call has, and no open call without id of its name: the response keeps its
+    // id, and pairing reports the orphan (G16.14), as the source does not pair.
+    let m = wire(&converted(
+        r#"{"contents":[
+          {"role":"model","parts":[{"functionCall":{"id":"a","name":"f","args":{}}}]},
+          {"role":"user","parts":[{"functionResponse":{"id":"z","name":"f","response":{}}}]}]}"#,
+    ));
+    assert_eq!(m[1]["tool_use_id"], "z");
+}
+
+#[test]
+fn a_second_response_with_an_answered_id_stays_a_second_result() {
+    // G16.6: a response with an id answers the open call with that id, else, when no call of the
+    // turn has the id, the first open call without id of its name. An id a call of the turn has,
+    // already answered, is a second result (G16.14 reports it): it is not moved to another call.
+    let m = wire(&converted(
+        r#"{"contents":[
+          {"role":"model","parts":[{"functionCall":{"id":"a","name":"f","args":{}}},{"functionCall":{"name":"f","args":{}}}]},
+          {"role":"user","parts":[{"functionResponse":{"id":"a","name":"f","response":{}}},
+                                  {"functionResponse":{"id":"a","name":"f","response":{}}}]}]}"#,
+    ));
+    assert_eq!((&m[1]["tool_use_id"], &m[2]["tool_use_id"]), (&json!("a"), &json!("a")));
+}

@@ -225,3 +225,65 @@ fn anthropic_media_and_chat_audio_in_content_convert_as_their_providers() {
         (&json!("audio"), &json!("audio/wav"), &json!("UklGRg=="))
     );
 }
+
+#[test]
+fn a_tool_call_without_id_gets_one_made_from_its_place() {
+    // LangChain's ToolCall and InvalidToolCall allow `id: None`. G16.6: a call without an id
+    // gets `langchain:<i>:<field>:<k>` (message i, `tool_calls` / `invalid_tool_calls` /
+    // `content`, index k) with the loss `synthesized_tool_id`.
+    let c = converted(
+        r#"[{"type":"human","data":{"content":"go"}},
+          {"type":"ai","data":{"content":"","tool_calls":[{"id":null,"name":"f","args":{"a":1}},{"name":"g","args":{}}],
+           "invalid_tool_calls":[{"id":null,"name":"h","args":"{bad","error":null}]}}]"#,
+    );
+    let m = wire(&c);
+    assert_eq!(
+        calls(&m[1]),
+        vec![
+            (json!("langchain:1:tool_calls:0"), json!("f"), json!({"a":1})),
+            (json!("langchain:1:tool_calls:1"), json!("g"), json!({})),
+            (json!("langchain:1:invalid_tool_calls:0"), json!("h"), json!("{bad")),
+        ]
+    );
+    let synthesized = ffi::LC_LOSS_SYNTHESIZED_TOOL_ID;
+    assert_eq!(c.losses, vec![(1, synthesized), (1, synthesized), (1, synthesized), (1, UNPARSEABLE)]);
+}
+
+#[test]
+fn tool_call_blocks_in_content_are_calls() {
+    // §16.6: a `tool_call` content block (LangChain's v1 standard block) is a tool_use in its
+    // place; a `tool_calls` entry with the same id is the same call, counted once. So a message
+    // whose calls are only in its content keeps them. An `invalid_tool_call` block is as an
+    // `invalid_tool_calls` entry.
+    let c = converted(
+        r#"[{"type":"ai","data":{"content":[{"type":"text","text":"t"},
+            {"type":"tool_call","id":"c1","name":"f","args":{"a":1}},
+            {"type":"invalid_tool_call","id":"c2","name":"g","args":"{x","error":"bad"}],
+           "tool_calls":[]}},
+          {"type":"ai","data":{"content":[{"type":"tool_call","id":"c3","name":"f","args":{},"index":0,"extras":{"toolset_name":null}}],
+           "tool_calls":[{"id":"c3","name":"f","args":{},"type":"tool_call"}]}},
+          {"type":"ai","data":{"content":[{"type":"tool_call","id":null,"name":"f","args":{}}],"tool_calls":[{"id":null,"name":"f","args":{}}]}}]"#,
+    );
+    let m = wire(&c);
+    assert_eq!(m[0]["blocks"][0], json!({"type":"text","text":"t"}));
+    assert_eq!(calls(&m[0]), vec![(json!("c1"), json!("f"), json!({"a":1})), (json!("c2"), json!("g"), json!("{x"))]);
+    assert_eq!(calls(&m[1]), vec![(json!("c3"), json!("f"), json!({}))]);
+    // Without ids, the block and the entry are the same call too (the first such of each, in
+    // order): one call, its id made from the block's place.
+    assert_eq!(calls(&m[2]), vec![(json!("langchain:2:content:0"), json!("f"), json!({}))]);
+    assert_eq!(c.losses, vec![(0, UNPARSEABLE), (2, ffi::LC_LOSS_SYNTHESIZED_TOOL_ID)]);
+}
+
+#[test]
+fn a_tool_call_chunk_block_of_no_call_of_the_message_is_reported() {
+    // §16.6: a `tool_call_chunk` block is a piece of a call LangChain parses into `tool_calls` or
+    // `invalid_tool_calls`; one whose id no call of the message has holds a call the message does
+    // not: `unknown_content_dropped` (G16.8), never nothing.
+    let c = converted(
+        r#"[{"type":"AIMessageChunk","data":{"content":[{"type":"tool_call_chunk","id":"c1","name":"f","args":"{\"a\":1}","index":0},
+            {"type":"tool_call_chunk","id":"c9","name":"g","args":"{","index":1}],
+           "tool_calls":[{"id":"c1","name":"f","args":{"a":1}}]}}]"#,
+    );
+    assert_eq!(calls(&wire(&c)[0]), vec![(json!("c1"), json!("f"), json!({"a":1}))]);
+    assert_eq!(c.losses, vec![(0, ffi::LC_LOSS_UNKNOWN_CONTENT_DROPPED)]);
+}

@@ -4,6 +4,7 @@
 //! exactly when the source pairs by the source format's own rule, and every allowed safe cut maps
 //! to a safe source cut. Then refusals with their locations, the minted identity and properties.
 
+mod chat_gaps;
 mod errors;
 mod fixtures;
 mod gemini_gaps;
@@ -13,3 +14,4 @@ mod oracle;
 mod pinned;
 mod props;
 mod rules;
+mod unknown_fields;
