@@ -74,6 +74,25 @@ test("strings of every mix of widths arrive intact", () => {
   }
 });
 
+test("short strings of every mix of widths arrive intact (the input block)", () => {
+  // Strings up to a third of the input block are encoded into it; lone surrogates become U+FFFD,
+  // a NUL is refused by the summary grammar (X4.8).
+  const pieces = ["", "a", "~", "\u007f", "\u0080", "é", "中", "😀", "\ud800", "\udc00", "\0"];
+  const decoder = new TextDecoder();
+  const encoder = new TextEncoder();
+  for (const [first, second] of pieces.flatMap((p) => pieces.map((q) => [p, q]))) {
+    for (const n of [0, 1, 5, 3000]) {
+      const goal = `g${first.repeat(n)}${second}${first}`;
+      const want = decoder.decode(encoder.encode(goal));
+      if (/[\0]/.test(want)) {
+        assert.throws(() => lc.validateSummary(S(goal)), lc.LoopcompactError);
+        continue;
+      }
+      assert.equal(lc.summarySectionText(S(goal), Section.GOAL), want, `${first} ${second} ${n}`);
+    }
+  }
+});
+
 test("a Conversion holds the instance; a 48 MiB string converts, and the memory is given back once it is freed", () => {
   const big = "x".repeat(48 * MiB);
   const c = lc.fromModelMessages([{ role: "user", content: big }]);
