@@ -152,12 +152,6 @@ export class Conversion {
   }
 
   /**
-   * The source cut of an allowed wire cut (SPEC G16.2): summarising wire messages `[0, wireCut)`
-   * summarises source messages `[0, sourceCut)`; source items the wire does not hold (dropped with
-   * a loss) after the last summarised message stay on the kept side. Throws `LC_CUT_UNSAFE` for a
-   * cut that `cutAllowed` refuses and `LC_ERR_INVALID_ARGUMENT` for one past the last message.
-   */
-  /**
    * The number of messages (or items) in the source (`lc_conversion_source_len`): the length of
    * the list `messages(source)` takes.
    */
@@ -170,6 +164,12 @@ export class Conversion {
     });
   }
 
+  /**
+   * The source cut of an allowed wire cut (SPEC G16.2): summarising wire messages `[0, wireCut)`
+   * summarises source messages `[0, sourceCut)`; source items the wire does not hold (dropped with
+   * a loss) after the last summarised message stay on the kept side. Throws `LC_CUT_UNSAFE` for a
+   * cut that `cutAllowed` refuses and `LC_ERR_INVALID_ARGUMENT` for one past the last message.
+   */
   sourceCut(wireCut: U64): number {
     const cut = u64(wireCut, "wireCut");
     return this.#with((rt, handle) => {

@@ -71,7 +71,7 @@ export {
   type SectionSpan,
   type Sections,
 } from "./summary.js";
-export { SummaryStream, validateSummaryStream, type ChunkSource } from "./stream.js";
+export { SummaryStream, validateSummaryStream, type ChunkSource, type ReadableStreamLike } from "./stream.js";
 export {
   compactionProgressCheck,
   compactionThresholdCheck,

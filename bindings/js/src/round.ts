@@ -20,7 +20,7 @@ import {
 import { SMALLEST_SUMMARY_LEN, Section, Status, StatusClass, type StatusCode } from "./generated.js";
 import { type Input, type Origin, type Stop, inputInternals } from "./input.js";
 import { rebuild } from "./messages.js";
-import { type Aborted, ReplyStreamCheck } from "./stream.js";
+import { type Aborted, type ReadableStreamLike, ReplyStreamCheck, isReadableStream } from "./stream.js";
 import { type Sections, renderSummary, summaryInstructions, summaryJsonSchema } from "./summary.js";
 
 /** One chat turn of a summary request: what chat APIs take as a message. */
@@ -108,7 +108,7 @@ export type ReplyChunk = string | Uint8Array;
  * calls `usage`.
  */
 export interface SummaryReplyStream {
-  chunks: ReadableStream<ReplyChunk> | AsyncIterable<ReplyChunk> | Iterable<ReplyChunk>;
+  chunks: ReadableStreamLike<ReplyChunk> | AsyncIterable<ReplyChunk> | Iterable<ReplyChunk>;
   usage: () => SummaryUsage | PromiseLike<SummaryUsage>;
 }
 
@@ -558,8 +558,8 @@ async function readStream(
   let next: () => Promise<IteratorResult<unknown>>;
   let stop: () => Promise<unknown>;
   let release = () => {};
-  if (typeof ReadableStream === "function" && chunks instanceof ReadableStream) {
-    const reader = (chunks as ReadableStream<unknown>).getReader();
+  if (isReadableStream(chunks)) {
+    const reader = chunks.getReader();
     next = async () => {
       const r = await reader.read();
       return r.done ? { done: true, value: undefined } : { done: false, value: r.value };

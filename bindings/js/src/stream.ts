@@ -141,8 +141,25 @@ export class SummaryStream {
   }
 }
 
+/**
+ * The part of a web `ReadableStream` the package uses: a reader, read to the end, cancelled when
+ * the reply is dead. Every `ReadableStream` (the DOM's, Node's `stream/web`) is one; declared here
+ * so that the package's types need neither the DOM library nor `@types/node`.
+ */
+export interface ReadableStreamLike<T> {
+  getReader(): {
+    read(): Promise<{ done: boolean; value?: T }>;
+    cancel(reason?: unknown): Promise<void>;
+    releaseLock(): void;
+  };
+}
+
+/** @internal Whether `x` is read as a `ReadableStream` (it has `getReader`), before iteration. */
+export const isReadableStream = (x: unknown): x is ReadableStreamLike<unknown> =>
+  typeof x === "object" && x !== null && typeof (x as { getReader?: unknown }).getReader === "function";
+
 /** What `validateSummaryStream` reads: a web stream or any async iterable of chunks. */
-export type ChunkSource = ReadableStream<string | Uint8Array> | AsyncIterable<string | Uint8Array>;
+export type ChunkSource = ReadableStreamLike<string | Uint8Array> | AsyncIterable<string | Uint8Array>;
 
 const decoder = new TextDecoder();
 const encoder = new TextEncoder();
@@ -160,12 +177,14 @@ export async function validateSummaryStream(source: ChunkSource): Promise<string
   const stream = new SummaryStream();
   const parts: (string | Uint8Array)[] = [];
   try {
-    if (typeof ReadableStream === "function" && source instanceof ReadableStream) {
-      const reader = (source as ReadableStream<string | Uint8Array>).getReader();
+    if (isReadableStream(source)) {
+      const reader = (source as ReadableStreamLike<string | Uint8Array>).getReader();
       try {
         for (;;) {
-          const { done, value } = await reader.read();
+          const { done, value: read } = await reader.read();
           if (done) break;
+          // A chunk of another kind (undefined included) is feed's TypeError.
+          const value = read as string | Uint8Array;
           parts.push(value);
           stream.feed(value);
         }
