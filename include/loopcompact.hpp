@@ -28,7 +28,8 @@
  *                 section_name, summary_instructions, retry_message
  *   summary (§4)  validate_summary, summary_sections, summary_section_text
  *   grammars      summary_grammar, summary_json_schema, render_summary (§17.1, §17.2)
- *   input (§5,§7) Input::parse, validate_input, Input::encode_within, Input::encoded_size_within
+ *   input (§5,§7) Input::parse, validate_input, Input::encode_within, Input::encoded_size_within,
+ *                 Input::message_count, max_summary_tokens, leading_systems
  *   output (§6)   Input::validate_output
  *   policies (§8) validate_compaction_policy, validate_observation_policy, validate_context_config
  *   limits (§9)   resolve_limits, occupancy_basis_points, pressure_level, check_replacement
@@ -905,6 +906,17 @@ public:
         return out;
     }
 
+    // The number of transcript messages n: cuts run from 0 to n (lc_compaction_input_message_count).
+    std::uint64_t message_count() const { return count(lc_compaction_input_message_count); }
+
+    // The input's max_summary_tokens: the summariser's output budget
+    // (lc_compaction_input_max_summary_tokens).
+    std::uint64_t max_summary_tokens() const { return count(lc_compaction_input_max_summary_tokens); }
+
+    // The number of system messages the transcript starts with: kept by a replacement, never
+    // summarised (R15.9, lc_compaction_input_leading_systems).
+    std::uint64_t leading_systems() const { return count(lc_compaction_input_leading_systems); }
+
     // Checks a transcript the host rebuilt itself (any key order, whitespace and spelling) against
     // the rule of build_replacement for `cut` (SPEC R15.11, lc_replacement_verify). Throws Error
     // (the cut's own status, LC_REPLACEMENT_WIRE, _PREFIX_CHANGED, _SUMMARY, _ADJACENT_USER,
@@ -920,6 +932,13 @@ private:
     struct Free {
         void operator()(lc_compaction_input *handle) const noexcept { lc_compaction_input_free(handle); }
     };
+
+    std::uint64_t count(lc_status (*read)(const lc_compaction_input *, std::uint64_t *)) const
+    {
+        std::uint64_t value = 0;
+        detail::check(read(handle_.get(), &value));
+        return value;
+    }
 
     friend class Conversion;  // Conversion::input adopts the handle of lc_conversion_input
 

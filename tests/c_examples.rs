@@ -1013,7 +1013,8 @@ const RUNS: &[Run] = &[
     },
     Run { example: "demo", args: &["examples/no_such_dir"], stdin: None, stdout: "", exit: 2 },
     Run { example: "demo", args: &["a", "b"], stdin: None, stdout: "", exit: 2 },
-    // examples/cpp/pairing.cpp: SPEC §16.9 by hand. input_pending.json: message 6, the last assistant
+    // examples/cpp/pairing.cpp: SPEC §16.9 by hand, after the input's counts (7 messages, the first a
+    // system message; max_summary_tokens 512, as the files say). input_pending.json: message 6, the last assistant
     // message, waits for c2 (G16.13): the pending-tail cut keeping 1 is 6 (c1's pair lies before it),
     // §14's verdict is 500; the plan with the pending tail is empty and the repaired transcript is the
     // input in canonical bytes (E7.3: "usage":null on assistant messages).
@@ -1021,7 +1022,8 @@ const RUNS: &[Run] = &[
         example: "pairing",
         args: &["examples/data/input_pending.json", "1"],
         stdin: None,
-        stdout: "violation: message 6, block 0: LC_PAIRING_UNANSWERED_CALL\nsafe cut: 6\n\
+        stdout: "messages: 7, leading systems: 1, max_summary_tokens: 512\n\
+                 violation: message 6, block 0: LC_PAIRING_UNANSWERED_CALL\nsafe cut: 6\n\
                  safe cut (S14.4): LC_PAIRING_UNANSWERED_CALL\nrepair plan: []\nrepaired: \
                  [{\"role\":\"system\",\"blocks\":[{\"type\":\"text\",\"text\":\"be brief\"}]},\
                  {\"role\":\"user\",\"blocks\":[{\"type\":\"text\",\"text\":\"list the files\"}]},\
@@ -1041,7 +1043,8 @@ const RUNS: &[Run] = &[
         example: "pairing",
         args: &["examples/data/input_unpaired.json", "1"],
         stdin: None,
-        stdout: "violation: message 1, block 1: LC_PAIRING_UNANSWERED_CALL\nviolation: message 3: \
+        stdout: "messages: 6, leading systems: 0, max_summary_tokens: 512\n\
+                 violation: message 1, block 1: LC_PAIRING_UNANSWERED_CALL\nviolation: message 3: \
                  LC_PAIRING_ORPHAN_RESULT\nsafe cut: LC_PAIRING_UNANSWERED_CALL\nsafe cut (S14.4): \
                  LC_PAIRING_UNANSWERED_CALL\nrepair plan: [{\"action\":\"drop_result\",\"message\":3,\"block\":null},\
                  {\"action\":\"add_result\",\"before\":4,\"call_message\":1,\"call_block\":1,\"tool_use_id\":\"b\",\

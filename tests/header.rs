@@ -307,7 +307,7 @@ int lc_hpp_check(const lc::Input &input)
         total += view.size();
     }
     const std::string summary = input.validate_output(text, 1, 2);
-    const std::uint64_t cut = input.safe_cut(2);
+    const std::uint64_t cut = input.safe_cut(2) + input.message_count() + input.leading_systems() + input.max_summary_tokens();
     input.check_cut(cut);
     input.check_pairing();
     const lc_resolved_limits limits = lc::resolve_limits(lc_context_limits{1, 2, 3}, 4, 5);
@@ -470,6 +470,21 @@ fn indexed_functions(header: &str) -> Vec<String> {
         }
     }
     names
+}
+
+/// "Every C function has its wrapper" (include/loopcompact.hpp): each declared function is used by
+/// the wrapper, or its `_diagnose` sibling is (the plain validators are reached through it). The
+/// three input counts were missing until this test.
+#[test]
+fn the_cxx_wrapper_calls_every_declared_function() {
+    let hpp = std::fs::read_to_string(manifest_dir().join("include").join("loopcompact.hpp")).expect("loopcompact.hpp");
+    // Called, or passed as a function pointer to a helper that calls it.
+    let called = |name: &str| ["(", ")", ","].iter().any(|next| hpp.contains(&format!("{name}{next}")));
+    let missing: Vec<String> = declared_functions(&committed())
+        .into_iter()
+        .filter(|f| !called(f) && !called(&format!("{f}_diagnose")) && !called(&f.replace("_validate", "_diagnose")))
+        .collect();
+    assert!(missing.is_empty(), "functions without a C++ wrapper: {missing:?}");
 }
 
 #[test]

@@ -59,6 +59,8 @@ int main(int argc, char **argv)
     const std::uint64_t keep_last = std::stoull(argv[2]);
     try {
         const lc::Input input = lc::Input::parse(wire);
+        std::cout << "messages: " << input.message_count() << ", leading systems: " << input.leading_systems()
+                  << ", max_summary_tokens: " << input.max_summary_tokens() << "\n";
         for (const lc::Violation &v : input.pairing_violations()) {
             std::cout << "violation: message " << v.message;
             if (v.block) {
