@@ -56,9 +56,10 @@
  *
  * Ownership: the library allocates only opaque handles: lc_compaction_input (from
  * lc_compaction_input_parse or lc_conversion_input, released by lc_compaction_input_free) and
- * lc_conversion (from lc_transcript_convert, released by lc_conversion_free); freeing NULL is a
- * no-op. A handle is immutable and may be shared between threads. Everything else is the caller's
- * memory.
+ * lc_conversion (from lc_transcript_convert, released by lc_conversion_free), both immutable and
+ * shareable between threads; and lc_summary_stream (from lc_summary_stream_new, released by
+ * lc_summary_stream_free), which each feed changes: not for concurrent use. Freeing NULL is a
+ * no-op. Everything else is the caller's memory.
  */
 
 #ifndef LOOPCOMPACT_H

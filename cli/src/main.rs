@@ -87,8 +87,8 @@ options:
   --json           print the verdict as one JSON object:
                    {\"ok\",\"document\",\"status\",\"name\",\"reason\",\"message\",\"class\",\"offset\",
                    \"line\",\"column\",\"section\",\"rule\",\"expected\",\"location\",\"limit\",\"actual\"},
-                   plus \"fingerprint\", \"summary\", \"cut\" or \"sections\" on success of those
-                   commands, and \"retry_message\" with --retry-message. reply adds
+                   plus \"fingerprint\", \"summary\", \"cut\", \"sections\" or \"text\" on success
+                   of those commands, and \"retry_message\" with --retry-message. reply adds
                    \"removed\": {\"trim\",\"unfence\",\"before\",\"after\"} (what cleanup removed, bytes
                    before and after the summary; also on a rejection) and always \"retry_message\"
                    on a rejection; replacement build adds \"replacement\" (the JSON text, as a
