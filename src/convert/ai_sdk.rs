@@ -68,15 +68,31 @@ fn message<'a>(cx: &mut Cx<'a>) -> Conv<()> {
 }
 
 /// A message's or part's `providerOptions`: cache hints are `dropped_cache_control`; other options
-/// (except the keys in `used`, which went into a block) are `dropped_provider_options`.
+/// (except the keys in `used`, which went into a block) are `dropped_provider_options`. An option
+/// that holds nothing (`null`, `{}`, ...: `cacheControl: undefined` is left out by
+/// `JSON.stringify`, a `null` one asks for nothing) drops nothing, as a cache hint of every format
+/// (G16.8). A namespace that is not an object is an option of its own.
 fn options<'a>(cx: &mut Cx<'a>, id: NodeId, used: &[&str]) -> Conv<()> {
+    const CACHE: &[&str] = &["cacheControl", "cache_control", "promptCacheBreakpoint"];
     let Some(o) = cx.tree.get(id, "providerOptions") else { return Ok(()) };
+    match cx.tree.value(o) {
+        Value::Null => return Ok(()),
+        Value::Object => {}
+        _ => return Err(cx.field_error(id, "providerOptions", c"an object of provider namespaces")),
+    }
     let mut cache = false;
     let mut other = false;
     for ns in cx.tree.children(o) {
+        if cx.tree.value(ns) != Value::Object {
+            other |= !cx.holds_nothing(ns);
+            continue;
+        }
         for c in cx.tree.children(ns) {
             let Some(key) = cx.tree.key(c) else { continue };
-            if known(&key, &["cacheControl", "cache_control", "promptCacheBreakpoint"]) {
+            if cx.holds_nothing(c) {
+                continue;
+            }
+            if known(&key, CACHE) {
                 cache = true;
             } else if !known(&key, used) {
                 other = true;
@@ -346,7 +362,10 @@ fn media_part<'a>(cx: &mut Cx<'a>, part: NodeId, kind: &[u8]) -> Conv<()> {
                             .tree
                             .get(data, "reference")
                             .ok_or_else(|| cx.field_error(data, "reference", c"an object"))?;
+                        cx.path.name("reference");
                         let url = file_id_url(cx, reference);
+                        cx.path.pop(1);
+                        let url = url?;
                         media::put_reference(cx, mt, StringToWrite::Text(&url), is_image, data)?;
                     }
                     b"text" => {
@@ -371,22 +390,23 @@ fn media_part<'a>(cx: &mut Cx<'a>, part: NodeId, kind: &[u8]) -> Conv<()> {
 
 /// The pseudo-URL of a file reference (G16.7): a provider-to-id record as `file-id:` then its
 /// `provider=id` pairs sorted by provider, joined by `,`; a bare id (a tool output's `fileId`
-/// string, whose provider the part does not say) as `file-id:ai_sdk:<id>`.
-fn file_id_url(cx: &Cx<'_>, id: NodeId) -> String {
-    if let Value::String(s) = cx.tree.value(id) {
-        return media::file_id("ai_sdk", &s);
+/// string, whose provider the part does not say) as `file-id:ai_sdk:<id>`. A record's id that is
+/// not a string is not the SDK's shape (701): left out, it would drop that provider's reference
+/// unsaid.
+fn file_id_url(cx: &Cx<'_>, id: NodeId) -> Conv<String> {
+    match cx.tree.value(id) {
+        Value::String(s) => return Ok(media::file_id("ai_sdk", &s)),
+        Value::Object => {}
+        _ => return Err(cx.shape(id, c"a record of provider file ids")),
     }
-    let mut pairs: Vec<(String, String)> = cx
-        .tree
-        .children(id)
-        .filter_map(|c| {
-            let key = cx.tree.key(c)?.decode().ok()?.into_owned();
-            let Value::String(v) = cx.tree.value(c) else { return None };
-            Some((key, v.decode().ok()?.into_owned()))
-        })
-        .collect();
+    let mut pairs: Vec<(String, String)> = Vec::new();
+    for c in cx.tree.children(id) {
+        let key = cx.tree.key(c).map(|k| k.decode().unwrap_or_default().into_owned()).unwrap_or_default();
+        let Value::String(v) = cx.tree.value(c) else { return Err(cx.shape(c, c"a provider's file id string")) };
+        pairs.push((key, v.decode().unwrap_or_default().into_owned()));
+    }
     pairs.sort();
-    format!("file-id:{}", pairs.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(","))
+    Ok(format!("file-id:{}", pairs.iter().map(|(k, v)| format!("{k}={v}")).collect::<Vec<_>>().join(",")))
 }
 
 /// A `tool` message: each `tool-result` a `tool` message of its own (G16.1).
@@ -418,8 +438,11 @@ fn tool_result<'a>(cx: &mut Cx<'a>, part: NodeId) -> Conv<()> {
     }
     let id = cx.required_str(part, "toolCallId")?;
     options(cx, part, &[])?;
-    // `toolName` names the call, which carries it; 4's `result` and `isError` are read below.
-    cx.unknown_fields(part, &["type", "toolCallId", "toolName", "output", "result", "isError", "providerOptions"])?;
+    // `toolName` names the call, which carries it; 5's `output`, else 4's `result` and `isError`,
+    // are read below (4's beside an `output` are not read: `dropped_unknown_field`).
+    let v5 = cx.tree.get(part, "output").is_some();
+    let read: &[&str] = if v5 { &["output"] } else { &["result", "isError"] };
+    cx.unknown_fields(part, &[&["type", "toolCallId", "toolName", "providerOptions"], read].concat())?;
     cx.out.begin_tool();
     let mut is_error = false;
     // v5+: `output` is a tagged union; v4: `result` and `isError`.
@@ -455,7 +478,14 @@ fn tool_result<'a>(cx: &mut Cx<'a>, part: NodeId) -> Conv<()> {
                         .tree
                         .get(o, "value")
                         .ok_or_else(|| cx.field_error(o, "value", c"an array of content parts"))?;
-                    for item in cx.tree.children(v).collect::<Vec<_>>() {
+                    if cx.tree.value(v) != Value::Array {
+                        return Err(cx.field_error(o, "value", c"an array of content parts"));
+                    }
+                    cx.each_in("value", v, |cx, _, item| {
+                        if cx.tree.value(item) != Value::Object {
+                            return Err(cx.shape(item, c"a content part object"));
+                        }
+                        cx.no_duplicates(item)?;
                         let t = cx.required_str(item, "type")?.decode_bytes().unwrap_or_default().into_owned();
                         let keys: &[&str] = match t.as_slice() {
                             b"text" => &["type", "text", "providerOptions"],
@@ -504,7 +534,10 @@ fn tool_result<'a>(cx: &mut Cx<'a>, part: NodeId) -> Conv<()> {
                                     Some(id) if matches!(cx.tree.value(id), Value::String(_) | Value::Object) => id,
                                     _ => return Err(cx.field_error(item, "fileId", c"a string or an object")),
                                 };
+                                cx.path.name("fileId");
                                 let url = file_id_url(cx, id);
+                                cx.path.pop(1);
+                                let url = url?;
                                 let image = t.as_slice() == b"image-file-id";
                                 media::put_reference(
                                     cx,
@@ -519,7 +552,8 @@ fn tool_result<'a>(cx: &mut Cx<'a>, part: NodeId) -> Conv<()> {
                             }
                             _ => cx.loss(LossCode::UnknownContentDropped, item)?,
                         }
-                    }
+                        Ok(())
+                    })?;
                 }
                 _ => cx.loss(LossCode::UnknownContentDropped, o)?,
             }

@@ -151,9 +151,7 @@ fn tool_result<'a>(cx: &mut Cx<'a>, b: NodeId) -> Conv<()> {
     cx.no_duplicates(b)?;
     let id = cx.required_str(b, "tool_use_id")?;
     let is_error = cx.bool_field(b, "is_error")?;
-    if cx.tree.get(b, "cache_control").is_some_and(|c| cx.tree.value(c) != Value::Null) {
-        cx.loss(LossCode::DroppedCacheControl, b)?;
-    }
+    cx.cache_hints(b, &["cache_control"])?;
     cx.unknown_fields(b, &["type", "tool_use_id", "content", "is_error", "cache_control"])?;
     cx.out.begin_tool();
     if let Some(content) = cx.tree.get(b, "content") {
@@ -202,9 +200,7 @@ fn block<'a>(cx: &mut Cx<'a>, b: NodeId, side: Side) -> Conv<()> {
     }
     cx.no_duplicates(b)?;
     let kind = cx.required_str(b, "type")?.decode_bytes().unwrap_or_default().into_owned();
-    if cx.tree.get(b, "cache_control").is_some_and(|c| cx.tree.value(c) != Value::Null) {
-        cx.loss(LossCode::DroppedCacheControl, b)?;
-    }
+    cx.cache_hints(b, &["cache_control"])?;
     // The fields each block reads (§16.4; `cache_control` above); image and document blocks are
     // checked where they are read. Any other field: `dropped_unknown_field`.
     let keys: &[&str] = match kind.as_slice() {
@@ -236,7 +232,7 @@ fn block<'a>(cx: &mut Cx<'a>, b: NodeId, side: Side) -> Conv<()> {
         b"search_result" if side != Side::System => {
             let title = cx.str_field(b, "title")?;
             let text = match cx.tree.get(b, "content").map(|c| (c, cx.tree.value(c))) {
-                Some((c, Value::Array)) => cx.joined_texts(c, "\n"),
+                Some((c, Value::Array)) => inner_texts(cx, c, None)?,
                 _ => return Err(cx.field_error(b, "content", c"an array of text blocks")),
             };
             cx.loss(LossCode::DroppedCitations, b)?;
@@ -287,7 +283,7 @@ fn block<'a>(cx: &mut Cx<'a>, b: NodeId, side: Side) -> Conv<()> {
 
 /// An `image` block: base64, URL or file source.
 pub(super) fn image<'a>(cx: &mut Cx<'a>, b: NodeId) -> Conv<()> {
-    if cx.tree.get(b, "transformations").is_some() {
+    if cx.holds_any(b, &["transformations"]) {
         cx.loss(LossCode::DroppedMediaOptions, b)?;
     }
     cx.unknown_fields(b, &["type", "source", "cache_control", "transformations"])?;
@@ -321,10 +317,10 @@ pub(super) fn image<'a>(cx: &mut Cx<'a>, b: NodeId) -> Conv<()> {
 
 /// A `document` block: base64 (PDF), text, content, URL or file source.
 pub(super) fn document<'a>(cx: &mut Cx<'a>, b: NodeId) -> Conv<()> {
-    if cx.tree.get(b, "context").is_some_and(|c| cx.tree.value(c) != Value::Null) {
+    if cx.holds_any(b, &["context"]) {
         cx.loss(LossCode::DroppedMediaOptions, b)?;
     }
-    if cx.tree.get(b, "citations").is_some_and(|c| cx.tree.value(c) != Value::Null) {
+    if cx.holds_any(b, &["citations"]) {
         cx.loss(LossCode::DroppedCitations, b)?;
     }
     cx.unknown_fields(b, &["type", "source", "cache_control", "citations", "context", "title"])?;
@@ -349,12 +345,23 @@ pub(super) fn document<'a>(cx: &mut Cx<'a>, b: NodeId) -> Conv<()> {
             }
             b"content" => {
                 let mut text = String::new();
+                let mut images = Vec::new();
                 match cx.tree.get(source, "content").map(|c| (c, cx.tree.value(c))) {
                     Some((_, Value::String(s))) => text.push_str(&s.decode().unwrap_or_default()),
-                    Some((c, Value::Array)) => text = cx.joined_texts(c, "\n"),
+                    Some((c, Value::Array)) => text = inner_texts(cx, c, Some(&mut images))?,
                     _ => return Err(cx.field_error(source, "content", c"a string or an array of text blocks")),
                 }
                 cx.out.document(StringToWrite::Text("text/plain"), name, None, StringToWrite::Text(&text));
+                // The images of the content follow the document, each an image block (§16.4).
+                cx.path.name("content");
+                let r = images.into_iter().try_for_each(|(k, image_block)| {
+                    cx.path.index(k);
+                    let r = image(cx, image_block);
+                    cx.path.pop(1);
+                    r
+                });
+                cx.path.pop(1);
+                r?;
             }
             b"url" => {
                 let url = cx.required_str(source, "url")?;
@@ -373,6 +380,46 @@ pub(super) fn document<'a>(cx: &mut Cx<'a>, b: NodeId) -> Conv<()> {
     })();
     cx.path.pop(1);
     r
+}
+
+/// The blocks of a `content` list inside a block (a document's `content` source, a
+/// `search_result`'s `content`): the text blocks' texts joined by `\n`, each read as a `text`
+/// block (its cache hint and non-empty `citations` reported, any other field
+/// `dropped_unknown_field`); the `image` blocks (a `content` source may hold them, a search result
+/// not: `images` is `None`) pushed to `images` with their index, for the caller to write after its
+/// block; any other block `unknown_content_dropped` (§16.4: nothing inside is dropped unsaid).
+fn inner_texts<'a>(cx: &mut Cx<'a>, list: NodeId, mut images: Option<&mut Vec<(usize, NodeId)>>) -> Conv<String> {
+    let mut text = String::new();
+    let mut first = true;
+    cx.each_in("content", list, |cx, k, b| {
+        if cx.tree.value(b) != Value::Object {
+            return Err(cx.shape(b, c"a content block object"));
+        }
+        cx.no_duplicates(b)?;
+        let kind = cx.required_str(b, "type")?.decode_bytes().unwrap_or_default().into_owned();
+        match (kind.as_slice(), images.as_deref_mut()) {
+            (b"text", _) => {
+                cx.cache_hints(b, &["cache_control"])?;
+                cx.unknown_fields(b, &["type", "text", "cache_control", "citations"])?;
+                let t = cx.required_str(b, "text")?;
+                if cx.holds_any(b, &["citations"]) {
+                    cx.loss(LossCode::DroppedCitations, b)?;
+                }
+                if !first {
+                    text.push('\n');
+                }
+                first = false;
+                text.push_str(&t.decode().unwrap_or_default());
+            }
+            (b"image", Some(images)) => {
+                cx.cache_hints(b, &["cache_control"])?;
+                images.push((k, b));
+            }
+            _ => cx.loss(LossCode::UnknownContentDropped, b)?,
+        }
+        Ok(())
+    })?;
+    Ok(text)
 }
 
 /// The fields of an image's or document's `source` of each type (§16.4): any other is

@@ -52,12 +52,10 @@ fn message<'a>(cx: &mut Cx<'a>, i: u64, open_function: &mut Option<String>) -> C
     let role = cx.required_str(m, "role")?;
     let role_text = role.decode_bytes().unwrap_or_default();
     // A participant name (a `function` message's `name` is the function's, not a participant's).
-    if role_text.as_ref() != b"function" && cx.tree.get(m, "name").is_some_and(|n| cx.tree.value(n) != Value::Null) {
+    if role_text.as_ref() != b"function" && cx.holds_any(m, &["name"]) {
         cx.loss(LossCode::DroppedName, m)?;
     }
-    if cx.tree.get(m, "cache_control").is_some() {
-        cx.loss(LossCode::DroppedCacheControl, m)?;
-    }
+    cx.cache_hints(m, &["cache_control"])?;
     cx.unknown_fields(m, MESSAGE_KEYS)?;
     match role_text.as_ref() {
         b"system" | b"developer" => {
@@ -136,9 +134,7 @@ pub(super) fn part<'a>(cx: &mut Cx<'a>, part: NodeId, assistant: bool) -> Conv<(
     }
     cx.no_duplicates(part)?;
     let kind = cx.required_str(part, "type")?;
-    if cx.tree.get(part, "prompt_cache_breakpoint").is_some() || cx.tree.get(part, "cache_control").is_some() {
-        cx.loss(LossCode::DroppedCacheControl, part)?;
-    }
+    cx.cache_hints(part, &["prompt_cache_breakpoint", "cache_control"])?;
     let kind = kind.decode_bytes().unwrap_or_default();
     let keys = part_keys(&kind);
     if !keys.is_empty() && (kind.as_ref() != b"refusal" || assistant) {
@@ -221,7 +217,8 @@ fn image_url<'a>(cx: &mut Cx<'a>, part: NodeId) -> Conv<()> {
     result
 }
 
-/// A `file` part: inline data (a data URL, or bare base64) or a file id.
+/// A `file` part: inline data (a data URL, or bare base64) or a file id. The data is the document:
+/// a `file_id` beside it (a stored copy) is not read, and is `dropped_unknown_field` (§16.2).
 fn file<'a>(cx: &mut Cx<'a>, part: NodeId) -> Conv<()> {
     let file = cx.tree.get(part, "file").ok_or_else(|| cx.field_error(part, "file", c"an object"))?;
     cx.path.name("file");
@@ -229,9 +226,11 @@ fn file<'a>(cx: &mut Cx<'a>, part: NodeId) -> Conv<()> {
         if cx.tree.value(file) != Value::Object {
             return Err(cx.shape(file, c"an object with file_data or file_id"));
         }
-        cx.unknown_fields(file, &["file_data", "file_id", "filename"])?;
+        let by = cx.first_present(file, &["file_data", "file_id"]).unwrap_or("file_data");
+        cx.unknown_fields(file, &[by, "filename"])?;
+        let data = cx.str_field(file, "file_data")?;
         let name = cx.str_field(file, "filename")?.map_or(StringToWrite::Text(""), StringToWrite::Json);
-        if let Some(data) = cx.str_field(file, "file_data")? {
+        if let Some(data) = data {
             media::put_file_data(cx, file, "file_data", &data, name)?;
         } else if let Some(id) = cx.str_field(file, "file_id")? {
             let url = media::file_id("openai", &id);
@@ -406,7 +405,11 @@ fn reasoning_detail<'a>(cx: &mut Cx<'a>, d: NodeId) -> Conv<()> {
         return Err(cx.shape(d, c"a reasoning detail object"));
     }
     cx.no_duplicates(d)?;
-    let text = cx.str_field(d, "text")?.or(cx.str_field(d, "summary")?);
+    // The text, else the summary: the other, when both are there, stays in the provider state.
+    let (text, read) = match cx.str_field(d, "text")? {
+        Some(t) => (Some(t), "text"),
+        None => (cx.str_field(d, "summary")?, "summary"),
+    };
     let signature = cx.str_field(d, "signature")?;
     let format = cx.str_field(d, "format")?.map(|f| f.decode_bytes().unwrap_or_default().into_owned());
     let signature_format = match format.as_deref() {
@@ -416,7 +419,7 @@ fn reasoning_detail<'a>(cx: &mut Cx<'a>, d: NodeId) -> Conv<()> {
     };
     // The entry without the fields that went into the block.
     let mut state = RawObject::new();
-    cx.raw_members(&mut state, d, &["text", "signature", "summary"])?;
+    cx.raw_members(&mut state, d, &[read, "signature"])?;
     let state = state.finish();
     cx.out.thinking(
         text.map_or(StringToWrite::Text(""), StringToWrite::Json),

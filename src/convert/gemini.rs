@@ -330,9 +330,10 @@ fn part<'a>(cx: &mut Cx<'a>, part: NodeId, role: Role, i: u64, k: usize, open: &
     one_data_field(cx, part, &DATA)?;
     let signature = str_of(cx, part, "thoughtSignature", "thought_signature")?;
     let thought = cx.bool_field(part, "thought")?;
-    if field(cx, part, "videoMetadata", "video_metadata")?.is_some()
-        || field(cx, part, "mediaResolution", "media_resolution")?.is_some()
-    {
+    // A media option that holds nothing (`null`: an SDK's dump of an unset field) drops nothing.
+    let video = field(cx, part, "videoMetadata", "video_metadata")?;
+    let resolution = field(cx, part, "mediaResolution", "media_resolution")?;
+    if video.into_iter().chain(resolution).any(|o| !cx.holds_nothing(o)) {
         cx.loss(LossCode::DroppedMediaOptions, part)?;
     }
     // `partMetadata` and any other field: `dropped_unknown_field`.

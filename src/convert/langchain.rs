@@ -213,12 +213,7 @@ fn additional_kwargs<'a>(cx: &mut Cx<'a>, d: NodeId, ai: bool) -> Conv<()> {
     let members: Vec<NodeId> = cx.tree.children(kwargs).collect();
     for member in members {
         let Some(key) = cx.tree.key(member) else { continue };
-        let empty = match cx.tree.value(member) {
-            Value::Null => true,
-            Value::String(s) => s.is_empty(),
-            Value::Object | Value::Array => cx.tree.len(member) == 0,
-            _ => false,
-        };
+        let empty = cx.holds_nothing(member);
         // A refusal that is not text has no refusal block to go to (the caller writes strings).
         let text = matches!(cx.tree.value(member), Value::String(_));
         let mapped = super::known(&key, mapped) && (text || !super::known(&key, &["refusal"]));
@@ -325,7 +320,11 @@ fn call<'a>(cx: &mut Cx<'a>, call: NodeId, invalid: bool, made_id: &str) -> Conv
     }
     cx.no_duplicates(call)?;
     let id = cx.str_field(call, "id")?;
-    let name = cx.required_str(call, "name")?;
+    // An invalid call's `name` may be `None` (LangChain's `InvalidToolCall`: a streamed call
+    // that broke off before its name): the wire's name is a free string (T5.7), so the call keeps
+    // an empty one. The entry's `arguments_unparseable` already says the call is not a valid
+    // one, and a `null` name holds nothing to lose (G16.8). A valid call's name is required.
+    let name = if invalid { cx.str_field(call, "name")? } else { Some(cx.required_str(call, "name")?) };
     // `type`, `index`: the entry's kind and its place in a stream; an invalid call's `error` is
     // LangChain's note on why it is one (its loss says so); `extras` as a block's.
     let keys: &[&str] = if invalid {
@@ -371,7 +370,7 @@ fn call<'a>(cx: &mut Cx<'a>, call: NodeId, invalid: bool, made_id: &str) -> Conv
     })();
     cx.path.pop(1);
     let id = id.map_or(StringToWrite::Text(made_id), StringToWrite::Json);
-    cx.out.tool_use(id, StringToWrite::Json(name), &input?, None);
+    cx.out.tool_use(id, name.map_or(StringToWrite::Text(""), StringToWrite::Json), &input?, None);
     Ok(())
 }
 
@@ -427,8 +426,8 @@ fn signature_format(provider: &[u8]) -> String {
 /// The fields of a block of each kind, besides `cache_control` (its own loss, as §16.4 says):
 /// standard blocks carry `id` and `index` as metadata and `extras` (checked where read);
 /// provider-native blocks as their provider's paragraph reads them, with LangChain's `index`. A
-/// `reasoning` block goes whole into its thinking block; blocks dropped whole, and Chat parts and
-/// Anthropic media (checked by their readers), are not listed.
+/// `reasoning` block goes whole into its thinking block; blocks dropped whole, Chat parts,
+/// Anthropic media and standard media blocks (checked by their readers), are not listed.
 fn block_keys(kind: &[u8]) -> &'static [&'static str] {
     match kind {
         b"text" => &["type", "text", "id", "index", "annotations", "citations", "extras", "cache_control"],
@@ -438,37 +437,6 @@ fn block_keys(kind: &[u8]) -> &'static [&'static str] {
         b"tool_use" => &["type", "id", "name", "input", "index", "cache_control"],
         // `namespace`, `caller`: `dropped_unknown_field` (§16.3).
         b"function_call" => &["type", "id", "call_id", "name", "arguments", "status", "index"],
-        b"image" | b"audio" | b"file" | b"video" => &[
-            "type",
-            "id",
-            "index",
-            "extras",
-            "mime_type",
-            "base64",
-            "url",
-            "file_id",
-            "source_type",
-            "data",
-            "filename",
-            "cache_control",
-        ],
-        b"text-plain" => &[
-            "type",
-            "id",
-            "index",
-            "extras",
-            "mime_type",
-            "base64",
-            "url",
-            "file_id",
-            "source_type",
-            "data",
-            "filename",
-            "text",
-            "title",
-            "context",
-            "cache_control",
-        ],
         _ => &[],
     }
 }
@@ -494,9 +462,7 @@ fn block<'a>(cx: &mut Cx<'a>, b: NodeId, k: usize, role: Role, provider: &[u8], 
         _ => false,
     };
     if !native {
-        if cx.tree.get(b, "cache_control").is_some_and(|c| !cx.holds_nothing(c)) {
-            cx.loss(LossCode::DroppedCacheControl, b)?;
-        }
+        cx.cache_hints(b, &["cache_control"])?;
         let read = match kind.as_slice() {
             b"thinking" | b"redacted_thinking" | b"tool_use" | b"function_call" => assistant,
             _ => true,
@@ -631,15 +597,32 @@ fn responses_reasoning<'a>(cx: &mut Cx<'a>, b: NodeId) -> Conv<()> {
     Ok(())
 }
 
-/// A standard (v1) media block: `base64` with `mime_type`, a `url`, a `file_id`, or text.
+/// A standard (v1) media block: `base64` with `mime_type`, a `url`, a `file_id`, or text. A block
+/// gives its content one way, the first present of a `text-plain` block's `text`, `base64` (the
+/// older form: `source_type` `base64` with `data`), `url` and `file_id`; another beside it is not
+/// read, and is `dropped_unknown_field` with the block's other unread fields (§16.6).
 fn standard_media<'a>(cx: &mut Cx<'a>, b: NodeId, kind: &[u8]) -> Conv<()> {
+    let legacy_base64 = cx.str_field(b, "source_type")?.is_some_and(|s| s.raw() == b"base64");
+    let ways: &[&str] = match (kind == b"text-plain", legacy_base64) {
+        (true, true) => &["text", "base64", "data", "url", "file_id"],
+        (true, false) => &["text", "base64", "url", "file_id"],
+        (false, true) => &["base64", "data", "url", "file_id"],
+        (false, false) => &["base64", "url", "file_id"],
+    };
+    let way = cx.first_present(b, ways);
+    let mut keys = vec!["type", "id", "index", "extras", "mime_type", "source_type", "filename", "cache_control"];
+    if kind == b"text-plain" {
+        keys.extend(["title", "context"]);
+    }
+    keys.extend(way);
+    cx.unknown_fields(b, &keys)?;
     let media_type = cx.str_field(b, "mime_type")?;
     let mt = media_type
         .map_or(StringToWrite::Text(if kind == b"text-plain" { "text/plain" } else { "" }), StringToWrite::Json);
     // The name: `extras.filename`, else `filename`, else a text-plain block's `title`; a
     // text-plain block's `context` is a media option (as an Anthropic document's).
     extras(cx, b, &["filename"])?;
-    if cx.tree.get(b, "context").is_some_and(|c| !cx.holds_nothing(c)) {
+    if cx.holds_any(b, &["context"]) {
         cx.loss(LossCode::DroppedMediaOptions, b)?;
     }
     let name = match cx.tree.get(b, "extras").and_then(|e| cx.tree.get(e, "filename")).map(|f| cx.tree.value(f)) {
@@ -653,40 +636,37 @@ fn standard_media<'a>(cx: &mut Cx<'a>, b: NodeId, kind: &[u8]) -> Conv<()> {
     };
     let name = name.map_or(StringToWrite::Text(""), StringToWrite::Json);
     let image = kind == b"image";
-    if kind == b"text-plain"
-        && let Some(text) = cx.str_field(b, "text")?
-    {
-        cx.out.document(mt, name, None, StringToWrite::Json(text));
-        return Ok(());
-    }
-    // The older form: `source_type` with `data`.
-    let data =
-        cx.str_field(b, "base64")?.or(if cx.str_field(b, "source_type")?.is_some_and(|s| s.raw() == b"base64") {
-            cx.str_field(b, "data")?
-        } else {
-            None
-        });
-    if let Some(data) = data {
-        let bytes = media::canonical_base64(&data.decode_bytes().unwrap_or_default())
-            .ok_or_else(|| cx.field_error(b, "base64", c"base64"))?;
-        if image && media_type.is_none() {
-            cx.out.image(StringToWrite::Text(""), StringToWrite::Text(""), Some(&bytes));
-        } else {
-            media::put_bytes(cx, mt, &bytes, name);
+    match way {
+        Some("text") => {
+            let text = cx.required_str(b, "text")?;
+            cx.out.document(mt, name, None, StringToWrite::Json(text));
+            Ok(())
         }
-        return Ok(());
-    }
-    if let Some(url) = cx.str_field(b, "url")? {
-        let raw = url.decode_bytes().unwrap_or_default();
-        if let Some(Ok(DataUrl::Bytes { media_type, bytes })) = media::data_url(&raw) {
-            media::put_bytes(cx, StringToWrite::Text(&media_type), &bytes, name);
-            return Ok(());
+        Some(field @ ("base64" | "data")) => {
+            let data = cx.required_str(b, field)?;
+            let bytes = media::canonical_base64(&data.decode_bytes().unwrap_or_default())
+                .ok_or_else(|| cx.field_error(b, field, c"base64"))?;
+            if image && media_type.is_none() {
+                cx.out.image(StringToWrite::Text(""), StringToWrite::Text(""), Some(&bytes));
+            } else {
+                media::put_bytes(cx, mt, &bytes, name);
+            }
+            Ok(())
         }
-        return media::put_reference(cx, mt, StringToWrite::Json(url), image, b);
+        Some("url") => {
+            let url = cx.required_str(b, "url")?;
+            let raw = url.decode_bytes().unwrap_or_default();
+            if let Some(Ok(DataUrl::Bytes { media_type, bytes })) = media::data_url(&raw) {
+                media::put_bytes(cx, StringToWrite::Text(&media_type), &bytes, name);
+                return Ok(());
+            }
+            media::put_reference(cx, mt, StringToWrite::Json(url), image, b)
+        }
+        Some(_) => {
+            let id = cx.required_str(b, "file_id")?;
+            let url = media::file_id("langchain", &id);
+            media::put_reference(cx, mt, StringToWrite::Text(&url), image, b)
+        }
+        None => Err(cx.shape(b, c"a media block with base64, url or file_id")),
     }
-    if let Some(id) = cx.str_field(b, "file_id")? {
-        let url = media::file_id("langchain", &id);
-        return media::put_reference(cx, mt, StringToWrite::Text(&url), image, b);
-    }
-    Err(cx.shape(b, c"a media block with base64, url or file_id"))
 }

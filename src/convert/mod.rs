@@ -491,6 +491,30 @@ impl<'a> Cx<'a> {
         }
     }
 
+    /// Whether one of the members `names` of object `id` holds something ([`Cx::holds_nothing`]).
+    pub(crate) fn holds_any(&self, id: NodeId, names: &[&str]) -> bool {
+        names.iter().any(|n| self.tree.get(id, n).is_some_and(|c| !self.holds_nothing(c)))
+    }
+
+    /// The first of the members `names` of object `id` that is present and not `null`: of fields a
+    /// source gives one of (a file by `file_data`, `file_url` or `file_id`), the one read (G16.8's
+    /// order). The caller lists only that one among the keys it passes to [`Cx::unknown_fields`],
+    /// so that another beside it is `dropped_unknown_field`.
+    pub(crate) fn first_present(&self, id: NodeId, names: &[&'static str]) -> Option<&'static str> {
+        names.iter().copied().find(|n| self.tree.get(id, n).is_some_and(|v| self.tree.value(v) != Value::Null))
+    }
+
+    /// G16.8 loss 1: `dropped_cache_control`, once, at object `id`, when one of its cache hints
+    /// `names` (`cache_control`, `prompt_cache_breakpoint`, ...) holds something. A hint that holds
+    /// nothing (`null`, `{}`: what a serialiser writes for an unset field) asks for no breakpoint,
+    /// and dropping it drops nothing, in every format alike.
+    pub(crate) fn cache_hints(&mut self, id: NodeId, names: &[&str]) -> Conv<()> {
+        if self.holds_any(id, names) {
+            self.loss(LossCode::DroppedCacheControl, id)?;
+        }
+        Ok(())
+    }
+
     /// G16.8 loss 7: `dropped_unknown_field`, once, at object `id`, when a member that holds
     /// something ([`Cx::holds_nothing`]) has a key not in `keys` (the fields the converter reads,
     /// reports otherwise, or ignores as metadata).

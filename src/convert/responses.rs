@@ -27,12 +27,14 @@ const HOSTED: &[&[u8]] = &[
     b"additional_tools",
 ];
 
-/// Calls the client executes, with the wire name of the tool and the field holding its input.
-const CLIENT_CALLS: &[(&[u8], &str, &str)] = &[
-    (b"local_shell_call", "local_shell", "action"),
-    (b"shell_call", "shell", "action"),
-    (b"apply_patch_call", "apply_patch", "operation"),
-    (b"computer_call", "computer", "action"),
+/// Calls the client executes, with the wire name of the tool and the fields that may hold its
+/// input, the first present (not `null`) being read: a computer call gives one `action` or, in the
+/// batched form, `actions`.
+const CLIENT_CALLS: &[(&[u8], &str, &[&str])] = &[
+    (b"local_shell_call", "local_shell", &["action"]),
+    (b"shell_call", "shell", &["action"]),
+    (b"apply_patch_call", "apply_patch", &["operation"]),
+    (b"computer_call", "computer", &["action", "actions"]),
 ];
 
 /// The fields of an item of each kind the converter reads or ignores as metadata (`id`, `status`,
@@ -42,8 +44,7 @@ const CLIENT_CALLS: &[(&[u8], &str, &str)] = &[
 const MESSAGE_KEYS: &[&str] = &["type", "role", "content", "id", "status", "phase"];
 const FUNCTION_CALL_KEYS: &[&str] = &["type", "id", "call_id", "name", "arguments", "status"];
 const CUSTOM_CALL_KEYS: &[&str] = &["type", "id", "call_id", "name", "input", "status"];
-const CLIENT_CALL_KEYS: &[&str] =
-    &["type", "id", "call_id", "status", "action", "actions", "operation", "created_by", "environment"];
+const CLIENT_CALL_KEYS: &[&str] = &["type", "id", "call_id", "status", "created_by", "environment"];
 const OUTPUT_KEYS: &[&str] = &["type", "id", "call_id", "output", "status", "created_by", "max_output_length"];
 
 const OUTPUTS: &[&[u8]] = &[
@@ -192,14 +193,24 @@ fn item<'a>(cx: &mut Cx<'a>, i: u64, assistant_open: &mut bool) -> Conv<()> {
             Ok(())
         }
         (Some(kind), _) if CLIENT_CALLS.iter().any(|(k, ..)| *k == kind) => {
-            let Some(&(_, name, field)) = CLIENT_CALLS.iter().find(|(k, ..)| *k == kind) else { return Ok(()) };
+            let Some(&(_, name, fields)) = CLIENT_CALLS.iter().find(|(k, ..)| *k == kind) else { return Ok(()) };
             assistant_side(cx, i, assistant_open);
             let id = cx.required_str(it, "call_id")?;
-            // A non-empty `pending_safety_checks` of a computer call: `dropped_unknown_field`.
-            cx.unknown_fields(it, CLIENT_CALL_KEYS)?;
-            let at = cx.tree.get(it, field).or_else(|| cx.tree.get(it, "actions"));
-            let at = at.ok_or_else(|| cx.field_error(it, "action", c"a JSON value"))?;
-            let input = input::from_value(cx, at)?;
+            let Some(field) = cx.first_present(it, fields) else {
+                let field = fields.first().copied().unwrap_or("action");
+                return Err(cx.field_error(it, field, c"a JSON value"));
+            };
+            // The field read is the input; another of `fields` beside it (a computer call's
+            // `actions` beside `action`), a non-empty `pending_safety_checks` of a computer call
+            // and any other field: `dropped_unknown_field`.
+            let mut keys = CLIENT_CALL_KEYS.to_vec();
+            keys.push(field);
+            cx.unknown_fields(it, &keys)?;
+            let at = cx.tree.get(it, field).unwrap_or(it);
+            cx.path.name(field);
+            let input = input::from_value(cx, at);
+            cx.path.pop(1);
+            let input = input?;
             cx.out.tool_use(StringToWrite::Json(id), StringToWrite::Text(name), &input, None);
             Ok(())
         }
@@ -264,16 +275,18 @@ fn content_part<'a>(cx: &mut Cx<'a>, part: NodeId) -> Conv<()> {
     }
     cx.no_duplicates(part)?;
     let kind = cx.required_str(part, "type")?.decode_bytes().unwrap_or_default().into_owned();
-    if cx.tree.get(part, "prompt_cache_breakpoint").is_some() {
-        cx.loss(LossCode::DroppedCacheControl, part)?;
-    }
+    cx.cache_hints(part, &["prompt_cache_breakpoint"])?;
+    // An image or a file is given one way, the first of these present: another beside it is not
+    // read, and is `dropped_unknown_field` (§16.3).
+    let image_by = cx.first_present(part, &["image_url", "file_id"]).unwrap_or("image_url");
+    let file_by = cx.first_present(part, &["file_data", "file_url", "file_id"]).unwrap_or("file_data");
     let keys: &[&str] = match kind.as_slice() {
         b"input_text" | b"output_text" | b"text" => {
             &["type", "text", "annotations", "logprobs", "prompt_cache_breakpoint"]
         }
         b"refusal" => &["type", "refusal", "prompt_cache_breakpoint"],
-        b"input_image" => &["type", "image_url", "file_id", "detail", "prompt_cache_breakpoint"],
-        b"input_file" => &["type", "file_data", "file_url", "file_id", "filename", "prompt_cache_breakpoint"],
+        b"input_image" => &["type", image_by, "detail", "prompt_cache_breakpoint"],
+        b"input_file" => &["type", file_by, "filename", "prompt_cache_breakpoint"],
         _ => &[],
     };
     if !keys.is_empty() {
@@ -366,6 +379,10 @@ fn output<'a>(cx: &mut Cx<'a>, it: NodeId, kind: &[u8]) -> Conv<()> {
     };
     // A non-empty `acknowledged_safety_checks` and any other field: `dropped_unknown_field`.
     cx.unknown_fields(it, OUTPUT_KEYS)?;
+    // An item's `status` is metadata, but an apply_patch output's says how the patch went
+    // (`completed` or `failed`): a failed patch is an error result (§16.3).
+    let is_error =
+        kind == b"apply_patch_call_output" && cx.str_field(it, "status")?.is_some_and(|s| s.raw() == b"failed");
     cx.out.begin_tool();
     if let Some(o) = cx.tree.get(it, "output") {
         cx.path.name("output");
@@ -376,7 +393,11 @@ fn output<'a>(cx: &mut Cx<'a>, it: NodeId, kind: &[u8]) -> Conv<()> {
             }
             Value::Array if kind == b"function_call_output" || kind == b"custom_tool_call_output" => parts(cx, o),
             Value::Object if kind == b"computer_call_output" => {
-                // A screenshot: an image, by data URL, URL or file id.
+                // A screenshot (`computer_screenshot`): an image, by data URL, URL or file id; a
+                // `file_id` beside an `image_url` is not read (`dropped_unknown_field`, as an
+                // `input_image`'s).
+                let by = cx.first_present(o, &["image_url", "file_id"]).unwrap_or("image_url");
+                cx.unknown_fields(o, &["type", by])?;
                 if let Some(url) = cx.str_field(o, "image_url")? {
                     let raw = url.decode_bytes().unwrap_or_default();
                     match media::data_url(&raw) {
@@ -403,6 +424,6 @@ fn output<'a>(cx: &mut Cx<'a>, it: NodeId, kind: &[u8]) -> Conv<()> {
         cx.path.pop(1);
         r?;
     }
-    cx.out.end_tool(StringToWrite::Json(id), false);
+    cx.out.end_tool(StringToWrite::Json(id), is_error);
     Ok(())
 }

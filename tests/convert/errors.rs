@@ -74,7 +74,7 @@ fn a_wrong_shape_is_located_by_the_formats_names() {
 
 #[test]
 fn strict_refuses_the_first_loss() {
-    let src = r#"[{"role":"user","content":"a","name":"SECRET"},{"role":"user","content":[{"type":"text","text":"b","cache_control":{}}]}]"#;
+    let src = r#"[{"role":"user","content":"a","name":"SECRET"},{"role":"user","content":[{"type":"text","text":"b","cache_control":{"type":"ephemeral"}}]}]"#;
     let (rc, location, _, expected) = refused(CHAT, src, ffi::LC_CONVERT_STRICT);
     assert_eq!((rc, location.as_str(), expected.as_str()), (LC_CONVERT_LOSS, "messages[0]", "dropped_name"));
     // Without the flag, the same source converts with both losses reported.

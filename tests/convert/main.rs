@@ -14,4 +14,5 @@ mod oracle;
 mod pinned;
 mod props;
 mod rules;
+mod silent_drops;
 mod unknown_fields;
