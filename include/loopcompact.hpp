@@ -2130,6 +2130,10 @@ CompactResult compact(const Input &input, CallModel &&call_model, const CompactO
     if (options.attempts == 0) {
         throw std::invalid_argument("loopcompact::compact: attempts must be at least 1");
     }
+    // An option no input can run with is refused before step 1, as Python and JS refuse it.
+    if (options.max_tokens == std::optional<std::uint64_t>{0}) {
+        throw std::invalid_argument("loopcompact::compact: max_tokens must be at least 1");
+    }
 
     // Step 1: the cut and the head.
     std::uint64_t cut = 0;

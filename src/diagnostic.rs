@@ -154,13 +154,13 @@ impl Diagnostic {
         self.location.as_str()
     }
 
-    /// For byte and token limits: the limit.
+    /// For byte and token limits: the limit (at most `u64::MAX - 1`, as in the C ABI).
     #[must_use]
     pub const fn limit(&self) -> Option<u64> {
         self.limit
     }
 
-    /// For byte and token limits: the measured value.
+    /// For byte and token limits: the measured value (at most `u64::MAX - 1`, as in the C ABI).
     #[must_use]
     pub const fn actual(&self) -> Option<u64> {
         self.actual
@@ -230,10 +230,14 @@ impl Diagnostic {
         self
     }
 
+    /// Sets the limit and the measured value. A known `u64::MAX` is kept as `u64::MAX - 1`, as the
+    /// C ABI writes it (C13.2: `UINT64_MAX` there means unknown), so that every host and the CLI
+    /// say the same number, in the diagnosis and in the retry message.
     #[must_use]
     pub(crate) const fn with_limit(mut self, limit: u64, actual: u64) -> Diagnostic {
-        self.limit = Some(limit);
-        self.actual = Some(actual);
+        const KNOWN_MAX: u64 = u64::MAX - 1;
+        self.limit = Some(if limit > KNOWN_MAX { KNOWN_MAX } else { limit });
+        self.actual = Some(if actual > KNOWN_MAX { KNOWN_MAX } else { actual });
         self
     }
 }

@@ -664,6 +664,15 @@ const RUNS: &[Run] = &[
         stdout: "",
         exit: 2,
     },
+    // max_tokens 0 is refused before step 1, as Python and JS refuse it: even where nothing is to
+    // be summarised (keep_last 99: cut 0, which would keep the history with LC_REPLACEMENT_EMPTY_HEAD).
+    Run {
+        example: "compact",
+        args: &["--max-tokens", "0", "examples/data/input_valid.json", "99", "examples/data/reply_fenced.txt:700:end"],
+        stdin: None,
+        stdout: "",
+        exit: 2,
+    },
     Run { example: "compact", args: &["examples/data/input_valid.json", "1"], stdin: None, stdout: "", exit: 2 },
     Run {
         example: "compact",

@@ -637,6 +637,20 @@ fn fenced_summary() -> String {
     inner.to_owned()
 }
 
+/// C13.2: a known count of UINT64_MAX is written as UINT64_MAX - 1 (UINT64_MAX means unknown); the
+/// tool says what the C ABI says, in the diagnosis and in the retry message.
+#[test]
+fn reply_a_token_count_of_u64_max_is_written_as_the_c_abi_writes_it() {
+    let v = json(
+        &["reply", INPUT_VALID, "examples/data/summary_valid.xml", "--output-tokens", "18446744073709551615"],
+        b"",
+        1,
+    );
+    assert_eq!(v["actual"].as_u64(), Some(u64::MAX - 1), "{v}");
+    let retry = v["retry_message"].as_str().unwrap_or_default();
+    assert!(retry.contains("18446744073709551614") && !retry.contains("18446744073709551615"), "{retry}");
+}
+
 #[test]
 fn reply_prints_the_summary_and_what_cleanup_removed() {
     let fenced = "examples/data/reply_fenced.txt";
@@ -815,6 +829,11 @@ fn replacement_build_and_verify() {
     // is not where cut 4 puts it).
     let v = json(&["replacement", "verify", INPUT_VALID, "4", path_str(&rebuilt)], b"", 1);
     assert_eq!(v["document"], "replacement");
+
+    // A cut above the message count (5) is the caller's argument: the status alone (C13.4), as
+    // lc_replacement_verify's diagnosis says it.
+    let v = json(&["replacement", "verify", INPUT_VALID, "6", "-"], b"[]", 1);
+    assert_eq!((v["name"].as_str(), &v["rule"]), (Some("LC_ERR_INVALID_ARGUMENT"), &Value::Null), "{v}");
 
     // R15.10, in order: a summary that does not validate names the summary's own failure as the cause.
     let bad = "examples/data/summary_bad_structure.xml";

@@ -729,6 +729,8 @@ pub(crate) fn verify(input: &CompactionInput, cut: u64, rebuilt: &[u8]) -> Diagn
         Ok(cut) => cut,
         // The cut's own failure: its status, and the pairing diagnosis where it has one.
         Err(e) if (500..510).contains(&e.status().code()) => return input.pairing_diagnose(),
+        // A cut above the message count is the caller's argument (C13.4: the status alone).
+        Err(e) if e.status() == Status::InvalidArgument => return Diagnostic::new(e.status()),
         Err(e) => return Diagnostic::new(e.status()).with_rule(c"R15.10"),
     };
     if is_built_replacement(input, cut, rebuilt) {

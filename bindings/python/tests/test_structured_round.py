@@ -172,6 +172,9 @@ def test_a_reply_that_is_not_the_object_is_discarded() -> None:
         json.dumps({k: v for k, v in SECTIONS.items() if k != "open_items"}): lc.Status.SUMMARY_OUTPUT_SHAPE,
         json.dumps({**SECTIONS, "notes": ""}): lc.Status.SUMMARY_OUTPUT_SHAPE,
         json.dumps({**SECTIONS, "state": 7}): lc.Status.SUMMARY_OUTPUT_SHAPE,
+        # Valid JSON whatever its length: a number of 5000 digits (more than Python's int() takes).
+        json.dumps({**SECTIONS, "state": 7}).replace("7", "9" * 5000): lc.Status.SUMMARY_OUTPUT_SHAPE,
+        json.dumps({**SECTIONS, "notes": 1.5}).replace("1.5", "1e400"): lc.Status.SUMMARY_OUTPUT_SHAPE,
         json.dumps({**SECTIONS, "constraints": None}): lc.Status.SUMMARY_OUTPUT_SHAPE,
     }
     for text, status in shapes.items():

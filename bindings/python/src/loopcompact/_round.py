@@ -699,8 +699,9 @@ def _read_json(text: Union[str, bytes]) -> Union[Tuple[str, str, str, str, str],
         source = text.decode("utf-8") if isinstance(text, bytes) else text
         source.encode("utf-8")
         # NaN, Infinity and -Infinity are Python's extensions, not RFC 8259 JSON (Go's json.Valid
-        # and JSON.parse refuse them too).
-        value = json.loads(source, parse_constant=_not_json)
+        # and JSON.parse refuse them too). A number is never a section: its digits are not
+        # converted (int() refuses more than 4300 digits, which is valid JSON all the same).
+        value = json.loads(source, parse_constant=_not_json, parse_int=_number, parse_float=_number)
     except (ValueError, RecursionError):  # UnicodeError and JSONDecodeError are ValueErrors
         return Status.SUMMARY_WIRE
     if not isinstance(value, dict) or set(value) != set(SECTION_KEYS):
@@ -710,6 +711,11 @@ def _read_json(text: Union[str, bytes]) -> Union[Tuple[str, str, str, str, str],
         return Status.SUMMARY_OUTPUT_SHAPE
     g, c, d, s, o = texts
     return g, c, d, s, o
+
+
+def _number(text: str) -> float:
+    """A JSON number in a structured reply: only its kind counts (no section is a number)."""
+    return 0.0
 
 
 _FILLER = (".", "", "", ".", "")
