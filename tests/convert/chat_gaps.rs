@@ -1,4 +1,4 @@
-//! OpenAI Chat sources the review of 2026-12-10 found converted with a silent loss
+//! OpenAI Chat sources the review of 2026-12-03 found converted with a silent loss
 //! (docs/SPEC.md §16.2). Every expectation is written from the rule's text.
 
 use loopcompact::ffi;

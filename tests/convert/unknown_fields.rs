@@ -1,5 +1,5 @@
 //! G16.8 loss 7 on the messages, parts, blocks and calls of every format (the review of
-//! 2026-12-10): a member that the converter neither reads nor ignores as metadata, and that holds
+//! 2026-12-03): a member that the converter neither reads nor ignores as metadata, and that holds
 //! something, is `dropped_unknown_field`, once per object, at its source message; the metadata each
 //! format's paragraph names, and members holding nothing (`null`, `""`, `{}`, `[]`), lose nothing.
 //! Every expectation is written from SPEC §16's text and the providers' documented shapes.
