@@ -24,6 +24,8 @@ const MESSAGE_KEYS: &[&str] = &[
     "reasoning",
     "reasoning_details",
     "cache_control",
+    // The openai SDK's `.parse()` / `.stream()` helpers: the content again, parsed (metadata).
+    "parsed",
 ];
 
 pub(super) fn convert<'a>(cx: &mut Cx<'a>, p: &mut Parser<'a>) -> Conv<u64> {
@@ -283,7 +285,7 @@ fn assistant<'a>(cx: &mut Cx<'a>, m: NodeId, i: u64, open_function: &mut Option<
             if cx.tree.value(f) != Value::Object {
                 return Err(cx.shape(f, c"an object with name and arguments"));
             }
-            cx.unknown_fields(f, &["name", "arguments"])?;
+            cx.unknown_fields(f, &["name", "arguments", "parsed_arguments"])?;
             let name = cx.required_str(f, "name")?;
             let arguments = cx.required_str(f, "arguments")?;
             let at = cx.tree.get(f, "arguments").unwrap_or(f);
@@ -319,7 +321,7 @@ fn tool_call<'a>(cx: &mut Cx<'a>, call: NodeId) -> Conv<()> {
                 if cx.tree.value(f) != Value::Object {
                     return Err(cx.shape(f, c"an object with name and arguments"));
                 }
-                cx.unknown_fields(f, &["name", "arguments"])?;
+                cx.unknown_fields(f, &["name", "arguments", "parsed_arguments"])?;
                 let name = cx.required_str(f, "name")?;
                 cx.path.name("arguments");
                 let at = cx.tree.get(f, "arguments").unwrap_or(f);

@@ -256,22 +256,42 @@ struct Calls {
     message: u64,
     in_content: HashMap<Option<Vec<u8>>, usize>,
     listed: HashSet<Option<Vec<u8>>>,
+    /// By id, the `args` of the first `tool_calls` entry with it: LangChain's parsed arguments.
+    parsed: HashMap<Vec<u8>, NodeId>,
 }
 
 impl Calls {
     fn new(cx: &Cx<'_>, d: NodeId, message: u64) -> Calls {
         let mut listed = HashSet::new();
+        let mut parsed = HashMap::new();
         for field in ["tool_calls", "invalid_tool_calls"] {
             let Some(list) = cx.tree.get(d, field).filter(|&l| cx.tree.value(l) == Value::Array) else { continue };
-            listed.extend(cx.tree.children(list).map(|c| call_key(cx, c)));
+            for c in cx.tree.children(list) {
+                let key = call_key(cx, c);
+                if field == "tool_calls"
+                    && let (Some(id), Some(args)) = (&key, cx.tree.get(c, "args"))
+                {
+                    parsed.entry(id.clone()).or_insert(args);
+                }
+                listed.insert(key);
+            }
         }
-        Calls { message, in_content: HashMap::new(), listed }
+        Calls { message, in_content: HashMap::new(), listed, parsed }
     }
 
     /// A call the content wrote.
     fn wrote(&mut self, key: Option<Vec<u8>>) {
         *self.in_content.entry(key).or_default() += 1;
     }
+}
+
+/// The `args` of the `tool_calls` entry for the `tool_use` block `b` (same id), if there is one.
+fn parsed_args(cx: &Cx<'_>, b: NodeId, called: &Calls) -> Option<NodeId> {
+    let id = match cx.tree.get(b, "id").map(|i| cx.tree.value(i)) {
+        Some(Value::String(s)) => s.decode_bytes().unwrap_or_default().into_owned(),
+        _ => return None,
+    };
+    called.parsed.get(&id).copied()
 }
 
 /// The id of call `c` as calls are matched by it: `None` when it has none (`null`, absent).
@@ -467,7 +487,12 @@ fn block<'a>(cx: &mut Cx<'a>, b: NodeId, k: usize, role: Role, provider: &[u8], 
             b"thinking" | b"redacted_thinking" | b"tool_use" | b"function_call" => assistant,
             _ => true,
         };
-        let keys = block_keys(&kind);
+        let mut keys = block_keys(&kind);
+        // A `tool_use` whose call `tool_calls` lists takes its input from there (below): a
+        // streamed block's `partial_json` is that input's text, read already.
+        if kind.as_slice() == b"tool_use" && parsed_args(cx, b, called).is_some() {
+            keys = &["type", "id", "name", "input", "index", "cache_control", "partial_json"];
+        }
         if read && !keys.is_empty() {
             cx.unknown_fields(b, keys)?;
         }
@@ -534,8 +559,12 @@ fn block<'a>(cx: &mut Cx<'a>, b: NodeId, k: usize, role: Role, provider: &[u8], 
         b"tool_use" if assistant => {
             let id = cx.required_str(b, "id")?;
             let name = cx.required_str(b, "name")?;
-            called.wrote(Some(id.decode_bytes().unwrap_or_default().into_owned()));
             let at = cx.tree.get(b, "input").ok_or_else(|| cx.field_error(b, "input", c"a JSON value"))?;
+            // §16.6: the `tool_calls` entry's `args` when it lists the call (what LangChain parsed,
+            // and what langchain-anthropic sends; a streamed block holds `{}`, its arguments in
+            // `partial_json`, and a host that edits `tool_calls` edits only them).
+            let at = parsed_args(cx, b, called).unwrap_or(at);
+            called.wrote(Some(id.decode_bytes().unwrap_or_default().into_owned()));
             let input = input::from_value(cx, at)?;
             cx.out.tool_use(StringToWrite::Json(id), StringToWrite::Json(name), &input, None);
         }

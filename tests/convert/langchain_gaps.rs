@@ -287,3 +287,34 @@ fn a_tool_call_chunk_block_of_no_call_of_the_message_is_reported() {
     assert_eq!(calls(&wire(&c)[0]), vec![(json!("c1"), json!("f"), json!({"a":1}))]);
     assert_eq!(c.losses, vec![(0, ffi::LC_LOSS_UNKNOWN_CONTENT_DROPPED)]);
 }
+
+/// §16.6: an Anthropic `tool_use` kept in an AI message's content whose call `tool_calls` lists
+/// takes that entry's `args` (LangChain's parsed arguments, what langchain-anthropic sends): a
+/// streamed ChatAnthropic message holds `input: {}` and the arguments' text in `partial_json`,
+/// and a host that edits a call before it runs (LangGraph's human in the loop) edits `tool_calls`.
+#[test]
+fn a_tool_use_block_takes_the_args_tool_calls_lists() {
+    let streamed = converted(
+        r#"[{"type":"ai","data":{"content":[{"type":"tool_use","id":"toolu_1","name":"f","input":{},"index":0,"partial_json":"{\"a\":1}"}],
+            "tool_calls":[{"id":"toolu_1","name":"f","args":{"a":1},"type":"tool_call"}]}},
+           {"type":"tool","data":{"content":"ok","tool_call_id":"toolu_1"}}]"#,
+    );
+    assert_eq!(calls(&wire(&streamed)[0]), vec![(json!("toolu_1"), json!("f"), json!({"a": 1}))]);
+    assert_eq!(streamed.losses, vec![]);
+    let edited = converted(
+        r#"[{"type":"ai","data":{"content":[{"type":"text","text":"paying"},{"type":"tool_use","id":"toolu_1","name":"transfer","input":{"amount":100}}],
+            "tool_calls":[{"id":"toolu_1","name":"transfer","args":{"amount":5}}]}},
+           {"type":"tool","data":{"content":"done","tool_call_id":"toolu_1"}}]"#,
+    );
+    let w = wire(&edited);
+    assert_eq!(calls(&w[0]), vec![(json!("toolu_1"), json!("transfer"), json!({"amount": 5}))]);
+    // In the content's place, after the text, and once.
+    assert_eq!(w[0]["blocks"][0]["type"], "text");
+    assert_eq!(w[0]["blocks"].as_array().unwrap().len(), 2);
+    // Without a tool_calls entry the block's own input stays.
+    let alone = converted(
+        r#"[{"type":"ai","data":{"content":[{"type":"tool_use","id":"toolu_1","name":"f","input":{"b":2}}]}},
+           {"type":"tool","data":{"content":"ok","tool_call_id":"toolu_1"}}]"#,
+    );
+    assert_eq!(calls(&wire(&alone)[0]), vec![(json!("toolu_1"), json!("f"), json!({"b": 2}))]);
+}

@@ -282,10 +282,17 @@ fn langchain_messages_blocks_and_calls_report_unread_fields() {
                    {"type":"tool","data":{"content":"ok","tool_call_id":"c"}}]"#,
                 vec![(0, UNKNOWN)],
             ),
-            // An Anthropic tool_use kept in the content: as §16.4 reads it.
+            // An Anthropic tool_use kept in the content, streamed: its arguments are tool_calls'
+            // args, and partial_json their text (read); without a tool_calls entry, partial_json
+            // holds text nothing else does.
             (
                 r#"[{"type":"ai","data":{"content":[{"type":"tool_use","id":"c","name":"f","input":{},"partial_json":"{\"a\":1}"}],
                     "tool_calls":[{"id":"c","name":"f","args":{"a":1}}]}},
+                   {"type":"tool","data":{"content":"ok","tool_call_id":"c"}}]"#,
+                vec![],
+            ),
+            (
+                r#"[{"type":"ai","data":{"content":[{"type":"tool_use","id":"c","name":"f","input":{},"partial_json":"{\"a\":1}"}]}},
                    {"type":"tool","data":{"content":"ok","tool_call_id":"c"}}]"#,
                 vec![(0, UNKNOWN)],
             ),

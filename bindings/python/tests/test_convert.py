@@ -568,6 +568,42 @@ def test_langchain_messages_built_by_hand() -> None:
     assert conversion.losses == ()
 
 
+def test_langchain_fields_holding_any_python_object_convert() -> None:
+    # §16.6: an artifact, response_metadata and additional_kwargs are only asked whether they hold
+    # something; LangChain lets them hold any object (content_and_artifact tools return bytes).
+    import datetime
+
+    messages: List[BaseMessage] = [
+        HumanMessage("fetch it"),
+        AIMessage("", tool_calls=[{"id": "c1", "name": "fetch", "args": {}}],
+                  response_metadata={"created": datetime.datetime(2026, 12, 3), "score": math.inf}),
+        ToolMessage("fetched", tool_call_id="c1", artifact={"raw": b"\x00\x01", "rows": (1, 2)}),
+    ]
+    conversion = lc.from_langchain(messages)
+    assert [x["role"] for x in wire(conversion)] == ["user", "assistant", "tool"]
+    # The artifact is dropped with its loss; the metadata is ignored.
+    assert conversion.losses == ((2, lc.LossCode.DROPPED_UNKNOWN_FIELD),)
+
+
+def test_the_openai_parse_helpers_fields_lose_nothing() -> None:
+    # openai's .parse() / .stream() give ParsedChatCompletionMessage: `parsed` and a call's
+    # `parsed_arguments` repeat the content and the arguments (SPEC §16.2: metadata).
+    from openai.types.chat import ParsedChatCompletionMessage
+
+    message: ParsedChatCompletionMessage[Any] = ParsedChatCompletionMessage.model_validate({
+        "role": "assistant", "content": '{"city": "Oslo"}', "refusal": None, "parsed": {"city": "Oslo"},
+        "tool_calls": [{"id": "call_1", "type": "function",
+                        "function": {"name": "weather", "arguments": '{"city": "Oslo"}',
+                                     "parsed_arguments": {"city": "Oslo"}}}],
+    })
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no pydantic serializer warning reaches the user
+        conversion = lc.from_openai_chat([{"role": "user", "content": "weather?"}, message,
+                                          {"role": "tool", "tool_call_id": "call_1", "content": "-3C"}])
+    assert conversion.losses == ()
+    assert wire(conversion)[1]["blocks"][1]["input"] == {"city": "Oslo"}
+
+
 # ---- the encoder: fast and plain ---------------------------------------------------------------------
 
 def random_value(rng: random.Random, depth: int) -> Any:

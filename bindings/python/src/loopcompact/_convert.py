@@ -107,7 +107,10 @@ def _pydantic_model(value: object) -> bool:
 
 def _dump_openai(value: Any) -> Any:
     if _pydantic_model(value):
-        return value.model_dump(mode="json", exclude_unset=True, exclude=getattr(value, "__api_exclude__", None))
+        # warnings=False: a parse helper's `parsed` field (any pydantic value) warns when dumped.
+        return value.model_dump(
+            mode="json", exclude_unset=True, exclude=getattr(value, "__api_exclude__", None), warnings=False
+        )
     raise _NotData
 
 
@@ -127,12 +130,40 @@ def _dump_gemini(value: Any) -> Any:
     raise _NotData
 
 
+#: Members of a LangChain message the converter only asks whether they hold something (§16.6):
+#: an artifact, the provider's metadata, the extra keyword arguments. They hold any Python object
+#: (bytes, datetimes, arrays): a value JSON cannot write stands in as its type's name.
+_LANGCHAIN_UNREAD = ("artifact", "response_metadata", "additional_kwargs")
+
+
+def _as_json(value: Any) -> Any:
+    """``value`` with every part JSON cannot write replaced by ``"<type name>"`` (never its bytes)."""
+    if value is None or isinstance(value, (str, bool, int)):
+        return value
+    if isinstance(value, float):
+        return value if value == value and value not in (float("inf"), float("-inf")) else "<float>"
+    if isinstance(value, dict):
+        return {k if isinstance(k, str) else f"<{type(k).__name__}>": _as_json(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_as_json(v) for v in value]
+    return f"<{type(value).__name__}>"
+
+
 def _dump_langchain(value: Any) -> Any:
     if "langchain_core" in sys.modules:
         from langchain_core.messages import BaseMessage, message_to_dict
 
         if isinstance(value, BaseMessage):
-            return message_to_dict(value)
+            dumped = message_to_dict(value)
+            data = dumped.get("data")
+            if isinstance(data, dict):
+                for key in _LANGCHAIN_UNREAD:
+                    if data.get(key) is not None:
+                        try:
+                            data[key] = _as_json(data[key])
+                        except RecursionError:
+                            data[key] = "<nested deeper than Python's recursion limit>"
+            return dumped
     raise _NotData
 
 
