@@ -1328,31 +1328,6 @@ struct CompactOptions {
 
 namespace detail {
 
-// The input's max_summary_tokens, read from the end of a head: the canonical encoding writes it
-// as the document's last member (SPEC E7.2). The C ABI has no accessor for it.
-inline std::optional<std::uint64_t> head_max_summary_tokens(const std::vector<std::uint8_t> &head)
-{
-    static constexpr std::string_view key = ",\"max_summary_tokens\":";
-    const std::string_view text(reinterpret_cast<const char *>(head.data()), head.size());
-    const std::size_t at = text.rfind(key);
-    if (text.empty() || text.back() != '}' || at == std::string_view::npos) {
-        return std::nullopt;
-    }
-    std::uint64_t value = 0;
-    const std::string_view digits = text.substr(at + key.size(), text.size() - 1 - at - key.size());
-    for (const char c : digits) {
-        const auto digit = static_cast<std::uint64_t>(c - '0');
-        if (c < '0' || c > '9' || value > (std::numeric_limits<std::uint64_t>::max() - digit) / 10) {
-            return std::nullopt;
-        }
-        value = value * 10 + digit;
-    }
-    if (digits.empty() || value == 0) {
-        return std::nullopt;
-    }
-    return value;
-}
-
 // a * b, at most 2^64 - 1.
 inline std::uint64_t saturating_mul(std::uint64_t a, std::uint64_t b) noexcept
 {
@@ -2162,19 +2137,16 @@ CompactResult compact(const Input &input, CallModel &&call_model, const CompactO
         }
         throw;
     }
-    const std::optional<std::uint64_t> max_summary = detail::head_max_summary_tokens(head);
-    if (!max_summary) {
-        throw std::runtime_error("loopcompact::compact: the head does not end with max_summary_tokens (SPEC E7.2)");
-    }
-    std::uint64_t max_tokens = options.max_tokens.value_or(*max_summary);
-    if (max_tokens == 0 || max_tokens > *max_summary) {
+    const std::uint64_t max_summary = input.max_summary_tokens();
+    std::uint64_t max_tokens = options.max_tokens.value_or(max_summary);
+    if (max_tokens > max_summary) {
         throw std::invalid_argument("loopcompact::compact: max_tokens must be between 1 and the input's max_summary_tokens");
     }
     ReplyOptions reply_options;
     reply_options.trim = options.trim;
     reply_options.unfence = options.unfence;
     reply_options.max_reply_bytes = options.max_reply_bytes.value_or(
-        std::max<std::uint64_t>(LC_SMALLEST_SUMMARY_LEN, detail::saturating_mul(16, *max_summary)));
+        std::max<std::uint64_t>(LC_SMALLEST_SUMMARY_LEN, detail::saturating_mul(16, max_summary)));
 
     std::string system(summary_instructions());
     std::string json_schema{};
@@ -2255,7 +2227,7 @@ CompactResult compact(const Input &input, CallModel &&call_model, const CompactO
         std::size_t reply_bytes = reply.text.size();
         ReplyVerdict verdict = aborted                                  ? std::move(*aborted)
                                : reply.sections || options.structured ? detail::structured_verdict(
-                                                                            input, reply, reply_options, *max_summary, reply_bytes)
+                                                                            input, reply, reply_options, max_summary, reply_bytes)
                                                                       : input.diagnose_reply(reply.text, reply_options);
         Attempt attempt;
         attempt.number = n;
@@ -2294,8 +2266,8 @@ CompactResult compact(const Input &input, CallModel &&call_model, const CompactO
 
         // Step 4: escalation of a truncated reply, then the pair of turns for the next request.
         if (attempt.status == LC_REPLY_TRUNCATED) {
-            if (max_tokens < *max_summary) {
-                max_tokens = std::min(detail::saturating_mul(2, max_tokens), *max_summary);
+            if (max_tokens < max_summary) {
+                max_tokens = std::min(detail::saturating_mul(2, max_tokens), max_summary);
             } else {
                 const auto len = static_cast<std::uint64_t>(head.size());
                 budget = len / 4 * 3 + len % 4 * 3 / 4;  // floor(3/4 * len) without overflow

@@ -472,6 +472,8 @@ fn block<'a>(cx: &mut Cx<'a>, b: NodeId, k: usize, role: Role, provider: &[u8], 
     cx.no_duplicates(b)?;
     let kind = cx.required_str(b, "type")?.decode_bytes().unwrap_or_default().into_owned();
     let assistant = role == Role::Assistant;
+    // §16.6: the `tool_calls` entry's `args` for a `tool_use` block that entry lists.
+    let parsed = if kind.as_slice() == b"tool_use" { parsed_args(cx, b, called) } else { None };
     // Provider-native blocks LangChain keeps as the provider sent them: Chat parts (a `file` part
     // holds its data under `file`, unlike the standard block of the same type) and Anthropic media
     // blocks (theirs under `source`), converted and checked as §16.2 and §16.4 say.
@@ -490,7 +492,7 @@ fn block<'a>(cx: &mut Cx<'a>, b: NodeId, k: usize, role: Role, provider: &[u8], 
         let mut keys = block_keys(&kind);
         // A `tool_use` whose call `tool_calls` lists takes its input from there (below): a
         // streamed block's `partial_json` is that input's text, read already.
-        if kind.as_slice() == b"tool_use" && parsed_args(cx, b, called).is_some() {
+        if parsed.is_some() {
             keys = &["type", "id", "name", "input", "index", "cache_control", "partial_json"];
         }
         if read && !keys.is_empty() {
@@ -563,7 +565,7 @@ fn block<'a>(cx: &mut Cx<'a>, b: NodeId, k: usize, role: Role, provider: &[u8], 
             // §16.6: the `tool_calls` entry's `args` when it lists the call (what LangChain parsed,
             // and what langchain-anthropic sends; a streamed block holds `{}`, its arguments in
             // `partial_json`, and a host that edits `tool_calls` edits only them).
-            let at = parsed_args(cx, b, called).unwrap_or(at);
+            let at = parsed.unwrap_or(at);
             called.wrote(Some(id.decode_bytes().unwrap_or_default().into_owned()));
             let input = input::from_value(cx, at)?;
             cx.out.tool_use(StringToWrite::Json(id), StringToWrite::Json(name), &input, None);

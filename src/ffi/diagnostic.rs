@@ -156,9 +156,9 @@ pub(super) unsafe fn fill_diagnostic(diag: *mut lc_diagnostic, d: &Diagnostic) {
         put(diag, size, offset_of!(lc_diagnostic, column), d.column());
         // A known value never reads as the sentinel: 2^64 - 1 (a reply claiming that many tokens)
         // is written as 2^64 - 2, so `limit` and `actual` are known or unknown together.
-        let known = |v: u64| v.min(LC_LIMIT_UNKNOWN - 1);
-        put(diag, size, offset_of!(lc_diagnostic, limit), d.limit().map_or(LC_LIMIT_UNKNOWN, known));
-        put(diag, size, offset_of!(lc_diagnostic, actual), d.actual().map_or(LC_LIMIT_UNKNOWN, known));
+        // A known value is at most LC_LIMIT_UNKNOWN - 1 already (Diagnostic::with_limit, C13.2).
+        put(diag, size, offset_of!(lc_diagnostic, limit), d.limit().unwrap_or(LC_LIMIT_UNKNOWN));
+        put(diag, size, offset_of!(lc_diagnostic, actual), d.actual().unwrap_or(LC_LIMIT_UNKNOWN));
         put(diag, size, offset_of!(lc_diagnostic, rule), d.rule_c().as_ptr());
         put(diag, size, offset_of!(lc_diagnostic, expected), d.expected_c().as_ptr());
         put(diag, size, offset_of!(lc_diagnostic, location), location);
