@@ -4,7 +4,9 @@
 //! serde_json's serializer escapes neither `<`, `>`, `&` nor U+2028/U+2029 and has no `\b`/`\f`
 //! short forms, so the bytes are written here.
 
-use crate::json::string::{Piece, escape_at, find_backslash, for_each_piece};
+use crate::json::string::escape_at;
+#[cfg(test)]
+use crate::json::string::{Piece, for_each_piece};
 use crate::lanes::Lanes;
 
 /// Where canonical bytes go: a buffer, or a counter when only the length matters (fitting, F7.3).
@@ -214,9 +216,9 @@ pub(crate) fn unescaped_len(bytes: &[u8]) -> usize {
     done + rest.iter().position(|&b| needs_escape(b)).unwrap_or(rest.len())
 }
 
-/// Writes the body of valid UTF-8 text with the E7.6 escapes (no quotes). Plain runs go to the
-/// sink as they are; escapes are gathered in a small buffer first, so text that is mostly `<` (six
-/// bytes out per byte in) costs one sink call per few dozen characters, not one per character.
+/// Writes the body of valid UTF-8 text with the E7.6 escapes (no quotes), a run or a byte at a
+/// time: the rule [`put_body`]'s one walk is held equal to (tests only).
+#[cfg(test)]
 fn put_text_body<S: Sink>(out: &mut S, text: &[u8]) {
     // Most strings need no escape at all: no buffer for them.
     let first = unescaped_len(text);
@@ -277,7 +279,7 @@ const REPEAT_BLOCK: usize = 32;
 /// Writes the escapes of `n` copies of the ASCII byte `b` (one that needs an escape): whole blocks of
 /// [`REPEAT_BLOCK`] escapes per sink call, the rest through `escapes`.
 #[cold]
-fn put_repeated_escape<S: Sink>(out: &mut S, escapes: &mut Escapes, b: u8, n: usize) {
+fn put_repeated_escape<S: Sink, const N: usize>(out: &mut S, escapes: &mut Escapes<N>, b: u8, n: usize) {
     let Some(escape) = ESCAPES.get(usize::from(b)) else { return };
     let len = usize::from(escape[7]).max(1);
     let mut block = [0u8; 8 * REPEAT_BLOCK];
@@ -388,50 +390,164 @@ const fn escape_table() -> [[u8; 8]; 128] {
 /// E7.6: a string from its decoded text.
 pub(crate) fn put_str<S: Sink>(out: &mut S, text: &str) {
     out.put(b"\"");
-    put_text_body(out, text.as_bytes());
+    put_body(out, text.as_bytes(), false);
     out.put(b"\"");
 }
 
 /// E7.6: a string from the body of a JSON string token (escapes as written, UTF-8 checked):
-/// escapes are decoded (J5.4) and the text re-escaped canonically, in one pass.
-///
-/// Most of a body is canonical as written (plain text, and escapes such as `\n` or `\u003c` that
-/// E7.6 writes the same): [`canonical_len`] passes over such a stretch, plain bytes and escapes
-/// alike, and it goes out as it is. What is not (an escape E7.6 writes otherwise, such as `\/` or
-/// `\u00e9`; raw markup) goes through the plain rule, [`put_escaped_body_plain`], one escape or
-/// one raw run at a time; `tests::fast_escaped_bodies_agree_with_the_plain_rule` holds the two
-/// equal.
+/// escapes are decoded (J5.4) and the text re-escaped canonically, in one pass ([`put_body`]).
+/// `escaped` is false when the body holds no escape (the parser said so, see `json::StringSpan`):
+/// it is plain text.
 pub(crate) fn put_json_str<S: Sink>(out: &mut S, body: &[u8], escaped: bool) {
     out.put(b"\"");
-    if escaped {
-        let mut rest = body;
-        loop {
-            let (kept, tail) = rest.split_at(canonical_len(rest).min(rest.len()));
-            if !kept.is_empty() {
-                out.put(kept);
-            }
-            let Some(&b) = tail.first() else { break };
-            // One escape (a surrogate pair is one) through the plain rule, or the raw run up to
-            // the next escape through the text writer.
-            rest = if b == b'\\' {
-                let (escape, after) = tail.split_at(escape_at(tail, 0).1.clamp(1, tail.len()));
-                put_escaped_body_plain(out, escape);
-                after
-            } else {
-                let (run, after) = tail.split_at(find_backslash(tail).clamp(1, tail.len()));
-                put_text_body(out, run);
-                after
-            };
-        }
-    } else {
-        // No escape to decode: the body is plain text (the parser said so, see `json::StringSpan`).
-        put_text_body(out, body);
-    }
+    put_body(out, body, escaped);
     out.put(b"\"");
+}
+
+/// E7.6 of a string body (no quotes) in one pass: `escaped`, the body of a JSON string token
+/// (escape grammar valid, UTF-8 checked), whose escapes are decoded (J5.4) and the text
+/// re-escaped; otherwise plain UTF-8 text.
+///
+/// Most bodies are written as they stand ([`kept_len`]): plain bytes, escapes E7.6 writes the same
+/// (`\n`, `\u003c`), characters led by 0xE2 other than U+2028 and U+2029. The others go through
+/// [`put_body_rest`]. The plain rules are [`put_text_body`] for text and [`put_escaped_body_plain`]
+/// for an escaped body; `tests::one_pass_writer_agrees_with_the_plain_rules` holds them equal.
+#[inline]
+fn put_body<S: Sink>(out: &mut S, body: &[u8], escaped: bool) {
+    let kept = kept_len(body, escaped);
+    if kept >= body.len() {
+        out.put(body);
+    } else {
+        put_body_rest(out, body, kept, escaped);
+    }
+}
+
+/// The block of `body` at `base`: its next 32 bytes, or a copy of the last ones padded with a byte
+/// that needs no look (`pad`, the copy's room).
+#[inline(always)]
+fn block_at<'a>(body: &'a [u8], base: usize, pad: &'a mut [u8; 32]) -> &'a [u8; 32] {
+    match body.get(base..base + 32).and_then(|b| <&[u8; 32]>::try_from(b).ok()) {
+        Some(block) => block,
+        None => {
+            let tail = body.get(base..).unwrap_or_default();
+            if let Some(head) = pad.get_mut(..tail.len()) {
+                head.copy_from_slice(tail);
+            }
+            pad
+        }
+    }
+}
+
+/// The bytes at the start of `rest` (a byte [`escape_mask`] marks) that E7.6 writes as they stand:
+/// an escape it writes the same (in an `escaped` body), a character led by 0xE2 other than U+2028
+/// and U+2029; `None` for bytes it replaces.
+#[inline(always)]
+fn kept_at(rest: &[u8], escaped: bool) -> Option<usize> {
+    match rest.first() {
+        Some(b'\\') if escaped => canonical_escape_len(rest),
+        Some(&SEPARATOR_LEAD) => (!starts_with_separator(rest)).then_some(1),
+        _ => None,
+    }
+}
+
+/// Length of the leading stretch of `body` that E7.6 writes as it stands ([`kept_at`]), ending at a
+/// character's start and never inside an escape: 32 bytes per step as one bit mask whose set bits
+/// are visited in turn.
+#[inline]
+fn kept_len(body: &[u8], escaped: bool) -> usize {
+    let mut base = 0;
+    while base < body.len() {
+        let mut pad = [b'a'; 32];
+        let mut mask = escape_mask(block_at(body, base, &mut pad));
+        let mut next = base + 32;
+        while mask != 0 {
+            let p = base + mask.trailing_zeros() as usize;
+            let Some(len) = kept_at(body.get(p..).unwrap_or_default(), escaped) else { return p };
+            next = p + len;
+            let k = next - base;
+            if k >= 32 {
+                break;
+            }
+            mask &= u32::MAX << k;
+            next = base + 32;
+        }
+        base = next;
+    }
+    body.len()
+}
+
+/// [`put_body`] from `body[first]`, a byte E7.6 replaces (`body[..first]` is written as it stands).
+///
+/// The same walk as [`kept_len`]'s, and the bytes between those replaced go to the sink as one
+/// run. The replacements are gathered in a small buffer as [`put_text_body`] gathers them (a long
+/// run of one escaped byte a block of escapes at a time); an escape E7.6 writes otherwise (`\/`,
+/// `\u00e9`, a surrogate pair) is decoded and its character written.
+#[inline(never)]
+fn put_body_rest<S: Sink>(out: &mut S, body: &[u8], first: usize, escaped: bool) {
+    let mut escapes = Escapes::<32> { buf: [0; 32], len: 0 };
+    // `body[from..]` is not written yet.
+    let mut from = 0;
+    let mut base = first;
+    while base < body.len() {
+        let mut pad = [b'a'; 32];
+        let mut mask = escape_mask(block_at(body, base, &mut pad));
+        let mut next = base + 32;
+        while mask != 0 {
+            let p = base + mask.trailing_zeros() as usize;
+            let rest = body.get(p..).unwrap_or_default();
+            next = match kept_at(rest, escaped) {
+                Some(len) => p + len,
+                None => {
+                    if from < p {
+                        escapes.flush(out);
+                        out.put(body.get(from..p).unwrap_or_default());
+                    }
+                    let b = rest.first().copied().unwrap_or_default();
+                    let len = if b == b'\\' && escaped {
+                        // An escape written otherwise (a surrogate pair is one).
+                        let (c, len) = escape_at(rest, 0);
+                        escapes.push_char(out, c);
+                        len.clamp(1, rest.len())
+                    } else if b == SEPARATOR_LEAD {
+                        // U+2028 or U+2029 (the others led by 0xE2 are kept).
+                        escapes.push(out, separator_escape(rest).map_or(&[][..], |e| &e[..]));
+                        3
+                    } else {
+                        // An ASCII byte with an escape; a run of it (a text of `<`) a block at a time.
+                        let n = if rest.get(1) == Some(&b) { crate::lanes::run_of(rest, b) } else { 1 };
+                        if n >= REPEAT_BLOCK {
+                            put_repeated_escape(out, &mut escapes, b, n);
+                        } else {
+                            for _ in 0..n {
+                                escapes.push_ascii(out, b);
+                            }
+                        }
+                        n
+                    };
+                    from = p + len;
+                    from
+                }
+            };
+            let k = next - base;
+            if k >= 32 {
+                break;
+            }
+            mask &= u32::MAX << k;
+            next = base + 32;
+        }
+        // The next block: after this one, or after what was read past its end.
+        base = next;
+    }
+    if from < body.len() {
+        escapes.flush(out);
+        out.put(body.get(from..).unwrap_or_default());
+    }
+    escapes.flush(out);
 }
 
 /// The plain rule of E7.6 for an escaped body (no quotes): each escape decoded (J5.4) and the text
 /// written with [`put_text_body`]'s escapes.
+#[cfg(test)]
 fn put_escaped_body_plain<S: Sink>(out: &mut S, body: &[u8]) {
     // Decoded non-ASCII characters gather in a small stack buffer (a text of `\u` escapes is
     // one character per six bytes, and a sink call per character cost more than its decoding);
@@ -450,48 +566,6 @@ fn put_escaped_body_plain<S: Sink>(out: &mut S, body: &[u8]) {
         Piece::Char(c) => chars.push_char(out, c),
     });
     chars.flush(out);
-}
-
-/// Length of the leading stretch of an escaped body (escape grammar valid, UTF-8 checked) that E7.6
-/// writes as it is: plain bytes that need no escape, escapes that are the ones E7.6 writes
-/// ([`canonical_escape_len`]) and characters led by 0xE2 other than U+2028 and U+2029. It ends at
-/// the first escape written otherwise or raw byte that needs one, always at a character's start and
-/// never inside an escape. 32 bytes per step as one bit mask, whose set bits are visited in turn.
-fn canonical_len(body: &[u8]) -> usize {
-    // What E7.6 writes as it is at `at` (a byte that needs a look): the bytes to pass over, or None.
-    let kept_at = |at: usize| -> Option<usize> {
-        let rest = body.get(at..).unwrap_or_default();
-        match rest.first() {
-            Some(b'\\') => canonical_escape_len(rest),
-            Some(&SEPARATOR_LEAD) if !starts_with_separator(rest) => Some(1),
-            _ => None,
-        }
-    };
-    let mut i = 0;
-    while let Some(block) = body.get(i..i + 32).and_then(|b| <&[u8; 32]>::try_from(b).ok()) {
-        let mut mask = escape_mask(block);
-        let mut next = 32;
-        while mask != 0 {
-            let p = mask.trailing_zeros() as usize;
-            let Some(len) = kept_at(i + p) else { return i + p };
-            next = p + len;
-            if next >= 32 {
-                break;
-            }
-            mask &= u32::MAX << next;
-            next = 32;
-        }
-        i += next;
-    }
-    while let Some(&b) = body.get(i) {
-        if !needs_escape(b) {
-            i += 1;
-            continue;
-        }
-        let Some(len) = kept_at(i) else { return i };
-        i += len;
-    }
-    i
 }
 
 /// E7.7: a raw value's text with whitespace outside strings removed and `<`, `>`, `&`, U+2028,
@@ -757,6 +831,9 @@ mod tests {
                     let mut vec = Vec::new();
                     put_text_body(&mut vec, text.as_bytes());
                     assert_eq!(String::from_utf8(vec).unwrap(), want, "{c:?} x {n}");
+                    let mut one_pass = Vec::new();
+                    put_body(&mut one_pass, text.as_bytes(), false);
+                    assert_eq!(String::from_utf8(one_pass).unwrap(), want, "{c:?} x {n}");
                     let mut buf = vec![0u8; want.len()];
                     let mut slice = SliceSink::new(&mut buf);
                     put_text_body(&mut slice, text.as_bytes());
@@ -819,6 +896,82 @@ mod tests {
                 let mut counter = Counter::default();
                 put_json_str(&mut counter, b, true);
                 assert_eq!(counter.0, plain.len());
+            }
+        }
+    }
+
+    /// The one-pass writer ([`put_body`]) against the plain rules, into each kind of sink: random
+    /// texts and escaped bodies of every byte [`escape_mask`] marks (kept or replaced), runs of one
+    /// escaped byte across the run path's threshold, characters led by 0xE2 and plain runs of
+    /// every length around the 32-byte block, each also cut at every offset of its first 40 bytes
+    /// so that what the walk reads straddles block edges.
+    #[test]
+    fn one_pass_writer_agrees_with_the_plain_rules() {
+        let text_pieces: [&str; 16] = [
+            "<",
+            "&>",
+            "\"",
+            "\\",
+            "\n",
+            "\u{1}\u{1f}",
+            "\u{2028}",
+            "\u{2029}x",
+            "\u{2027}",
+            "\u{20ac}",
+            "\u{e9}",
+            "plain ",
+            "0123456789abcdefghijklmnopqrstu",
+            "x",
+            "<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<<",
+            r"\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\\",
+        ];
+        let body_pieces: [&str; 16] = [
+            "\\n",
+            "\\\"",
+            "\\\\",
+            "\\u003c",
+            "\\u003C",
+            "\\/",
+            "\\u00e9",
+            "\\ud83d\\ude00",
+            "\\udc00",
+            "\\u2028",
+            "<&>",
+            "\u{2028}",
+            "\u{2027}\u{e9}",
+            "plain ",
+            "0123456789abcdefghijklmnopqrstu",
+            "&&&&&&&&&&&&&&&&&&&&&&&&&&&&&&&&&&&&&&&&",
+        ];
+        let mut next = crate::testing::xorshift(0x510E_527F_ADE6_82D1);
+        for round in 0..6_000 {
+            let escaped = round % 2 == 1;
+            let pieces = if escaped { &body_pieces } else { &text_pieces };
+            let whole: String = (0..next() % 30).map(|_| pieces[(next() % 16) as usize]).collect();
+            for cut in 0..whole.len().min(40) {
+                let b = &whole.as_bytes()[cut..];
+                // A cut inside a character or an escape leaves something that is not a body.
+                let Ok(text) = std::str::from_utf8(b) else { continue };
+                if escaped && crate::json::StringToken::new(0, text.as_bytes(), true, false).decode().is_err() {
+                    continue;
+                }
+                let mut plain = Vec::new();
+                if escaped {
+                    put_escaped_body_plain(&mut plain, b);
+                } else {
+                    put_text_body(&mut plain, b);
+                }
+                let mut fast = Vec::new();
+                put_body(&mut fast, b, escaped);
+                assert_eq!(String::from_utf8_lossy(&fast), String::from_utf8_lossy(&plain), "{text:?}");
+                let mut counter = Counter::default();
+                put_body(&mut counter, b, escaped);
+                assert_eq!(counter.0, plain.len());
+                let mut buf = vec![0u8; plain.len()];
+                let mut slice = SliceSink::new(&mut buf);
+                put_body(&mut slice, b, escaped);
+                assert_eq!(slice.len(), plain.len());
+                assert_eq!(buf, plain);
             }
         }
     }
