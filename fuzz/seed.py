@@ -167,6 +167,11 @@ def seeds():
             out["json_fast_paths"].append(bytes([start, len(script)]) + script + doc)
     # The location walk: the same documents (json_locate reads their first 1 KiB).
     out["json_locate"] += documents
+    # The string writer: the same documents, their string tokens (mode 1) and their bytes as text
+    # (mode 0), and the converters' sources, whose prose holds markup, escapes and U+2028.
+    sources = [seed[1:] for target in FORMATS.values() for seed in out[target]]
+    for doc in documents + sources:
+        out["json_write"] += [b"\x01" + doc, b"\x00" + doc]
 
     for target in TARGETS:
         committed = FUZZ / "seeds" / target
@@ -180,7 +185,7 @@ FORMATS = {"openai_chat": "convert_openai_chat", "openai_responses": "convert_op
            "langchain": "convert_langchain"}
 TARGETS = ["summary_xml", "summary_stream", "input_parse", "output_validate", "compaction_policy", "context_observation",
            "context_config", "request_fingerprint", "limits", "compaction_reply", "replacement", "transcript_safety",
-           "json_fast_paths", "json_locate"] + list(FORMATS.values())
+           "json_fast_paths", "json_locate", "json_write"] + list(FORMATS.values())
 
 
 def main():

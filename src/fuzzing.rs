@@ -31,6 +31,36 @@ pub fn json_locate(data: &[u8]) -> Result<(), String> {
     crate::json::path::skips_against_walk(data, NAMES).map(|_| ())
 }
 
+/// The body of the cargo-fuzz target `json_write`: the canonical string writer's one walk
+/// (`json::write::put_body`) against the plain rules. Byte 0 even: the rest as text, when it is
+/// UTF-8. Odd: the rest as a JSON document, every string token the parser reads in it (keys and
+/// values, up to the first error) as the body the converters and encoders hand the writer. `Err`
+/// says what differed.
+pub fn json_write(data: &[u8]) -> Result<(), String> {
+    use crate::json::write::one_pass_agrees;
+    use crate::json::{Event, Parser};
+
+    let (&mode, rest) = data.split_first().unwrap_or((&0, &[]));
+    if mode % 2 == 0 {
+        return match core::str::from_utf8(rest) {
+            Ok(text) => one_pass_agrees(text.as_bytes(), false),
+            Err(_) => Ok(()),
+        };
+    }
+    let mut p = Parser::new(rest);
+    while let Ok(event) = p.next() {
+        if let Event::Key(s) | Event::String(s) = event
+            && s.check_utf8().is_ok()
+        {
+            one_pass_agrees(s.raw(), s.has_escapes())?;
+        }
+        if p.depth() == 0 {
+            break;
+        }
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use proptest::prelude::*;
@@ -228,6 +258,13 @@ mod tests {
         #[test]
         fn fast_entries_read_what_next_reads(start in any::<u8>(), script in script(), doc in document()) {
             prop_assert_eq!(json_fast_paths(&frame(start, &script, &doc)), Ok(()));
+        }
+
+        /// The string writer's one walk writes what the plain rules write, for every string token
+        /// of a generated document (mode 1) and for the document's bytes as text (mode 0).
+        #[test]
+        fn string_writer_writes_what_the_plain_rules_write(mode in 0u8..2, doc in document()) {
+            prop_assert_eq!(super::json_write(&[&[mode][..], &doc].concat()), Ok(()));
         }
     }
 

@@ -5,7 +5,7 @@
 //! short forms, so the bytes are written here.
 
 use crate::json::string::escape_at;
-#[cfg(test)]
+#[cfg(any(test, fuzzing))]
 use crate::json::string::{Piece, for_each_piece};
 use crate::lanes::Lanes;
 
@@ -217,8 +217,8 @@ pub(crate) fn unescaped_len(bytes: &[u8]) -> usize {
 }
 
 /// Writes the body of valid UTF-8 text with the E7.6 escapes (no quotes), a run or a byte at a
-/// time: the rule [`put_body`]'s one walk is held equal to (tests only).
-#[cfg(test)]
+/// time: the rule [`put_body`]'s one walk is held equal to (tests and fuzzing only).
+#[cfg(any(test, fuzzing))]
 fn put_text_body<S: Sink>(out: &mut S, text: &[u8]) {
     // Most strings need no escape at all: no buffer for them.
     let first = unescaped_len(text);
@@ -547,7 +547,7 @@ fn put_body_rest<S: Sink>(out: &mut S, body: &[u8], first: usize, escaped: bool)
 
 /// The plain rule of E7.6 for an escaped body (no quotes): each escape decoded (J5.4) and the text
 /// written with [`put_text_body`]'s escapes.
-#[cfg(test)]
+#[cfg(any(test, fuzzing))]
 fn put_escaped_body_plain<S: Sink>(out: &mut S, body: &[u8]) {
     // Decoded non-ASCII characters gather in a small stack buffer (a text of `\u` escapes is
     // one character per six bytes, and a sink call per character cost more than its decoding);
@@ -668,6 +668,38 @@ pub(crate) fn put_i64<S: Sink>(out: &mut S, v: i64) {
 /// `true` or `false`.
 pub(crate) fn put_bool<S: Sink>(out: &mut S, v: bool) {
     out.put(if v { b"true" } else { b"false" });
+}
+
+/// [`put_body`] against the plain rule of its kind ([`put_text_body`], [`put_escaped_body_plain`])
+/// on `body` (valid UTF-8 text, or with `escaped` a string token's body as the parser hands it
+/// over), into a `Vec`, a [`Counter`] and a [`SliceSink`]: `Err` says what differed. The unit
+/// tests' and the fuzz target `json_write`'s check.
+#[cfg(any(test, fuzzing))]
+pub(crate) fn one_pass_agrees(body: &[u8], escaped: bool) -> Result<(), String> {
+    let mut plain = Vec::new();
+    if escaped {
+        put_escaped_body_plain(&mut plain, body);
+    } else {
+        put_text_body(&mut plain, body);
+    }
+    let mut fast = Vec::new();
+    put_body(&mut fast, body, escaped);
+    if fast != plain {
+        return Err(format!(
+            "escaped {escaped}: one pass wrote {:?}, the plain rule {:?}",
+            String::from_utf8_lossy(&fast),
+            String::from_utf8_lossy(&plain)
+        ));
+    }
+    let mut counter = Counter::default();
+    put_body(&mut counter, body, escaped);
+    let mut buf = vec![0u8; plain.len()];
+    let mut slice = SliceSink::new(&mut buf);
+    put_body(&mut slice, body, escaped);
+    if counter.0 != plain.len() || slice.len() != plain.len() || buf != plain {
+        return Err(format!("escaped {escaped}: a counter or slice sink disagrees with the Vec"));
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -955,23 +987,9 @@ mod tests {
                 if escaped && crate::json::StringToken::new(0, text.as_bytes(), true, false).decode().is_err() {
                     continue;
                 }
-                let mut plain = Vec::new();
-                if escaped {
-                    put_escaped_body_plain(&mut plain, b);
-                } else {
-                    put_text_body(&mut plain, b);
+                if let Err(difference) = one_pass_agrees(b, escaped) {
+                    panic!("{text:?}: {difference}");
                 }
-                let mut fast = Vec::new();
-                put_body(&mut fast, b, escaped);
-                assert_eq!(String::from_utf8_lossy(&fast), String::from_utf8_lossy(&plain), "{text:?}");
-                let mut counter = Counter::default();
-                put_body(&mut counter, b, escaped);
-                assert_eq!(counter.0, plain.len());
-                let mut buf = vec![0u8; plain.len()];
-                let mut slice = SliceSink::new(&mut buf);
-                put_body(&mut slice, b, escaped);
-                assert_eq!(slice.len(), plain.len());
-                assert_eq!(buf, plain);
             }
         }
     }
