@@ -1272,8 +1272,13 @@ impl SummaryStream {
     /// The text state after a run the fast path read from `chunk[i]` (lines and columns already
     /// counted): `open`, the run reaches the end of what was scanned, where a `]` may start `]]>`
     /// with the next bytes.
+    ///
+    /// Whether a section's text is blank matters in `goal` and `state` only (the classifier's
+    /// `text` reads it there and nowhere else at depth 2): elsewhere the run counts as non-white
+    /// without a look, which is the state [`Self::feed`]'s fast path reads from, so the next chunk
+    /// of a `decisions` or `open_items` section takes it too.
     fn text_done(&mut self, run: &[u8], open: bool, non_white: bool, i: usize) -> usize {
-        let non_white = non_white || (matches!(usize::from(self.class.next), GOAL | STATE) && has_non_white_space(run));
+        let non_white = non_white || !matches!(usize::from(self.class.next), GOAL | STATE) || has_non_white_space(run);
         let brackets = match run.split_last() {
             Some((b']', before)) if open => 1 + u8::from(before.last() == Some(&b']')),
             _ => 0,
