@@ -253,16 +253,7 @@ fn put_text_body<S: Sink>(out: &mut S, text: &[u8]) {
                 }
                 rest = rest.get(3..).unwrap_or_default();
             } else {
-                // The run of this byte: a long one (a text of `<`) goes out 32 escapes at a time.
-                // Mostly one alone (a `\n`, a `<`): the block search is for the long runs.
-                let n = if rest.get(1) == Some(&b) { crate::lanes::run_of(rest, b) } else { 1 };
-                if n >= REPEAT_BLOCK {
-                    put_repeated_escape(out, &mut escapes, b, n);
-                } else {
-                    for _ in 0..n {
-                        escapes.push_ascii(out, b);
-                    }
-                }
+                let n = escapes.push_run(out, rest, b);
                 rest = rest.get(n..).unwrap_or_default();
             }
         }
@@ -312,6 +303,22 @@ impl<const N: usize> Escapes<N> {
             slot.copy_from_slice(escape);
             self.len += usize::from(escape[7]);
         }
+    }
+
+    /// The escapes of the run of `b` (an ASCII byte with an escape) at the start of `text`;
+    /// returns its length. A long run (a text of `<`) goes out [`REPEAT_BLOCK`] escapes at a
+    /// time; mostly the byte is alone (a `\n`, a `<`), and the block search is for the long runs.
+    #[inline]
+    fn push_run<S: Sink>(&mut self, out: &mut S, text: &[u8], b: u8) -> usize {
+        let n = if text.get(1) == Some(&b) { crate::lanes::run_of(text, b) } else { 1 };
+        if n >= REPEAT_BLOCK {
+            put_repeated_escape(out, self, b, n);
+        } else {
+            for _ in 0..n {
+                self.push_ascii(out, b);
+            }
+        }
+        n
     }
 
     #[inline]
@@ -450,84 +457,28 @@ fn kept_at(rest: &[u8], escaped: bool) -> Option<usize> {
     }
 }
 
-/// Length of the leading stretch of `body` that E7.6 writes as it stands ([`kept_at`]), ending at a
-/// character's start and never inside an escape: 32 bytes per step as one bit mask whose set bits
-/// are visited in turn.
-#[inline]
-fn kept_len(body: &[u8], escaped: bool) -> usize {
-    let mut base = 0;
+/// The walk of [`kept_len`] and [`put_body_rest`] from `body[start]` (a character's start): the
+/// bytes [`escape_mask`] marks, 32 bytes per step as one bit mask whose set bits are visited in
+/// turn, those E7.6 writes as they stand ([`kept_at`]) passed over, and for each other one at `p`,
+/// `replaced(p)`: the bytes it took, or `None` to stop there. Returns where it stopped, or the
+/// length of `body`.
+#[inline(always)]
+fn walk(body: &[u8], start: usize, escaped: bool, mut replaced: impl FnMut(usize) -> Option<usize>) -> usize {
+    let mut base = start;
     while base < body.len() {
         let mut pad = [b'a'; 32];
         let mut mask = escape_mask(block_at(body, base, &mut pad));
         let mut next = base + 32;
         while mask != 0 {
             let p = base + mask.trailing_zeros() as usize;
-            let Some(len) = kept_at(body.get(p..).unwrap_or_default(), escaped) else { return p };
-            next = p + len;
-            let k = next - base;
-            if k >= 32 {
-                break;
-            }
-            mask &= u32::MAX << k;
-            next = base + 32;
-        }
-        base = next;
-    }
-    body.len()
-}
-
-/// [`put_body`] from `body[first]`, a byte E7.6 replaces (`body[..first]` is written as it stands).
-///
-/// The same walk as [`kept_len`]'s, and the bytes between those replaced go to the sink as one
-/// run. The replacements are gathered in a small buffer as [`put_text_body`] gathers them (a long
-/// run of one escaped byte a block of escapes at a time); an escape E7.6 writes otherwise (`\/`,
-/// `\u00e9`, a surrogate pair) is decoded and its character written.
-#[inline(never)]
-fn put_body_rest<S: Sink>(out: &mut S, body: &[u8], first: usize, escaped: bool) {
-    let mut escapes = Escapes::<32> { buf: [0; 32], len: 0 };
-    // `body[from..]` is not written yet.
-    let mut from = 0;
-    let mut base = first;
-    while base < body.len() {
-        let mut pad = [b'a'; 32];
-        let mut mask = escape_mask(block_at(body, base, &mut pad));
-        let mut next = base + 32;
-        while mask != 0 {
-            let p = base + mask.trailing_zeros() as usize;
-            let rest = body.get(p..).unwrap_or_default();
-            next = match kept_at(rest, escaped) {
-                Some(len) => p + len,
-                None => {
-                    if from < p {
-                        escapes.flush(out);
-                        out.put(body.get(from..p).unwrap_or_default());
-                    }
-                    let b = rest.first().copied().unwrap_or_default();
-                    let len = if b == b'\\' && escaped {
-                        // An escape written otherwise (a surrogate pair is one).
-                        let (c, len) = escape_at(rest, 0);
-                        escapes.push_char(out, c);
-                        len.clamp(1, rest.len())
-                    } else if b == SEPARATOR_LEAD {
-                        // U+2028 or U+2029 (the others led by 0xE2 are kept).
-                        escapes.push(out, separator_escape(rest).map_or(&[][..], |e| &e[..]));
-                        3
-                    } else {
-                        // An ASCII byte with an escape; a run of it (a text of `<`) a block at a time.
-                        let n = if rest.get(1) == Some(&b) { crate::lanes::run_of(rest, b) } else { 1 };
-                        if n >= REPEAT_BLOCK {
-                            put_repeated_escape(out, &mut escapes, b, n);
-                        } else {
-                            for _ in 0..n {
-                                escapes.push_ascii(out, b);
-                            }
-                        }
-                        n
-                    };
-                    from = p + len;
-                    from
-                }
+            let len = match kept_at(body.get(p..).unwrap_or_default(), escaped) {
+                Some(len) => len,
+                None => match replaced(p) {
+                    Some(len) => len,
+                    None => return p,
+                },
             };
+            next = p + len;
             let k = next - base;
             if k >= 32 {
                 break;
@@ -538,6 +489,50 @@ fn put_body_rest<S: Sink>(out: &mut S, body: &[u8], first: usize, escaped: bool)
         // The next block: after this one, or after what was read past its end.
         base = next;
     }
+    body.len()
+}
+
+/// Length of the leading stretch of `body` that E7.6 writes as it stands ([`kept_at`]), ending at a
+/// character's start and never inside an escape.
+#[inline]
+fn kept_len(body: &[u8], escaped: bool) -> usize {
+    walk(body, 0, escaped, |_| None)
+}
+
+/// [`put_body`] from `body[first]`, a byte E7.6 replaces (`body[..first]` is written as it stands).
+///
+/// The bytes between those replaced go to the sink as one run. The replacements are gathered in a
+/// small buffer as [`put_text_body`] gathers them (a long run of one escaped byte a block of
+/// escapes at a time); an escape E7.6 writes otherwise (`\/`, `\u00e9`, a surrogate pair) is
+/// decoded and its character written.
+#[inline(never)]
+fn put_body_rest<S: Sink>(out: &mut S, body: &[u8], first: usize, escaped: bool) {
+    let mut escapes = Escapes::<32> { buf: [0; 32], len: 0 };
+    // `body[from..]` is not written yet.
+    let mut from = 0;
+    walk(body, first, escaped, |p| {
+        let rest = body.get(p..).unwrap_or_default();
+        if from < p {
+            escapes.flush(out);
+            out.put(body.get(from..p).unwrap_or_default());
+        }
+        let b = rest.first().copied().unwrap_or_default();
+        let len = if b == b'\\' && escaped {
+            // An escape written otherwise (a surrogate pair is one).
+            let (c, len) = escape_at(rest, 0);
+            escapes.push_char(out, c);
+            len.clamp(1, rest.len())
+        } else if b == SEPARATOR_LEAD {
+            // U+2028 or U+2029 (the others led by 0xE2 are kept).
+            escapes.push(out, separator_escape(rest).map_or(&[][..], |e| &e[..]));
+            3
+        } else {
+            // An ASCII byte with an escape, and the run of it.
+            escapes.push_run(out, rest, b)
+        };
+        from = p + len;
+        Some(len)
+    });
     if from < body.len() {
         escapes.flush(out);
         out.put(body.get(from..).unwrap_or_default());
