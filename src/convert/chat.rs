@@ -4,10 +4,10 @@
 
 use super::input;
 use super::media::{self, DataUrl};
-use super::out::{Role, StringToWrite};
+use super::out::{GEMINI_PART, Role, StringToWrite, gemini_part_state};
 use super::tree::{NodeId, Value};
 use super::{Conv, Cx, LossCode, RawObject, open_array};
-use crate::json::Parser;
+use crate::json::{Parser, StringToken};
 
 /// The fields of a message the converter reads (G16.8: any other is `dropped_unknown_field`).
 const MESSAGE_KEYS: &[&str] = &[
@@ -26,6 +26,8 @@ const MESSAGE_KEYS: &[&str] = &[
     "cache_control",
     // The openai SDK's `.parse()` / `.stream()` helpers: the content again, parsed (metadata).
     "parsed",
+    // Gemini's OpenAI-compatible endpoint: an assistant message's thought signature (read there).
+    "extra_content",
 ];
 
 pub(super) fn convert<'a>(cx: &mut Cx<'a>, p: &mut Parser<'a>) -> Conv<u64> {
@@ -58,7 +60,11 @@ fn message<'a>(cx: &mut Cx<'a>, i: u64, open_function: &mut Option<String>) -> C
         cx.loss(LossCode::DroppedName, m)?;
     }
     cx.cache_hints(m, &["cache_control"])?;
-    cx.unknown_fields(m, MESSAGE_KEYS)?;
+    // Only an assistant message's `extra_content` is read (its thought signature).
+    let stray_extra = role_text.as_ref() != b"assistant" && cx.holds_any(m, &["extra_content"]);
+    if stray_extra || cx.holds_unknown(m, MESSAGE_KEYS) {
+        cx.loss(LossCode::DroppedUnknownField, m)?;
+    }
     match role_text.as_ref() {
         b"system" | b"developer" => {
             cx.out.begin(Role::System);
@@ -248,6 +254,11 @@ fn file<'a>(cx: &mut Cx<'a>, part: NodeId) -> Conv<()> {
 
 fn assistant<'a>(cx: &mut Cx<'a>, m: NodeId, i: u64, open_function: &mut Option<String>) -> Conv<()> {
     cx.out.begin(Role::Assistant);
+    // A signature of the message (Gemini signs the first part of a reply): first, as the empty
+    // thinking block a Gemini text part's signature gives (G16.3).
+    if let Some(signature) = google_signature(cx, m)? {
+        cx.out.gemini_signed(signature);
+    }
     reasoning(cx, m)?;
     if let Some(refusal) = cx.str_field(m, "refusal")? {
         cx.out.refusal(StringToWrite::Json(refusal));
@@ -315,7 +326,9 @@ fn tool_call<'a>(cx: &mut Cx<'a>, call: NodeId) -> Conv<()> {
         None | Some(b"function") => {
             let f = cx.tree.get(call, "function").ok_or_else(|| cx.field_error(call, "function", c"an object"))?;
             // `index`: the call's place in a streamed reply (metadata).
-            cx.unknown_fields(call, &["id", "type", "function", "index"])?;
+            cx.unknown_fields(call, &["id", "type", "function", "index", "extra_content"])?;
+            let state = google_signature(cx, call)?.map(gemini_part_state);
+            let state = state.as_deref().map(|s| (s, GEMINI_PART));
             cx.path.name("function");
             let r = (|| {
                 if cx.tree.value(f) != Value::Object {
@@ -331,7 +344,7 @@ fn tool_call<'a>(cx: &mut Cx<'a>, call: NodeId) -> Conv<()> {
                 };
                 cx.path.pop(1);
                 let input = input?;
-                cx.out.tool_use(StringToWrite::Json(id), StringToWrite::Json(name), &input, None);
+                cx.out.tool_use(StringToWrite::Json(id), StringToWrite::Json(name), &input, state);
                 Ok(())
             })();
             cx.path.pop(1);
@@ -363,6 +376,53 @@ fn tool_call<'a>(cx: &mut Cx<'a>, call: NodeId) -> Conv<()> {
             Ok(())
         }
     }
+}
+
+/// The Gemini thought signature of a Chat message or function call from Gemini's OpenAI-compatible
+/// endpoint, which writes `extra_content: {"google": {"thought_signature": S}}` beside them
+/// (§16.2, G16.3). Anything else `extra_content` holds (another member, a signature that is not a
+/// string) is `dropped_unknown_field`, once, at `extra_content`.
+fn google_signature<'a>(cx: &mut Cx<'a>, id: NodeId) -> Conv<Option<StringToken<'a>>> {
+    let Some(extra) = cx.tree.get(id, "extra_content") else { return Ok(None) };
+    if cx.holds_nothing(extra) {
+        return Ok(None);
+    }
+    cx.path.name("extra_content");
+    let r = (|| {
+        let object = cx.tree.value(extra) == Value::Object;
+        if object {
+            cx.no_duplicates(extra)?;
+        }
+        let google_node = if object { cx.tree.get(extra, "google") } else { None };
+        let google = google_node.filter(|&g| cx.tree.value(g) == Value::Object);
+        if let Some(g) = google {
+            cx.path.name("google");
+            let r = cx.no_duplicates(g);
+            cx.path.pop(1);
+            r?;
+        }
+        let signature_node = google.and_then(|g| cx.tree.get(g, "thought_signature"));
+        let signature = match signature_node.map(|s| cx.tree.value(s)) {
+            Some(Value::String(s)) if !s.is_empty() => Some(s),
+            _ => None,
+        };
+        // Read whole: nothing is held beside the signature, and the signature is text (or holds
+        // nothing).
+        let signature_read =
+            signature_node.is_none_or(|s| cx.holds_nothing(s) || matches!(cx.tree.value(s), Value::String(_)));
+        let google_read = match (google_node, google) {
+            (None, _) => true,
+            (Some(g), None) => cx.holds_nothing(g),
+            (Some(_), Some(g)) => signature_read && !cx.holds_unknown(g, &["thought_signature"]),
+        };
+        let read_whole = object && !cx.holds_unknown(extra, &["google"]) && google_read;
+        if !read_whole {
+            cx.loss(LossCode::DroppedUnknownField, extra)?;
+        }
+        Ok(signature)
+    })();
+    cx.path.pop(1);
+    r
 }
 
 /// Reasoning fields gateways add to assistant messages (`reasoning_details` first: when present,

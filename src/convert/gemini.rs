@@ -7,7 +7,7 @@ use std::collections::{HashMap, VecDeque};
 
 use super::input;
 use super::media;
-use super::out::{NOT_A_MESSAGE, Role, StringToWrite};
+use super::out::{GEMINI_PART, NOT_A_MESSAGE, Role, StringToWrite, gemini_part_state};
 use super::tree::{NodeId, Value};
 use super::{Conv, Cx, LossCode, object_members};
 use crate::json::{Parser, StringToken};
@@ -371,13 +371,8 @@ fn part<'a>(cx: &mut Cx<'a>, part: NodeId, role: Role, i: u64, k: usize, open: &
                 _ => b"{}".to_vec(),
             };
             // The signature stays on the part that carried it (G16.3): provider state.
-            let state = signature.map(|s| {
-                let mut state = Vec::from(&b"{\"thoughtSignature\":"[..]);
-                crate::json::write::put_json_str(&mut state, s.raw(), s.has_escapes());
-                state.push(b'}');
-                state
-            });
-            let state = state.as_deref().map(|s| (s, "gemini.part"));
+            let state = signature.map(gemini_part_state);
+            let state = state.as_deref().map(|s| (s, GEMINI_PART));
             let key = name.decode_bytes().unwrap_or_default().into_owned();
             match cx.str_field(call, "id")? {
                 Some(id) => {
@@ -510,7 +505,7 @@ fn response_part<'a>(cx: &mut Cx<'a>, part: NodeId) -> Conv<()> {
 /// before the part's own block (G16.3: a signature never moves to another part).
 fn signed(cx: &mut Cx<'_>, signature: Option<StringToken<'_>>) {
     if let Some(s) = signature {
-        cx.out.thinking(StringToWrite::Text(""), StringToWrite::Json(s), "gemini.thought_signature", None);
+        cx.out.gemini_signed(s);
     }
 }
 

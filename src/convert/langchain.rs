@@ -8,7 +8,7 @@ use std::collections::{HashMap, HashSet};
 
 use super::input;
 use super::media::{self, DataUrl};
-use super::out::{Role, StringToWrite, Usage};
+use super::out::{GEMINI_PART, Role, StringToWrite, Usage, gemini_part_state};
 use super::tree::{NodeId, Value};
 use super::{Conv, Cx, LossCode, RawObject, open_array};
 use crate::json::Parser;
@@ -137,13 +137,13 @@ fn message<'a>(cx: &mut Cx<'a>, i: u64) -> Conv<()> {
     match kind.as_slice() {
         b"human" => {
             cx.out.begin(Role::User);
-            additional_kwargs(cx, d, false)?;
+            additional_kwargs(cx, d, None)?;
             content(cx, d, Role::User, &provider, &mut Calls::default())?;
             cx.out.end();
         }
         b"system" => {
             cx.out.begin(Role::System);
-            additional_kwargs(cx, d, false)?;
+            additional_kwargs(cx, d, None)?;
             content(cx, d, Role::System, &provider, &mut Calls::default())?;
             cx.out.end();
         }
@@ -155,7 +155,7 @@ fn message<'a>(cx: &mut Cx<'a>, i: u64) -> Conv<()> {
             {
                 cx.out.refusal(StringToWrite::Json(s));
             }
-            additional_kwargs(cx, d, true)?;
+            additional_kwargs(cx, d, Some(&called))?;
             content(cx, d, Role::Assistant, &provider, &mut called)?;
             calls(cx, d, &mut called)?;
             let usage = usage(cx, d);
@@ -165,7 +165,7 @@ fn message<'a>(cx: &mut Cx<'a>, i: u64) -> Conv<()> {
             let id = cx.required_str(d, "tool_call_id")?;
             let error = cx.str_field(d, "status")?.is_some_and(|s| s.raw() == b"error");
             cx.out.begin_tool();
-            additional_kwargs(cx, d, false)?;
+            additional_kwargs(cx, d, None)?;
             // The artifact is the tool's output kept for the program, not shown to the model:
             // the wire has no place for it, so it is reported (§16.6), never dropped unsaid.
             if let Some(artifact) = cx.tree.get(d, "artifact")
@@ -185,7 +185,7 @@ fn message<'a>(cx: &mut Cx<'a>, i: u64) -> Conv<()> {
             let id = format!("function_call:{name}");
             cx.loss(LossCode::SynthesizedToolId, d)?;
             cx.out.begin_tool();
-            additional_kwargs(cx, d, false)?;
+            additional_kwargs(cx, d, None)?;
             content(cx, d, Role::User, &provider, &mut Calls::default())?;
             cx.out.end_tool(StringToWrite::Text(&id), false);
         }
@@ -201,7 +201,12 @@ fn message<'a>(cx: &mut Cx<'a>, i: u64) -> Conv<()> {
 /// members (`null`, `""`, `{}`, `[]`: `"refusal": null` is on every ChatOpenAI message) carry
 /// nothing. An AI message's `tool_calls` there is OpenAI's raw form of the calls LangChain has
 /// already parsed into the message's `tool_calls` and `invalid_tool_calls`, which are converted.
-fn additional_kwargs<'a>(cx: &mut Cx<'a>, d: NodeId, ai: bool) -> Conv<()> {
+/// An AI message's (`called`) two maps by call id are read: langchain-google-genai's
+/// `__gemini_function_call_thought_signatures__` (each signature goes to its call,
+/// [`Calls::signatures`]; the map is a loss when an entry has no call or is not a string) and
+/// langchain-openai's `__openai_function_call_ids__` (the Responses item ids of the calls,
+/// metadata as a `function_call` item's `id` is in §16.3).
+fn additional_kwargs<'a>(cx: &mut Cx<'a>, d: NodeId, called: Option<&Calls>) -> Conv<()> {
     let Some(kwargs) = cx.tree.get(d, "additional_kwargs") else { return Ok(()) };
     match cx.tree.value(kwargs) {
         Value::Null => return Ok(()),
@@ -209,7 +214,13 @@ fn additional_kwargs<'a>(cx: &mut Cx<'a>, d: NodeId, ai: bool) -> Conv<()> {
         _ => return Err(cx.field_error(d, "additional_kwargs", c"an object")),
     }
     cx.no_duplicates(kwargs)?;
-    let mapped: &[&str] = if ai { &["refusal", "tool_calls"] } else { &[] };
+    let ai = called.is_some();
+    let signatures_read = called.is_some_and(|c| c.signatures_whole);
+    let mapped: &[&str] = match (ai, signatures_read) {
+        (false, _) => &[],
+        (true, false) => &["refusal", "tool_calls", OPENAI_CALL_IDS],
+        (true, true) => &["refusal", "tool_calls", OPENAI_CALL_IDS, GEMINI_SIGNATURES],
+    };
     let members: Vec<NodeId> = cx.tree.children(kwargs).collect();
     for member in members {
         let Some(key) = cx.tree.key(member) else { continue };
@@ -254,6 +265,10 @@ fn usage(cx: &Cx<'_>, d: NodeId) -> Option<Usage> {
 #[derive(Default)]
 struct Calls {
     message: u64,
+    /// By call id, the string node of its Gemini thought signature ([`GEMINI_SIGNATURES`]).
+    signatures: HashMap<Vec<u8>, NodeId>,
+    /// Whether every entry of that map went to a call (else the map is `dropped_unknown_field`).
+    signatures_whole: bool,
     in_content: HashMap<Option<Vec<u8>>, usize>,
     listed: HashSet<Option<Vec<u8>>>,
     /// By id, the `args` of the first `tool_calls` entry with it: LangChain's parsed arguments.
@@ -276,7 +291,26 @@ impl Calls {
                 listed.insert(key);
             }
         }
-        Calls { message, in_content: HashMap::new(), listed, parsed }
+        let mut signatures = HashMap::new();
+        let mut signatures_whole = true;
+        if let Some(map) = cx.tree.get(d, "additional_kwargs").and_then(|k| cx.tree.get(k, GEMINI_SIGNATURES)) {
+            match cx.tree.value(map) {
+                Value::Object => {
+                    for entry in cx.tree.children(map) {
+                        let key = cx.tree.key(entry).and_then(|k| k.decode_bytes().ok().map(|k| k.into_owned()));
+                        let signed = matches!(cx.tree.value(entry), Value::String(s) if !s.is_empty());
+                        match key {
+                            Some(id) if signed && listed.contains(&Some(id.clone())) => {
+                                signatures.entry(id).or_insert(entry);
+                            }
+                            _ => signatures_whole = false,
+                        }
+                    }
+                }
+                _ => signatures_whole = cx.holds_nothing(map),
+            }
+        }
+        Calls { message, in_content: HashMap::new(), listed, parsed, signatures, signatures_whole }
     }
 
     /// A call the content wrote.
@@ -293,6 +327,12 @@ fn parsed_args(cx: &Cx<'_>, b: NodeId, called: &Calls) -> Option<NodeId> {
     };
     called.parsed.get(&id).copied()
 }
+
+/// langchain-google-genai's map of an AI message's call ids to their Gemini thought signatures
+/// (base64 text), in `additional_kwargs`.
+const GEMINI_SIGNATURES: &str = "__gemini_function_call_thought_signatures__";
+/// langchain-openai's map of an AI message's call ids to their Responses item ids.
+const OPENAI_CALL_IDS: &str = "__openai_function_call_ids__";
 
 /// The id of call `c` as calls are matched by it: `None` when it has none (`null`, absent).
 fn call_key(cx: &Cx<'_>, c: NodeId) -> Option<Vec<u8>> {
@@ -325,7 +365,8 @@ fn calls<'a>(cx: &mut Cx<'a>, d: NodeId, called: &mut Calls) -> Conv<()> {
                 *left -= 1;
                 return Ok(());
             }
-            call(cx, c, invalid, &format!("langchain:{}:{field}:{k}", called.message))
+            let signature = call_key(cx, c).and_then(|id| called.signatures.get(&id).copied());
+            call(cx, c, invalid, &format!("langchain:{}:{field}:{k}", called.message), signature)
         })?;
     }
     Ok(())
@@ -333,8 +374,9 @@ fn calls<'a>(cx: &mut Cx<'a>, d: NodeId, called: &mut Calls) -> Conv<()> {
 
 /// One call: an entry of `tool_calls` or (`invalid`) `invalid_tool_calls`, or a `tool_call`
 /// (`invalid_tool_call`) block of the content. A call without id (LangChain's `id: None`) gets
-/// `made_id` with the loss `synthesized_tool_id` (G16.6).
-fn call<'a>(cx: &mut Cx<'a>, call: NodeId, invalid: bool, made_id: &str) -> Conv<()> {
+/// `made_id` with the loss `synthesized_tool_id` (G16.6). `signature`: the string node of its
+/// Gemini thought signature, kept as a Gemini `functionCall` part's is (G16.3, `gemini.part`).
+fn call<'a>(cx: &mut Cx<'a>, call: NodeId, invalid: bool, made_id: &str, signature: Option<NodeId>) -> Conv<()> {
     if cx.tree.value(call) != Value::Object {
         return Err(cx.shape(call, c"a tool call object"));
     }
@@ -390,7 +432,12 @@ fn call<'a>(cx: &mut Cx<'a>, call: NodeId, invalid: bool, made_id: &str) -> Conv
     })();
     cx.path.pop(1);
     let id = id.map_or(StringToWrite::Text(made_id), StringToWrite::Json);
-    cx.out.tool_use(id, name.map_or(StringToWrite::Text(""), StringToWrite::Json), &input?, None);
+    let state = signature.and_then(|s| match cx.tree.value(s) {
+        Value::String(s) => Some(gemini_part_state(s)),
+        _ => None,
+    });
+    let state = state.as_deref().map(|s| (s, GEMINI_PART));
+    cx.out.tool_use(id, name.map_or(StringToWrite::Text(""), StringToWrite::Json), &input?, state);
     Ok(())
 }
 
@@ -584,7 +631,8 @@ fn block<'a>(cx: &mut Cx<'a>, b: NodeId, k: usize, role: Role, provider: &[u8], 
         b"tool_call" | b"invalid_tool_call" if assistant => {
             let key = call_key(cx, b);
             let made_id = format!("langchain:{}:content:{k}", called.message);
-            call(cx, b, kind.as_slice() == b"invalid_tool_call", &made_id)?;
+            let signature = key.as_ref().and_then(|id| called.signatures.get(id).copied());
+            call(cx, b, kind.as_slice() == b"invalid_tool_call", &made_id, signature)?;
             called.wrote(key);
         }
         // A piece of a streamed call, which LangChain parses from `tool_call_chunks` into the

@@ -519,14 +519,16 @@ impl<'a> Cx<'a> {
     /// something ([`Cx::holds_nothing`]) has a key not in `keys` (the fields the converter reads,
     /// reports otherwise, or ignores as metadata).
     pub(crate) fn unknown_fields(&mut self, id: NodeId, keys: &[&str]) -> Conv<()> {
-        let dropped = self
-            .tree
-            .children(id)
-            .any(|c| !self.holds_nothing(c) && self.tree.key(c).is_some_and(|k| !known(&k, keys)));
-        if dropped {
+        if self.holds_unknown(id, keys) {
             self.loss(LossCode::DroppedUnknownField, id)?;
         }
         Ok(())
+    }
+
+    /// Whether object `id` has a member that holds something ([`Cx::holds_nothing`]) under a key
+    /// not in `keys` (what [`Cx::unknown_fields`] reports).
+    pub(crate) fn holds_unknown(&self, id: NodeId, keys: &[&str]) -> bool {
+        self.tree.children(id).any(|c| !self.holds_nothing(c) && self.tree.key(c).is_some_and(|k| !known(&k, keys)))
     }
 
     /// Reads the next top-level element of the array `p` is in into the tree: `false` at its end.

@@ -22,6 +22,18 @@ impl StringToWrite<'_> {
     }
 }
 
+/// The provider state of a call that carried a Gemini thought signature: `{"thoughtSignature": S}`,
+/// the state a Gemini `functionCall` part's signature is kept in (G16.3, `gemini.part`).
+pub(crate) fn gemini_part_state(signature: StringToken<'_>) -> Vec<u8> {
+    let mut state = Vec::from(&b"{\"thoughtSignature\":"[..]);
+    put_json_str(&mut state, signature.raw(), signature.has_escapes());
+    state.push(b'}');
+    state
+}
+
+/// The format of [`gemini_part_state`].
+pub(crate) const GEMINI_PART: &str = "gemini.part";
+
 /// The five usage counters of an assistant message (T5.2).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub(crate) struct Usage {
@@ -268,6 +280,13 @@ impl Out {
         }
         self.provider_state(state);
         self.bytes.push(b'}');
+    }
+
+    /// A Gemini thought signature on a block that is not a thought (a text or media part, a Chat
+    /// message from Gemini's OpenAI-compatible endpoint): an empty thinking block carrying it, right
+    /// before the block it came with (G16.3, `gemini.thought_signature`).
+    pub(crate) fn gemini_signed(&mut self, signature: StringToken<'_>) {
+        self.thinking(StringToWrite::Text(""), StringToWrite::Json(signature), "gemini.thought_signature", None);
     }
 
     fn provider_state(&mut self, state: Option<(&[u8], &str)>) {

@@ -161,6 +161,12 @@ fn provider_strings(v: &Value, out: &mut Vec<String>) {
                 {
                     out.push(s.to_owned());
                 }
+                // langchain-google-genai keeps its calls' thought signatures in a map by call id.
+                if k == "__gemini_function_call_thought_signatures__"
+                    && let Some(map) = x.as_object()
+                {
+                    out.extend(map.values().filter_map(Value::as_str).map(str::to_owned));
+                }
                 // Anthropic redacted thinking keeps its bytes in `data`.
                 if k == "data" && o.get("type").and_then(Value::as_str) == Some("redacted_thinking") {
                     out.push(x.as_str().unwrap_or_default().to_owned());

@@ -318,3 +318,73 @@ fn a_tool_use_block_takes_the_args_tool_calls_lists() {
     );
     assert_eq!(calls(&wire(&alone)[0]), vec![(json!("toolu_1"), json!("f"), json!({"b": 2}))]);
 }
+
+#[test]
+fn gemini_call_signatures_in_additional_kwargs_go_to_their_calls() {
+    // §16.6, G16.3: langchain-google-genai keeps a call's Gemini thought signature in
+    // `additional_kwargs.__gemini_function_call_thought_signatures__`, by call id. Each goes into
+    // its call's tool_use as a Gemini functionCall part's provider state, byte for byte, with no
+    // loss; a call without an entry has none.
+    let src = r#"[{"type":"human","data":{"content":"Weather?","type":"human"}},
+        {"type":"ai","data":{"content":"","type":"ai",
+          "additional_kwargs":{"__gemini_function_call_thought_signatures__":{"call_a":"c2ln\/LWE=","call_c":"c2lnLWM="}},
+          "tool_calls":[{"name":"get","args":{"city":"Paris"},"id":"call_a","type":"tool_call"},
+                        {"name":"get","args":{"city":"Oslo"},"id":"call_b","type":"tool_call"}],
+          "invalid_tool_calls":[{"name":"get","args":"{","id":"call_c","error":null,"type":"invalid_tool_call"}]}}]"#;
+    let c = converted(src);
+    assert_eq!(c.losses, vec![(1, UNPARSEABLE)]);
+    let blocks = &wire(&c)[1]["blocks"];
+    assert_eq!(
+        blocks,
+        &json!([
+            {"type":"tool_use","id":"call_a","name":"get","input":{"city":"Paris"},
+             "provider_state":{"thoughtSignature":"c2ln/LWE="},"provider_state_format":"gemini.part"},
+            {"type":"tool_use","id":"call_b","name":"get","input":{"city":"Oslo"}},
+            {"type":"tool_use","id":"call_c","name":"get","input":"{",
+             "provider_state":{"thoughtSignature":"c2lnLWM="},"provider_state_format":"gemini.part"}
+        ])
+    );
+    // A v1 `tool_call` content block is the same call, and gets the same signature.
+    let v1 = r#"[{"type":"ai","data":{"type":"ai",
+          "content":[{"type":"tool_call","name":"get","args":{"city":"Paris"},"id":"call_a"}],
+          "additional_kwargs":{"__gemini_function_call_thought_signatures__":{"call_a":"c2lnLWE="}},
+          "tool_calls":[{"name":"get","args":{"city":"Paris"},"id":"call_a","type":"tool_call"}]}}]"#;
+    let c = converted(v1);
+    assert_eq!(c.losses, vec![]);
+    assert_eq!(wire(&c)[0]["blocks"][0]["provider_state"], json!({"thoughtSignature":"c2lnLWE="}));
+}
+
+#[test]
+fn a_signature_with_no_call_or_not_a_string_is_reported() {
+    // §16.6: an entry of the map whose id no call of the message has, or whose value is not a
+    // string, has nowhere to go: `dropped_unknown_field`; the entries that do go to their calls.
+    for map in [r#"{"call_a":"c2ln","call_z":"c2lnLXo="}"#, r#"{"call_a":"c2ln","call_b":1}"#, r#""c2ln""#] {
+        let src = format!(
+            r#"[{{"type":"ai","data":{{"content":"","type":"ai",
+              "additional_kwargs":{{"__gemini_function_call_thought_signatures__":{map}}},
+              "tool_calls":[{{"name":"get","args":{{}},"id":"call_a","type":"tool_call"}},
+                            {{"name":"get","args":{{}},"id":"call_b","type":"tool_call"}}]}}}}]"#
+        );
+        let c = converted(&src);
+        assert_eq!(c.losses, vec![(0, UNKNOWN_FIELD)], "{map}");
+        let kept = wire(&c)[0]["blocks"][0].get("provider_state").cloned();
+        assert_eq!(kept, map.starts_with('{').then(|| json!({"thoughtSignature":"c2ln"})), "{map}");
+    }
+    // On a message that is not an AI message, the map is not read.
+    let human = r#"[{"type":"human","data":{"content":"x","type":"human",
+          "additional_kwargs":{"__gemini_function_call_thought_signatures__":{"call_a":"c2ln"}}}}]"#;
+    assert_eq!(converted(human).losses, vec![(0, UNKNOWN_FIELD)]);
+}
+
+#[test]
+fn openai_function_call_ids_are_metadata() {
+    // §16.6: langchain-openai's `__openai_function_call_ids__` maps the calls' ids to the ids of
+    // their Responses `function_call` items, which §16.3 reads as metadata: no loss, no block.
+    let src = r#"[{"type":"ai","data":{"content":"","type":"ai",
+          "additional_kwargs":{"__openai_function_call_ids__":{"call_a":"fc_1"}},
+          "tool_calls":[{"name":"ls","args":{"path":"/tmp"},"id":"call_a","type":"tool_call"}]}},
+        {"type":"tool","data":{"content":"a.txt","type":"tool","tool_call_id":"call_a"}}]"#;
+    let c = converted(src);
+    assert_eq!(c.losses, vec![]);
+    assert_eq!(wire(&c)[0]["blocks"], json!([{"type":"tool_use","id":"call_a","name":"ls","input":{"path":"/tmp"}}]));
+}

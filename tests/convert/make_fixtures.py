@@ -330,6 +330,32 @@ def chat_cases(stub: Stub, sink: Sink) -> None:
     )
     add("pending_tail", m, "The last assistant message has two tool_calls without results yet")
 
+    # Gemini through its OpenAI-compatible endpoint: the reply's thought signatures in
+    # `extra_content`, on the message and on its first call. The SDK keeps the field it does not
+    # declare on the parsed message and posts it back with the history.
+    m = [ChatCompletionUserMessageParam(role="user", content="Weather in Paris and Oslo?")]
+    signed_call = tool_call("call_paris", "get_weather", '{"city": "Paris"}')
+    signed_call["extra_content"] = {"google": {"thought_signature": GEMINI_SIG_1}}
+    m.append(
+        chat.turn(
+            m,
+            {
+                "content": "Checking both.",
+                "extra_content": {"google": {"thought_signature": GEMINI_SIG_2}},
+                "tool_calls": [signed_call, tool_call("call_oslo", "get_weather", '{"city": "Oslo"}')],
+            },
+            "tool_calls",
+        )
+    )
+    m.append(ChatCompletionToolMessageParam(role="tool", tool_call_id="call_paris", content="18C, cloudy"))
+    m.append(ChatCompletionToolMessageParam(role="tool", tool_call_id="call_oslo", content="4C, snow"))
+    add(
+        "gemini_thought_signatures",
+        m,
+        "Gemini's OpenAI-compatible reply: extra_content.google.thought_signature on the message and"
+        " on its first call, kept by the SDK's message model and posted back",
+    )
+
     # Images (data URL and URL with detail), audio, files (file_data and file_id), user name.
     m = [
         ChatCompletionUserMessageParam(
@@ -1501,6 +1527,52 @@ def langchain_cases(stub: Stub, sink: Sink) -> None:
         m,
         "AIMessage from ChatOpenAI(use_responses_api=True, output_version='responses/v1'): a"
         " reasoning block with encrypted_content and a function_call",
+    )
+
+    # The same through the v0 output format, which keeps the calls' Responses item ids in
+    # additional_kwargs.__openai_function_call_ids__.
+    v0_chat = ChatOpenAI(
+        model=RESP_MODEL,
+        api_key="sk-fixture",
+        base_url=stub.url + "/v1",
+        max_retries=0,
+        use_responses_api=True,
+        output_version="v0",
+    )
+    m = [HumanMessage("List /tmp.")]
+    stub.reply(response_body([fn_call("fc_ls", "call_ls", "ls", '{"path": "/tmp"}')]))
+    m.append(fixed_id(v0_chat.invoke(m)))
+    stub.take()
+    m.append(ToolMessage("a.txt", tool_call_id="call_ls"))
+    add(
+        "openai_responses_v0",
+        m,
+        "AIMessage from ChatOpenAI(use_responses_api=True, output_version='v0'): the call in tool_calls,"
+        " its item id in additional_kwargs.__openai_function_call_ids__",
+    )
+
+    # langchain-google-genai's AIMessage (not a test dependency: built with langchain-core as
+    # it builds it): the calls' Gemini thought signatures in additional_kwargs, by call id.
+    m = [
+        HumanMessage("Weather in Paris and Oslo?"),
+        AIMessage(
+            content="",
+            additional_kwargs={"__gemini_function_call_thought_signatures__": {"call_paris": GEMINI_SIG_1}},
+            tool_calls=[
+                {"name": "get_weather", "args": {"city": "Paris"}, "id": "call_paris", "type": "tool_call"},
+                {"name": "get_weather", "args": {"city": "Oslo"}, "id": "call_oslo", "type": "tool_call"},
+            ],
+            response_metadata={"model_provider": "google_genai", "finish_reason": "STOP"},
+            id="lc_run--fixture-gemini",
+        ),
+        ToolMessage("18C", tool_call_id="call_paris"),
+        ToolMessage("4C", tool_call_id="call_oslo"),
+    ]
+    add(
+        "gemini_signatures",
+        m,
+        "AIMessage as langchain-google-genai builds it: its calls' thought signatures in"
+        " additional_kwargs.__gemini_function_call_thought_signatures__",
     )
 
     # Images in a HumanMessage: standard blocks (base64 + mime_type, url) and OpenAI image_url.

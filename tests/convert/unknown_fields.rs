@@ -66,9 +66,18 @@ fn chat_parts_calls_and_their_objects_report_unread_fields() {
                 r#"[{"role":"user","content":[{"type":"file","file":{"file_data":"JVBERg==","filename":"a.pdf","pages":3}}]}]"#,
                 vec![(0, UNKNOWN)],
             ),
-            // A gateway's thought signature on a call (Gemini's OpenAI compatibility) is not read.
+            // A gateway's `extra_content` on a call is read for a Gemini thought signature only
+            // (§16.2): the signature alone loses nothing, anything beside it or instead is a loss.
             (
                 r#"[{"role":"assistant","content":null,"tool_calls":[{"id":"c","type":"function","function":{"name":"f","arguments":"{}"},"extra_content":{"google":{"thought_signature":"c2ln"}}}]}]"#,
+                vec![],
+            ),
+            (
+                r#"[{"role":"assistant","content":null,"tool_calls":[{"id":"c","type":"function","function":{"name":"f","arguments":"{}"},"extra_content":{"google":{"thought_signature":"c2ln","x":1}}}]}]"#,
+                vec![(0, UNKNOWN)],
+            ),
+            (
+                r#"[{"role":"assistant","content":null,"tool_calls":[{"id":"c","type":"function","function":{"name":"f","arguments":"{}"},"extra_content":{"openrouter":{"x":1}}}]}]"#,
                 vec![(0, UNKNOWN)],
             ),
             (

@@ -223,6 +223,40 @@ def test_chat_provider_extras_are_losses_and_strict_refuses(stub: Stub) -> None:
     assert "Long shared context" not in str(e)
 
 
+def test_chat_gemini_thought_signatures_in_extra_content(stub: Stub) -> None:
+    # Gemini's OpenAI-compatible endpoint signs the reply and its first call in `extra_content`;
+    # the SDK's message model keeps the field, and the conversion keeps each signature (§16.2).
+    m: List[Any] = [ChatCompletionUserMessageParam(role="user", content="Weather in Paris and Oslo?")]
+    signed = {**tool_call("call_paris", "get_weather", '{"city": "Paris"}'),
+              "extra_content": {"google": {"thought_signature": GEMINI_SIG_1}}}
+    assistant = chat_turn(stub, m, {"content": "Checking both.", "extra_content": {"google": {"thought_signature": GEMINI_SIG_2}},
+                                    "tool_calls": [signed, tool_call("call_oslo", "get_weather", '{"city": "Oslo"}')]}, "tool_calls")
+    m.append(assistant)
+    m.append(ChatCompletionToolMessageParam(role="tool", tool_call_id="call_paris", content="18C, cloudy"))
+    m.append(ChatCompletionToolMessageParam(role="tool", tool_call_id="call_oslo", content="4C, snow"))
+    conversion = lc.from_openai_chat(m)
+    same_conversion(conversion, lc.from_json(lc.Format.OPENAI_CHAT, raw_source("openai_chat__gemini_thought_signatures")))
+    blocks = wire(conversion)[1]["blocks"]
+    assert blocks[0] == {"type": "thinking", "thinking": "", "signature": GEMINI_SIG_2, "signature_format": "gemini.thought_signature"}
+    assert blocks[2]["provider_state"] == {"thoughtSignature": GEMINI_SIG_1} and blocks[2]["provider_state_format"] == "gemini.part"
+    assert "provider_state" not in blocks[3] and conversion.losses == ()
+
+
+def test_langchain_gemini_signatures_and_openai_item_ids_lose_nothing() -> None:
+    # langchain-google-genai's map of call ids to thought signatures goes to the calls;
+    # langchain-openai's map of call ids to Responses item ids is metadata (§16.6).
+    ai = AIMessage(content="", additional_kwargs={"__gemini_function_call_thought_signatures__": {"call_a": GEMINI_SIG_1},
+                                                  "__openai_function_call_ids__": {"call_a": "fc_1"}},
+                   tool_calls=[{"name": "ls", "args": {"path": "/tmp"}, "id": "call_a", "type": "tool_call"}])
+    conversion = lc.from_langchain([HumanMessage("List /tmp."), ai, ToolMessage("a.txt", tool_call_id="call_a")])
+    assert conversion.losses == ()
+    assert wire(conversion)[1]["blocks"] == [{"type": "tool_use", "id": "call_a", "name": "ls", "input": {"path": "/tmp"},
+                                              "provider_state": {"thoughtSignature": GEMINI_SIG_1},
+                                              "provider_state_format": "gemini.part"}]
+    ai.additional_kwargs["__gemini_function_call_thought_signatures__"]["call_gone"] = GEMINI_SIG_2
+    assert losses(lc.from_langchain([ai])) == [(0, "dropped_unknown_field")]
+
+
 def test_chat_media_and_name(stub: Stub) -> None:
     m: List[Any] = [ChatCompletionUserMessageParam(role="user", name="alice", content=[
         ChatCompletionContentPartTextParam(type="text", text="What is this?"),
@@ -513,7 +547,8 @@ def test_gemini_calls_without_ids_and_code_execution(stub: Stub) -> None:
 
 LANGCHAIN_FIXTURES = ["langchain__plain_text", "langchain__tools", "langchain__tools_dumpd", "langchain__pending_tail",
                       "langchain__anthropic_thinking", "langchain__anthropic_thinking_v1",
-                      "langchain__openai_responses_reasoning", "langchain__media"]
+                      "langchain__openai_responses_reasoning", "langchain__media", "langchain__openai_responses_v0",
+                      "langchain__gemini_signatures"]
 
 
 @pytest.mark.parametrize("name", LANGCHAIN_FIXTURES)
