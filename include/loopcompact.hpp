@@ -1311,7 +1311,7 @@ struct CompactOptions {
     bool pending_tail = true;                      // a pending tail stays kept (G16.13); false: §14
     unsigned attempts = 3;                         // at least 1
     std::optional<std::uint64_t> max_input_bytes;  // the head's byte budget; none: no limit
-    std::optional<std::uint64_t> max_reply_bytes;  // none: 16 * max_summary_tokens, at least 114
+    std::optional<std::uint64_t> max_reply_bytes;  // none: 16 * max_summary_tokens, at least 114; below 114: no request
     std::optional<std::uint64_t> max_tokens;       // the first request's; none: max_summary_tokens
     bool trim = true;                              // cleanup of every reply (reported per attempt)
     bool unfence = true;
@@ -1376,9 +1376,6 @@ inline std::string stop_reason(const Attempt &a)
                       loopcompact::class_name(a.status_class) + "): ";
     if (a.status == LC_SUMMARY_TOKEN_USAGE) {
         return out + "the provider reported no output token usage; turn usage reporting on";
-    }
-    if (a.status == LC_REPLY_BYTE_LIMIT_UNREACHABLE) {
-        return out + "max_reply_bytes is below the smallest valid summary, so no reply can meet it";
     }
     if (a.status_class == LC_CLASS_DISCARD) {
         return out + "this reply can never be used and retrying will not help";
@@ -2147,6 +2144,16 @@ CompactResult compact(const Input &input, CallModel &&call_model, const CompactO
     reply_options.unfence = options.unfence;
     reply_options.max_reply_bytes = options.max_reply_bytes.value_or(
         std::max<std::uint64_t>(LC_SMALLEST_SUMMARY_LEN, detail::saturating_mul(16, max_summary)));
+    if (reply_options.max_reply_bytes < LC_SMALLEST_SUMMARY_LEN) {
+        // Step 1 with R15.2: no reply can meet the limit, so no request is sent. The diagnosis is
+        // the reply check's own (R15.3 step 1 holds whatever the reply).
+        ReplyVerdict unreachable = input.diagnose_reply(bytes_view{}, reply_options);
+        if (!unreachable.ok()) {
+            return detail::keep_history(
+                unreachable.diagnostic,
+                "max_reply_bytes is below the smallest valid summary, so no reply can meet it; no request was sent", {});
+        }
+    }
 
     std::string system(summary_instructions());
     std::string json_schema{};

@@ -578,7 +578,7 @@ const RUNS: &[Run] = &[
                  reported no output token usage; turn usage reporting on\n",
         exit: 1,
     },
-    // R15.2: a reply limit below 114 bytes is the host's (HOST), at once.
+    // R15.2: a reply limit below 114 bytes is the host's (HOST), before any request.
     Run {
         example: "compact",
         args: &[
@@ -589,7 +589,8 @@ const RUNS: &[Run] = &[
             "examples/data/reply_fenced.txt:700:end",
         ],
         stdin: None,
-        stdout: "kept history: LC_REPLY_BYTE_LIMIT_UNREACHABLE: attempt 1: LC_REPLY_BYTE_LIMIT_UNREACHABLE (class host)",
+        stdout: "kept history: LC_REPLY_BYTE_LIMIT_UNREACHABLE: max_reply_bytes is below the smallest valid summary, so \
+                 no reply can meet it; no request was sent\n",
         exit: 1,
     },
     // Out of attempts: the last status.

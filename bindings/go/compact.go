@@ -97,7 +97,7 @@ type CompactOptions struct {
 	MaxInputBytes uint64
 	// MaxReplyBytes is the byte limit of a reply as it arrived; 0 means 16 × the input's
 	// max_summary_tokens, at least SmallestSummaryLen. A limit below SmallestSummaryLen ends the
-	// round after the first reply with StatusReplyByteLimitUnreachable (ClassHost).
+	// round before any request with StatusReplyByteLimitUnreachable (ClassHost): no reply can meet it.
 	MaxReplyBytes uint64
 	// MaxTokens is the first request's MaxTokens; 0 means the input's max_summary_tokens, which
 	// it may not exceed.
@@ -328,6 +328,17 @@ func compactRound(ctx context.Context, in *Input, opts CompactOptions, fetch fet
 	}
 	if replyOpts.MaxReplyBytes == 0 {
 		replyOpts.MaxReplyBytes = max(SmallestSummaryLen, satMul(16, maxSummary))
+	}
+	if replyOpts.MaxReplyBytes < SmallestSummaryLen {
+		// Step 1 with R15.2: no reply can meet the limit, so no request is sent. The diagnosis is
+		// the reply check's own (R15.3 step 1 holds whatever the reply).
+		_, e, _, err := in.diagnoseReply(nil, replyOpts)
+		if err != nil {
+			return nil, err
+		}
+		if e != nil {
+			return keep(e, "MaxReplyBytes is below the smallest valid summary, so no reply can meet it; no request was sent", nil), nil
+		}
 	}
 	reader := replyReader{in: in, opts: replyOpts, structured: opts.Structured}
 
@@ -626,8 +637,6 @@ func stopReason(a Attempt) string {
 	switch {
 	case a.Status == StatusSummaryTokenUsage:
 		return prefix + "the provider reported no output token usage; turn usage reporting on"
-	case a.Status == StatusReplyByteLimitUnreachable:
-		return prefix + "MaxReplyBytes is below the smallest valid summary, so no reply can meet it"
 	case a.Class == ClassDiscard:
 		return prefix + "this reply can never be used and retrying will not help"
 	case a.Class == ClassBug:

@@ -229,8 +229,6 @@ func TestCompactStopsAtOnce(t *testing.T) {
 		{"lone surrogate", lc.CompactOptions{}, ok(strings.Replace(roundSummary, "List", "\xed\xb0\x80", 1), 40),
 			lc.StatusSummaryWire, lc.ClassDiscard, "can never be used"},
 		{"usage 0", lc.CompactOptions{}, ok(roundSummary, 0), lc.StatusSummaryTokenUsage, lc.ClassDiscard, "turn usage reporting on"},
-		// HOST: a byte limit no reply can meet (R15.2).
-		{"limit 100", lc.CompactOptions{MaxReplyBytes: 100}, ok(roundSummary, 40), lc.StatusReplyByteLimitUnreachable, lc.ClassHost, "MaxReplyBytes"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			res, err, s, seen := compactRound(t, c.opts, c.reply, ok(roundSummary, 40))
@@ -248,6 +246,25 @@ func TestCompactStopsAtOnce(t *testing.T) {
 				t.Errorf("reason %q", k.Reason)
 			}
 		})
+	}
+}
+
+// R15.12 step 1 with R15.2: a byte limit below the 114-byte smallest summary ends the round with
+// keep history before the model is called; 114 calls it.
+func TestCompactUnreachableReplyLimitSendsNoRequest(t *testing.T) {
+	for _, limit := range []uint64{1, 100, lc.SmallestSummaryLen - 1} {
+		res, err, s, _ := compactRound(t, lc.CompactOptions{MaxReplyBytes: limit}, ok(roundSummary, 40))
+		k := keptHistory(t, res, err)
+		if len(s.requests) != 0 || k.Status != lc.StatusReplyByteLimitUnreachable || k.Diagnosis == nil ||
+			k.Diagnosis.Class() != lc.ClassHost || len(k.Attempts) != 0 || len(k.Diagnoses) != 0 ||
+			!strings.Contains(k.Reason, "MaxReplyBytes") {
+			t.Errorf("limit %d: %d calls, %+v", limit, len(s.requests), k)
+		}
+	}
+	res, err, s, _ := compactRound(t, lc.CompactOptions{MaxReplyBytes: lc.SmallestSummaryLen, Attempts: 1}, ok(roundSummary, 40))
+	k := keptHistory(t, res, err)
+	if len(s.requests) != 1 || k.Status != lc.StatusSummaryByteLimit {
+		t.Errorf("limit 114: %d calls, %+v", len(s.requests), k)
 	}
 }
 

@@ -210,7 +210,11 @@ export interface CompactOptions {
   attempts?: number | undefined;
   /** Byte budget of the head sent to the model (default: no limit). */
   maxInputBytes?: U64 | null | undefined;
-  /** Byte limit of a reply (default: 16 × `max_summary_tokens`, at least `SMALLEST_SUMMARY_LEN`). */
+  /**
+   * Byte limit of a reply (default: 16 × `max_summary_tokens`, at least `SMALLEST_SUMMARY_LEN`).
+   * Below `SMALLEST_SUMMARY_LEN` the round keeps the history (`REPLY_BYTE_LIMIT_UNREACHABLE`)
+   * without calling the model.
+   */
   maxReplyBytes?: U64 | null | undefined;
   /** The first request's `maxTokens` (default and ceiling: the input's `max_summary_tokens`; above it: `RangeError`). */
   maxTokens?: U64 | null | undefined;
@@ -403,6 +407,13 @@ export async function compact(input: Input, callModel: CallModel, options: Compa
   }
   let maxTokens = givenTokens ?? maxSummary;
   const maxReplyBytes = givenReplyBytes ?? maxBig(BigInt(SMALLEST_SUMMARY_LEN), minBig(16n * maxSummary, U64_MAX));
+  // Step 1 with R15.2: below the smallest summary no reply can meet the limit; no request is sent.
+  if (maxReplyBytes < BigInt(SMALLEST_SUMMARY_LEN)) {
+    return keep(
+      `maxReplyBytes (${maxReplyBytes}) is below the smallest valid summary (${SMALLEST_SUMMARY_LEN} bytes), so no reply can meet it; no request was sent`,
+      Status.REPLY_BYTE_LIMIT_UNREACHABLE,
+    );
+  }
   const system = structured ? `${summaryInstructions()}\n\n${STRUCTURED_NOTE}` : summaryInstructions();
   const jsonSchema = structured ? summaryJsonSchema() : null;
   const turns: ChatTurn[] = []; // the two turns of each rejected attempt

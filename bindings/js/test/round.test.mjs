@@ -516,14 +516,26 @@ test("compact: DISCARD and HOST verdicts end the round at once", async () => {
     assert.equal(result.status, Status.SUMMARY_WIRE);
     assert.equal(result.attempts[0].statusClass, StatusClass.DISCARD);
   });
-  // A reply byte limit below 114: HOST.
+});
+
+test("compact: a reply byte limit below the smallest summary sends no request (R15.2)", async () => {
+  for (const limit of [0, 1, 113]) {
+    await withInputAsync(MESSAGES, async (input) => {
+      const { model, requests } = scripted(reply(SUMMARY));
+      const result = await compact(input, model, { maxReplyBytes: limit });
+      assert.equal(result.kind, "keepHistory");
+      assert.equal(result.status, Status.REPLY_BYTE_LIMIT_UNREACHABLE);
+      assert.equal(requests.length, 0);
+      assert.equal(result.attempts.length, 0);
+      assert.match(result.reason, new RegExp(`maxReplyBytes \\(${limit}\\)`));
+    });
+  }
+  // 114 calls the model.
   await withInputAsync(MESSAGES, async (input) => {
     const { model, requests } = scripted(reply(SUMMARY));
-    const result = await compact(input, model, { maxReplyBytes: 100 });
-    assert.equal(result.kind, "keepHistory");
-    assert.equal(result.status, Status.REPLY_BYTE_LIMIT_UNREACHABLE);
-    assert.equal(result.attempts[0].statusClass, StatusClass.HOST);
+    const result = await compact(input, model, { maxReplyBytes: lc.SMALLEST_SUMMARY_LEN, attempts: 1 });
     assert.equal(requests.length, 1);
+    assert.equal(result.attempts[0].status, Status.SUMMARY_BYTE_LIMIT);
   });
 });
 

@@ -386,13 +386,20 @@ def test_discard_ends_the_round() -> None:
             assert "turn usage reporting on" in result.reason
 
 
-def test_host_verdicts_end_the_round() -> None:
-    model = Scripted(reply(VALID), reply(VALID))
+@pytest.mark.parametrize("limit", [0, 1, 113])
+def test_a_reply_byte_limit_no_summary_meets_sends_no_request(limit: int) -> None:
+    # R15.12 step 1 with R15.2: below the 114-byte smallest summary no reply can pass, so the round
+    # keeps the history with that status before calling the model; 114 calls it.
+    model = Scripted(reply(VALID))
     with lc.Input(wire(example())) as handle:
-        result = lc.compact(handle, model, max_reply_bytes=113)
+        result = lc.compact(handle, model, max_reply_bytes=limit)
     assert isinstance(result, lc.KeepHistory) and result.status == lc.Status.REPLY_BYTE_LIMIT_UNREACHABLE
-    assert len(model.requests) == 1 and result.attempts[0].status_class is lc.StatusClass.HOST
-    assert "LC_REPLY_BYTE_LIMIT_UNREACHABLE" in result.reason
+    assert model.requests == [] and result.attempts == () and result.diagnoses == ()
+    assert "LC_REPLY_BYTE_LIMIT_UNREACHABLE" in result.reason and f"({limit})" in result.reason
+    model = Scripted(reply(VALID))
+    with lc.Input(wire(example())) as handle:
+        result = lc.compact(handle, model, max_reply_bytes=lc.SMALLEST_SUMMARY_LEN, attempts=1)
+    assert len(model.requests) == 1 and result.attempts[0].status == lc.Status.SUMMARY_BYTE_LIMIT
 
 
 def test_a_token_limit_is_retried() -> None:

@@ -792,6 +792,14 @@ def _round(input: "Input", options: _Options) -> Generator[Union[SummaryRequest,
     max_reply_bytes = options.max_reply_bytes
     if max_reply_bytes is None:
         max_reply_bytes = min(max(16 * max_summary_tokens, SMALLEST_SUMMARY_LEN), _U64_MAX)
+    if max_reply_bytes < SMALLEST_SUMMARY_LEN:
+        # Step 1 (R15.2): no reply can meet the limit, so no request is sent.
+        status = Status.REPLY_BYTE_LIMIT_UNREACHABLE
+        reason = (
+            f"No summariser request can be made ({status_name(status)}): max_reply_bytes ({max_reply_bytes}) is "
+            f"below the smallest valid summary ({SMALLEST_SUMMARY_LEN} bytes), so no reply can meet it"
+        )
+        return KeepHistory(reason=reason, status=status)
     system = _instructions()
     schema: Optional[str] = None
     if options.structured:
@@ -1068,7 +1076,8 @@ def compact(
     head to three quarters); anything else :class:`KeepHistory`, never an unvalidated summary.
 
     ``max_input_bytes``: the head's byte budget (no limit by default); ``max_reply_bytes``: the
-    reply's (default 16 bytes per ``max_summary_tokens``, at least ``SMALLEST_SUMMARY_LEN``);
+    reply's (default 16 bytes per ``max_summary_tokens``, at least ``SMALLEST_SUMMARY_LEN``;
+    below it no reply can pass, and the round keeps the history without calling the model);
     ``max_tokens``: the first request's output limit (default ``max_summary_tokens``, never
     above it); ``reshow_rejected``: show the model its rejected reply instead of
     ``[previous summary withheld: it was rejected]``; ``on_attempt``: called with each
