@@ -244,6 +244,12 @@ fn content<'a>(cx: &mut Cx<'a>, i: u64, open: &mut Open) -> Conv<()> {
         return Err(cx.shape(c, c"a Content object"));
     }
     cx.no_duplicates(c)?;
+    // A response's Candidate holds its turn in `content`: read as a Content it would be an empty
+    // user turn in place of the model's reply (§16.5).
+    if cx.tree.get(c, "parts").is_none() && cx.tree.get(c, "content").is_some_and(|x| cx.tree.value(x) == Value::Object)
+    {
+        return Err(cx.shape(c, c"a Content object (a Candidate's content, not the Candidate)"));
+    }
     cx.unknown_fields(c, &["role", "parts"])?;
     let role = match cx.str_field(c, "role")?.map(|r| r.decode_bytes().unwrap_or_default().into_owned()).as_deref() {
         None | Some(b"user") => Role::User,

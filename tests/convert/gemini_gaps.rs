@@ -265,3 +265,23 @@ fn a_second_response_with_an_answered_id_stays_a_second_result() {
     ));
     assert_eq!((&m[1]["tool_use_id"], &m[2]["tool_use_id"]), (&json!("a"), &json!("a")));
 }
+
+#[test]
+fn a_candidate_passed_instead_of_its_content_is_refused() {
+    // §16.5: `response.candidates[0]` appended instead of `.content` has no `parts` and holds the
+    // turn in `content`; read as a Content it would be an empty user turn. It is refused at its
+    // element, and nothing of it is echoed.
+    let candidate = r#"{"contents":[{"role":"user","parts":[{"text":"hello"}]},
+        {"content":{"role":"model","parts":[{"text":"SECRET reply"}]},"finishReason":"STOP","index":0}]}"#;
+    let (rc, location, _, expected) = refusal(candidate, 0);
+    assert_eq!((rc, location.as_str()), (LC_CONVERT_SHAPE, "contents[1]"));
+    assert!(expected.contains("Candidate") && !expected.contains("SECRET"), "{expected}");
+    // The Content itself converts; so does a Content whose unknown `content` member is not an
+    // object (a loss), and one that has `parts` beside such a member.
+    let content = r#"{"contents":[{"role":"model","parts":[{"text":"hi"}]}]}"#;
+    assert_eq!(wire(&converted(content))[0]["blocks"], json!([{"type":"text","text":"hi"}]));
+    let odd = r#"{"contents":[{"role":"model","content":"x"}]}"#;
+    assert_eq!(converted(odd).losses, vec![(0, ffi::LC_LOSS_DROPPED_UNKNOWN_FIELD)]);
+    let both = r#"{"contents":[{"role":"model","parts":[{"text":"hi"}],"content":{"parts":[]}}]}"#;
+    assert_eq!(converted(both).losses, vec![(0, ffi::LC_LOSS_DROPPED_UNKNOWN_FIELD)]);
+}

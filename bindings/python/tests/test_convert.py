@@ -500,6 +500,21 @@ def test_gemini_thought_signatures_and_function_calls(stub: Stub) -> None:
     assert conversion.source_index == (0, 1, 2, 2, 3) and conversion.cut_allowed == (True, True, True, False, True, True)
 
 
+def test_gemini_candidate_instead_of_its_content_is_refused(stub: Stub) -> None:
+    # §16.5: appending response.candidates[0] instead of .content would make the model's reply an
+    # empty user turn; the conversion refuses it at that element.
+    c: List[Any] = [user(gtypes.Part(text="Weather in Paris?"))]
+    stub.answers.append({"candidates": [{"content": {"role": "model", "parts": [{"text": "18C."}]}, "finishReason": "STOP", "index": 0}]})
+    client = gemini_client(stub)
+    candidate = client.models.generate_content(model="gemini-3-pro", contents=c).candidates[0]
+    assert isinstance(candidate, gtypes.Candidate)
+    with pytest.raises(lc.ConversionError) as refused:
+        lc.from_gemini([*c, candidate])
+    assert refused.value.status == lc.Status.CONVERT_SHAPE and refused.value.location == "contents[1]"
+    assert "Candidate" in str(refused.value) and "18C" not in str(refused.value)
+    assert wire(lc.from_gemini([*c, candidate.content]))[1]["blocks"] == [{"type": "text", "text": "18C."}]
+
+
 def test_gemini_inline_data_system_instruction_pending_tail(stub: Stub) -> None:
     png = base64.b64decode(PNG_B64)
     c: List[Any] = [user(gtypes.Part(text="What is this?"), gtypes.Part(inline_data=gtypes.Blob(mime_type="image/png", data=png)))]
