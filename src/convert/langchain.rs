@@ -548,12 +548,25 @@ fn block<'a>(cx: &mut Cx<'a>, b: NodeId, k: usize, role: Role, provider: &[u8], 
     }
     match kind.as_slice() {
         b"text" => {
-            extras(cx, b, &[])?;
+            // The thought signature of a Gemini text part, which langchain-google-genai keeps in
+            // an AI message's text block's `extras` (§16.6): an empty thinking block carrying it,
+            // right before the text (G16.3).
+            let signature = match cx.tree.get(b, "extras").and_then(|e| cx.tree.get(e, "signature")) {
+                Some(s) if assistant => match cx.tree.value(s) {
+                    Value::String(s) if !s.is_empty() => Some(s),
+                    _ => None,
+                },
+                _ => None,
+            };
+            extras(cx, b, if signature.is_some() { &["signature"] } else { &[] })?;
             let text = cx.required_str(b, "text")?;
             if cx.tree.get(b, "annotations").is_some_and(|a| cx.tree.len(a) > 0)
                 || cx.tree.get(b, "citations").is_some_and(|a| cx.tree.len(a) > 0)
             {
                 cx.loss(LossCode::DroppedCitations, b)?;
+            }
+            if let Some(s) = signature {
+                cx.out.thinking(StringToWrite::Text(""), StringToWrite::Json(s), &signature_format(provider), None);
             }
             cx.out.text(StringToWrite::Json(text));
         }

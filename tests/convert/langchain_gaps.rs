@@ -388,3 +388,30 @@ fn openai_function_call_ids_are_metadata() {
     assert_eq!(c.losses, vec![]);
     assert_eq!(wire(&c)[0]["blocks"], json!([{"type":"tool_use","id":"call_a","name":"ls","input":{"path":"/tmp"}}]));
 }
+
+#[test]
+fn a_gemini_text_signature_in_extras_is_kept_before_its_text() {
+    // §16.6, G16.3: langchain-google-genai keeps a text part's thought signature in the text
+    // block's `extras.signature`: an empty thinking block carrying it, right before the text, with
+    // the format `model_provider` names; nothing is lost. In a human message it is not read.
+    let ai = r#"[{"type":"ai","data":{"type":"ai","response_metadata":{"model_provider":"google_genai"},
+        "content":[{"type":"text","text":"Paris is 18C.","extras":{"signature":"c2lnL3Q+"}}]}}]"#;
+    let c = converted(ai);
+    assert_eq!(c.losses, vec![]);
+    assert_eq!(
+        wire(&c)[0]["blocks"],
+        json!([
+            {"type":"thinking","thinking":"","signature":"c2lnL3Q+","signature_format":"gemini.thought_signature"},
+            {"type":"text","text":"Paris is 18C."}
+        ])
+    );
+    // Beside the signature, another member of `extras` is still a loss; a signature that is not
+    // a string is one too, and keeps no block.
+    let more = ai.replace(r#""signature":"c2lnL3Q+""#, r#""signature":"c2lnL3Q+","trace":1"#);
+    assert_eq!(converted(&more).losses, vec![(0, UNKNOWN_FIELD)]);
+    let odd = ai.replace(r#""signature":"c2lnL3Q+""#, r#""signature":7"#);
+    let c = converted(&odd);
+    assert_eq!((c.losses.clone(), wire(&c)[0]["blocks"].as_array().unwrap().len()), (vec![(0, UNKNOWN_FIELD)], 1));
+    let human = ai.replace(r#""type":"ai""#, r#""type":"human""#);
+    assert_eq!(converted(&human).losses, vec![(0, UNKNOWN_FIELD)]);
+}

@@ -1556,7 +1556,7 @@ def langchain_cases(stub: Stub, sink: Sink) -> None:
     m = [
         HumanMessage("Weather in Paris and Oslo?"),
         AIMessage(
-            content="",
+            content=[{"type": "text", "text": "Checking both.", "extras": {"signature": GEMINI_SIG_2}}],
             additional_kwargs={"__gemini_function_call_thought_signatures__": {"call_paris": GEMINI_SIG_1}},
             tool_calls=[
                 {"name": "get_weather", "args": {"city": "Paris"}, "id": "call_paris", "type": "tool_call"},
@@ -1571,8 +1571,8 @@ def langchain_cases(stub: Stub, sink: Sink) -> None:
     add(
         "gemini_signatures",
         m,
-        "AIMessage as langchain-google-genai builds it: its calls' thought signatures in"
-        " additional_kwargs.__gemini_function_call_thought_signatures__",
+        "AIMessage as langchain-google-genai builds it: a text block's thought signature in its"
+        " extras, its calls' in additional_kwargs.__gemini_function_call_thought_signatures__",
     )
 
     # Images in a HumanMessage: standard blocks (base64 + mime_type, url) and OpenAI image_url.
