@@ -169,6 +169,13 @@ impl Classifier {
         Ok(())
     }
 
+    /// Whether a section's text may not be blank (X4.20): `goal` and `state`, the sections whose
+    /// text [`Classifier::text`] records. For the section open at depth 2, or the one expected
+    /// next at depth 1.
+    fn text_must_not_be_blank(&self) -> bool {
+        matches!(usize::from(self.next), GOAL | STATE)
+    }
+
     /// `Document::finish`: the status of X4.20 at the end of the input, if any.
     fn finish(&self) -> Option<Status> {
         if !self.root_seen {
@@ -1278,7 +1285,7 @@ impl SummaryStream {
     /// without a look, which is the state [`Self::feed`]'s fast path reads from, so the next chunk
     /// of a `decisions` or `open_items` section takes it too.
     fn text_done(&mut self, run: &[u8], open: bool, non_white: bool, i: usize) -> usize {
-        let non_white = non_white || !matches!(usize::from(self.class.next), GOAL | STATE) || has_non_white_space(run);
+        let non_white = non_white || !self.class.text_must_not_be_blank() || has_non_white_space(run);
         let brackets = match run.split_last() {
             Some((b']', before)) if open => 1 + u8::from(before.last() == Some(&b']')),
             _ => 0,
@@ -1679,7 +1686,7 @@ impl SummaryStream {
             class.root_seen = true;
             class.depth = 1;
             self.doom_with(Status::SummaryXmlStructure, self.token, class);
-        } else if class.depth == 1 && matches!(usize::from(class.next), GOAL | STATE) {
+        } else if class.depth == 1 && class.text_must_not_be_blank() {
             match usize::from(class.next) {
                 GOAL => class.goal_lt = self.token,
                 _ => class.state_lt = self.token,
