@@ -1500,53 +1500,38 @@ def langchain_cases(stub: Stub, sink: Sink) -> None:
     m.append(ToolMessage("hello", tool_call_id="toolu_read"))
     add("anthropic_thinking_v1", m, "AIMessage from ChatAnthropic(output_version='v1'): standard reasoning and tool_call content blocks")
 
+    def list_tmp(output_version: str, output: list[dict[str, Any]]) -> list[BaseMessage]:
+        """"List /tmp." answered by ChatOpenAI(use_responses_api=True) with `output`, then the
+        call's ToolMessage."""
+        client = ChatOpenAI(
+            model=RESP_MODEL,
+            api_key="sk-fixture",
+            base_url=stub.url + "/v1",
+            max_retries=0,
+            use_responses_api=True,
+            output_version=output_version,
+        )
+        m: list[BaseMessage] = [HumanMessage("List /tmp.")]
+        stub.reply(response_body(output))
+        m.append(fixed_id(client.invoke(m)))
+        stub.take()
+        m.append(ToolMessage("a.txt", tool_call_id="call_ls"))
+        return m
+
+    ls_call = fn_call("fc_ls", "call_ls", "ls", '{"path": "/tmp"}')
     # OpenAI Responses through ChatOpenAI(use_responses_api=True): reasoning item with
     # encrypted_content in content, function call in tool_calls.
-    resp_chat = ChatOpenAI(
-        model=RESP_MODEL,
-        api_key="sk-fixture",
-        base_url=stub.url + "/v1",
-        max_retries=0,
-        use_responses_api=True,
-        output_version="responses/v1",
-    )
-    m = [HumanMessage("List /tmp.")]
-    stub.reply(
-        response_body(
-            [
-                reasoning("rs_1", "Use ls.", ENC_REASONING),
-                fn_call("fc_ls", "call_ls", "ls", '{"path": "/tmp"}'),
-            ]
-        )
-    )
-    m.append(fixed_id(resp_chat.invoke(m)))
-    stub.take()
-    m.append(ToolMessage("a.txt", tool_call_id="call_ls"))
     add(
         "openai_responses_reasoning",
-        m,
+        list_tmp("responses/v1", [reasoning("rs_1", "Use ls.", ENC_REASONING), ls_call]),
         "AIMessage from ChatOpenAI(use_responses_api=True, output_version='responses/v1'): a"
         " reasoning block with encrypted_content and a function_call",
     )
-
     # The same through the v0 output format, which keeps the calls' Responses item ids in
     # additional_kwargs.__openai_function_call_ids__.
-    v0_chat = ChatOpenAI(
-        model=RESP_MODEL,
-        api_key="sk-fixture",
-        base_url=stub.url + "/v1",
-        max_retries=0,
-        use_responses_api=True,
-        output_version="v0",
-    )
-    m = [HumanMessage("List /tmp.")]
-    stub.reply(response_body([fn_call("fc_ls", "call_ls", "ls", '{"path": "/tmp"}')]))
-    m.append(fixed_id(v0_chat.invoke(m)))
-    stub.take()
-    m.append(ToolMessage("a.txt", tool_call_id="call_ls"))
     add(
         "openai_responses_v0",
-        m,
+        list_tmp("v0", [ls_call]),
         "AIMessage from ChatOpenAI(use_responses_api=True, output_version='v0'): the call in tool_calls,"
         " its item id in additional_kwargs.__openai_function_call_ids__",
     )
