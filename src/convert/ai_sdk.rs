@@ -235,15 +235,13 @@ fn part<'a>(cx: &mut Cx<'a>, part: NodeId, role: Role) -> Conv<()> {
                 (None, "", None)
             };
             if let Some(data) = option(cx, part, "anthropic", "redactedData") {
-                let mut state = Vec::from(&b"{\"data\":"[..]);
-                crate::json::write::put_json_str(&mut state, data.raw(), data.has_escapes());
-                state.push(b'}');
+                let state = super::out::redacted_thinking_state(data);
                 // The part's text (empty for what Anthropic redacts) stays the block's text.
                 cx.out.thinking(
                     StringToWrite::Json(text),
                     StringToWrite::Text(""),
                     "",
-                    Some((&state, "anthropic.redacted_thinking")),
+                    Some((&state, super::out::ANTHROPIC_REDACTED)),
                 );
                 return Ok(());
             }

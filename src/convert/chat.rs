@@ -4,7 +4,7 @@
 
 use super::input;
 use super::media::{self, DataUrl};
-use super::out::{GEMINI_PART, Role, StringToWrite, gemini_part_state};
+use super::out::{ANTHROPIC_REDACTED, GEMINI_PART, Role, StringToWrite, gemini_part_state, redacted_thinking_state};
 use super::tree::{NodeId, Value};
 use super::{Conv, Cx, LossCode, RawObject, open_array};
 use crate::json::{Parser, StringToken};
@@ -23,6 +23,8 @@ const MESSAGE_KEYS: &[&str] = &[
     "reasoning_content",
     "reasoning",
     "reasoning_details",
+    // LiteLLM: Anthropic's thinking blocks, signed, on a Chat message.
+    "thinking_blocks",
     "cache_control",
     // The openai SDK's `.parse()` / `.stream()` helpers: the content again, parsed (metadata).
     "parsed",
@@ -60,8 +62,9 @@ fn message<'a>(cx: &mut Cx<'a>, i: u64, open_function: &mut Option<String>) -> C
         cx.loss(LossCode::DroppedName, m)?;
     }
     cx.cache_hints(m, &["cache_control"])?;
-    // Only an assistant message's `extra_content` is read (its thought signature).
-    let stray_extra = role_text.as_ref() != b"assistant" && cx.holds_any(m, &["extra_content"]);
+    // Only an assistant message's `extra_content` (its thought signature) and `thinking_blocks`
+    // are read.
+    let stray_extra = role_text.as_ref() != b"assistant" && cx.holds_any(m, &["extra_content", "thinking_blocks"]);
     if stray_extra || cx.holds_unknown(m, MESSAGE_KEYS) {
         cx.loss(LossCode::DroppedUnknownField, m)?;
     }
@@ -428,9 +431,14 @@ fn google_signature<'a>(cx: &mut Cx<'a>, id: NodeId) -> Conv<Option<StringToken<
 /// Reasoning fields gateways add to assistant messages (`reasoning_details` first: when present,
 /// `reasoning` and `reasoning_content` hold the same text again, OpenRouter's form).
 fn reasoning<'a>(cx: &mut Cx<'a>, m: NodeId) -> Conv<()> {
+    let blocks = cx.tree.get(m, "thinking_blocks").filter(|&b| !cx.holds_nothing(b));
     if let Some(details) = cx.tree.get(m, "reasoning_details")
         && cx.tree.value(details) != Value::Null
     {
+        if let Some(b) = blocks {
+            // Two gateways' forms of the same reasoning: the entries below are read.
+            cx.loss(LossCode::DroppedUnknownField, b)?;
+        }
         if cx.tree.value(details) != Value::Array {
             return Err(cx.field_error(m, "reasoning_details", c"an array of reasoning entries"));
         }
@@ -445,6 +453,14 @@ fn reasoning<'a>(cx: &mut Cx<'a>, m: NodeId) -> Conv<()> {
         cx.path.pop(1);
         return Ok(());
     }
+    if let Some(list) = blocks {
+        // LiteLLM's Anthropic thinking blocks, signed; `reasoning_content` then repeats their
+        // text, as LiteLLM writes it, and is not read (§16.2).
+        if cx.tree.value(list) != Value::Array {
+            return Err(cx.field_error(m, "thinking_blocks", c"an array of thinking blocks"));
+        }
+        return cx.each_in("thinking_blocks", list, |cx, _, b| thinking_block(cx, b));
+    }
     // Both strings, `reasoning_content` first; the same text under both (vLLM wrote both while
     // it renamed the field) is one block: nothing is dropped either way (§16.2).
     let content = cx.str_field(m, "reasoning_content")?;
@@ -456,6 +472,39 @@ fn reasoning<'a>(cx: &mut Cx<'a>, m: NodeId) -> Conv<()> {
         && content.is_none_or(|c| c.decode_bytes().unwrap_or_default() != text.decode_bytes().unwrap_or_default())
     {
         cx.out.thinking(StringToWrite::Json(text), StringToWrite::Text(""), "", None);
+    }
+    Ok(())
+}
+
+/// One entry of LiteLLM's `thinking_blocks`: an Anthropic `thinking` block (its signature, when it
+/// has one, as `anthropic`) or `redacted_thinking` block, as §16.4 converts them; another type is
+/// `unknown_content_dropped`.
+fn thinking_block<'a>(cx: &mut Cx<'a>, b: NodeId) -> Conv<()> {
+    if cx.tree.value(b) != Value::Object {
+        return Err(cx.shape(b, c"a thinking block object"));
+    }
+    cx.no_duplicates(b)?;
+    let kind = cx.required_str(b, "type")?.decode_bytes().unwrap_or_default().into_owned();
+    match kind.as_slice() {
+        b"thinking" => {
+            cx.cache_hints(b, &["cache_control"])?;
+            cx.unknown_fields(b, &["type", "thinking", "signature", "cache_control"])?;
+            let thinking = cx.required_str(b, "thinking")?;
+            let signature = cx.str_field(b, "signature")?;
+            cx.out.thinking(
+                StringToWrite::Json(thinking),
+                signature.map_or(StringToWrite::Text(""), StringToWrite::Json),
+                "anthropic",
+                None,
+            );
+        }
+        b"redacted_thinking" => {
+            cx.cache_hints(b, &["cache_control"])?;
+            cx.unknown_fields(b, &["type", "data", "cache_control"])?;
+            let state = redacted_thinking_state(cx.required_str(b, "data")?);
+            cx.out.thinking(StringToWrite::Text(""), StringToWrite::Text(""), "", Some((&state, ANTHROPIC_REDACTED)));
+        }
+        _ => cx.loss(LossCode::UnknownContentDropped, b)?,
     }
     Ok(())
 }

@@ -608,14 +608,12 @@ fn block<'a>(cx: &mut Cx<'a>, b: NodeId, k: usize, role: Role, provider: &[u8], 
         }
         b"redacted_thinking" if assistant => {
             let data = cx.required_str(b, "data")?;
-            let mut state = Vec::from(&b"{\"data\":"[..]);
-            crate::json::write::put_json_str(&mut state, data.raw(), data.has_escapes());
-            state.push(b'}');
+            let state = super::out::redacted_thinking_state(data);
             cx.out.thinking(
                 StringToWrite::Text(""),
                 StringToWrite::Text(""),
                 "",
-                Some((&state, "anthropic.redacted_thinking")),
+                Some((&state, super::out::ANTHROPIC_REDACTED)),
             );
         }
         b"tool_use" if assistant => {

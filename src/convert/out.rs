@@ -31,6 +31,18 @@ pub(crate) fn gemini_part_state(signature: StringToken<'_>) -> Vec<u8> {
     state
 }
 
+/// The provider state of Anthropic redacted thinking: `{"data": D}` (G16.3,
+/// `anthropic.redacted_thinking`).
+pub(crate) fn redacted_thinking_state(data: StringToken<'_>) -> Vec<u8> {
+    let mut state = Vec::from(&b"{\"data\":"[..]);
+    put_json_str(&mut state, data.raw(), data.has_escapes());
+    state.push(b'}');
+    state
+}
+
+/// The format of [`redacted_thinking_state`].
+pub(crate) const ANTHROPIC_REDACTED: &str = "anthropic.redacted_thinking";
+
 /// The format of [`gemini_part_state`].
 pub(crate) const GEMINI_PART: &str = "gemini.part";
 

@@ -101,3 +101,69 @@ fn extra_content_other_than_a_signature_is_reported() {
     let (rc, d) = convert(CHAT, dup.as_bytes(), 0).err().unwrap();
     assert_eq!((rc, d.location.as_str()), (testkit::status::LC_CONVERT_SHAPE, "messages[0].extra_content.google"));
 }
+
+#[test]
+fn litellm_thinking_blocks_keep_their_signatures() {
+    // §16.2: LiteLLM keeps Anthropic's thinking blocks in `thinking_blocks`, their text again in
+    // `reasoning_content`. Each entry is a thinking block first in the message, as §16.4 converts
+    // it (signature `anthropic`; a redacted block's data as `anthropic.redacted_thinking` state);
+    // the repeated text is not read again; nothing is lost.
+    let (m, losses) = converted(
+        r#"[{"role":"assistant","content":"Listing.","reasoning_content":"Use ls.",
+             "thinking_blocks":[{"type":"thinking","thinking":"Use ls.","signature":"c2lnL0E+"},
+                                {"type":"redacted_thinking","data":"ZGF0YQ=="},
+                                {"type":"thinking","thinking":"unsigned"}],
+             "tool_calls":[{"id":"call_ls","type":"function","function":{"name":"ls","arguments":"{}"}}]},
+            {"role":"tool","tool_call_id":"call_ls","content":"a.txt"}]"#,
+    );
+    assert_eq!(losses, vec![]);
+    assert_eq!(
+        m[0]["blocks"],
+        json!([
+            {"type":"thinking","thinking":"Use ls.","signature":"c2lnL0E+","signature_format":"anthropic"},
+            {"type":"thinking","thinking":"","signature":"",
+             "provider_state":{"data":"ZGF0YQ=="},"provider_state_format":"anthropic.redacted_thinking"},
+            {"type":"thinking","thinking":"unsigned","signature":""},
+            {"type":"text","text":"Listing."},
+            {"type":"tool_use","id":"call_ls","name":"ls","input":{}}
+        ])
+    );
+}
+
+#[test]
+fn thinking_blocks_that_are_not_read_are_reported() {
+    const UNKNOWN: i32 = ffi::LC_LOSS_DROPPED_UNKNOWN_FIELD;
+    const UNKNOWN_CONTENT: i32 = ffi::LC_LOSS_UNKNOWN_CONTENT_DROPPED;
+    for (src, expected) in [
+        // Another entry type.
+        (
+            r#"[{"role":"assistant","content":"x","thinking_blocks":[{"type":"text","text":"t"}]}]"#,
+            vec![(0, UNKNOWN_CONTENT)],
+        ),
+        // Another member of an entry.
+        (
+            r#"[{"role":"assistant","content":"x","thinking_blocks":[{"type":"thinking","thinking":"t","x":1}]}]"#,
+            vec![(0, UNKNOWN)],
+        ),
+        // Beside `reasoning_details`, which is read.
+        (
+            r#"[{"role":"assistant","content":"x","reasoning_details":[{"type":"reasoning.text","text":"t"}],"thinking_blocks":[{"type":"thinking","thinking":"t"}]}]"#,
+            vec![(0, UNKNOWN)],
+        ),
+        // On a message that is not an assistant's.
+        (
+            r#"[{"role":"user","content":"x","thinking_blocks":[{"type":"thinking","thinking":"t"}]}]"#,
+            vec![(0, UNKNOWN)],
+        ),
+        // Holding nothing: nothing lost, and the strings are read as before.
+        (r#"[{"role":"assistant","content":"x","thinking_blocks":[],"reasoning_content":"r"}]"#, vec![]),
+    ] {
+        let (_, losses) = converted(src);
+        assert_eq!(losses, expected, "{src}");
+    }
+    let (m, _) = converted(r#"[{"role":"assistant","content":"x","thinking_blocks":null,"reasoning_content":"r"}]"#);
+    assert_eq!(m[0]["blocks"][0], json!({"type":"thinking","thinking":"r","signature":""}));
+    // Not an array: refused at the field.
+    let (rc, d) = convert(CHAT, br#"[{"role":"assistant","content":"x","thinking_blocks":"t"}]"#, 0).err().unwrap();
+    assert_eq!((rc, d.location.as_str()), (testkit::status::LC_CONVERT_SHAPE, "messages[0].thinking_blocks"));
+}

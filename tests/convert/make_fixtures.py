@@ -356,6 +356,31 @@ def chat_cases(stub: Stub, sink: Sink) -> None:
         " on its first call, kept by the SDK's message model and posted back",
     )
 
+    # A LiteLLM proxy in front of Anthropic: the reply's thinking blocks (signed, and redacted) in
+    # `thinking_blocks`, their text again in `reasoning_content`; the SDK keeps both and posts them.
+    m = [ChatCompletionUserMessageParam(role="user", content="List /tmp.")]
+    m.append(
+        chat.turn(
+            m,
+            {
+                "reasoning_content": "Use ls.",
+                "thinking_blocks": [
+                    {"type": "thinking", "thinking": "Use ls.", "signature": SIG_A},
+                    {"type": "redacted_thinking", "data": REDACTED},
+                ],
+                "tool_calls": [tool_call("call_ls", "ls", '{"path": "/tmp"}')],
+            },
+            "tool_calls",
+        )
+    )
+    m.append(ChatCompletionToolMessageParam(role="tool", tool_call_id="call_ls", content="a.txt"))
+    add(
+        "litellm_thinking_blocks",
+        m,
+        "A LiteLLM proxy's reply from Anthropic: thinking_blocks (a signed thinking block and a"
+        " redacted one) and reasoning_content, kept by the SDK's message model and posted back",
+    )
+
     # Images (data URL and URL with detail), audio, files (file_data and file_id), user name.
     m = [
         ChatCompletionUserMessageParam(

@@ -506,8 +506,10 @@ def test_gemini_candidate_instead_of_its_content_is_refused(stub: Stub) -> None:
     c: List[Any] = [user(gtypes.Part(text="Weather in Paris?"))]
     stub.answers.append({"candidates": [{"content": {"role": "model", "parts": [{"text": "18C."}]}, "finishReason": "STOP", "index": 0}]})
     client = gemini_client(stub)
-    candidate = client.models.generate_content(model="gemini-3-pro", contents=c).candidates[0]
-    assert isinstance(candidate, gtypes.Candidate)
+    response = client.models.generate_content(model="gemini-3-pro", contents=c)
+    assert response.candidates
+    candidate = response.candidates[0]
+    assert isinstance(candidate, gtypes.Candidate) and candidate.content is not None
     with pytest.raises(lc.ConversionError) as refused:
         lc.from_gemini([*c, candidate])
     assert refused.value.status == lc.Status.CONVERT_SHAPE and refused.value.location == "contents[1]"
