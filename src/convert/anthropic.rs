@@ -246,7 +246,7 @@ fn block<'a>(cx: &mut Cx<'a>, b: NodeId, side: Side) -> Conv<()> {
         b"thinking" if side == Side::Assistant => {
             let thinking = cx.required_str(b, "thinking")?;
             let signature = cx.required_str(b, "signature")?;
-            cx.out.thinking(StringToWrite::Json(thinking), StringToWrite::Json(signature), "anthropic", None);
+            cx.out.anthropic_thinking(thinking, Some(signature));
         }
         b"redacted_thinking" if side == Side::Assistant => {
             let data = cx.required_str(b, "data")?;

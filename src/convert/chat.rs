@@ -491,12 +491,7 @@ fn thinking_block<'a>(cx: &mut Cx<'a>, b: NodeId) -> Conv<()> {
             cx.unknown_fields(b, &["type", "thinking", "signature", "cache_control"])?;
             let thinking = cx.required_str(b, "thinking")?;
             let signature = cx.str_field(b, "signature")?;
-            cx.out.thinking(
-                StringToWrite::Json(thinking),
-                signature.map_or(StringToWrite::Text(""), StringToWrite::Json),
-                "anthropic",
-                None,
-            );
+            cx.out.anthropic_thinking(thinking, signature);
         }
         b"redacted_thinking" => {
             cx.cache_hints(b, &["cache_control"])?;

@@ -599,12 +599,7 @@ fn block<'a>(cx: &mut Cx<'a>, b: NodeId, k: usize, role: Role, provider: &[u8], 
         b"thinking" if assistant => {
             let thinking = cx.required_str(b, "thinking")?;
             let signature = cx.str_field(b, "signature")?;
-            cx.out.thinking(
-                StringToWrite::Json(thinking),
-                signature.map_or(StringToWrite::Text(""), StringToWrite::Json),
-                "anthropic",
-                None,
-            );
+            cx.out.anthropic_thinking(thinking, signature);
         }
         b"redacted_thinking" if assistant => {
             let data = cx.required_str(b, "data")?;

@@ -294,6 +294,13 @@ impl Out {
         self.bytes.push(b'}');
     }
 
+    /// An Anthropic `thinking` block (§16.4): its text and, when it has one, its signature
+    /// (`anthropic`).
+    pub(crate) fn anthropic_thinking(&mut self, thinking: StringToken<'_>, signature: Option<StringToken<'_>>) {
+        let signature = signature.map_or(StringToWrite::Text(""), StringToWrite::Json);
+        self.thinking(StringToWrite::Json(thinking), signature, "anthropic", None);
+    }
+
     /// A Gemini thought signature on a block that is not a thought (a text or media part, a Chat
     /// message from Gemini's OpenAI-compatible endpoint): an empty thinking block carrying it, right
     /// before the block it came with (G16.3, `gemini.thought_signature`).
